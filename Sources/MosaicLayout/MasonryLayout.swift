@@ -65,18 +65,23 @@ public struct MasonryLayout: Sendable {
             section: index, style: style, configuration: configuration, axis: axis, padding: padding)
         sectionFirstCard.append(cards.count)
         sectionStyles.append(style)
+        // A section starts on a new page when not even its header and insets fit.
+        var top = top
+        var pageHasContent = pageHasContent
+        let headerInsets = style.header.map { axis.flow($0.insets) }
+        let emptyLength = geometry.sectionInsets.main + (style.header.map { $0.length + headerInsets!.main } ?? 0)
+        if pageHasContent, !fits(end: top + emptyLength) {
+            top = axis.flow(configuration.contentInsets).mainStart
+            pageRecords.append(PageRecord(blocks: [], usedEnd: top))
+            pageHasContent = false
+        }
         var state = OpenSection(
             section: index, geometry: geometry, page: pageRecords.count - 1, sectionTop: top,
             itemTop: top, laneNext: [], laneEnd: [], itemCount: 0, pageHasContent: pageHasContent)
         pageRecords[state.page].blocks.append(SectionBlock(section: index, mainStart: top, laneCount: geometry.laneCount))
         var itemTop = top + geometry.sectionInsets.mainStart
-        if let header = style.header {
-            let headerInsets = axis.flow(header.insets)
-            var start = top + headerInsets.mainStart
-            if !fits(end: start + header.length + headerInsets.mainEnd, state: state, reserveSectionEnd: false) {
-                breakPage(&state)
-                start = state.sectionTop + headerInsets.mainStart
-            }
+        if let header = style.header, let headerInsets {
+            let start = top + headerInsets.mainStart
             let frame = supplementaryFrame(main: start, length: header.length, insets: headerInsets)
             addSupplementary(.header, frame: frame, state: &state)
             itemTop = start + header.length + headerInsets.mainEnd + geometry.sectionInsets.mainStart
@@ -97,8 +102,8 @@ public struct MasonryLayout: Sendable {
             let index = state.itemCount
             var lane = chooseLane(order: order, index: index, state: state)
             var size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], measurer: measurer)
-            if !fits(end: state.laneNext[lane] + size.length, state: state, reserveSectionEnd: true) {
-                breakPage(&state)
+            if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
+                breakPage(&state, keepingEmptyBlock: false)
                 let previous = state.geometry.lanes[lane]
                 lane = chooseLane(order: order, index: index, state: state)
                 if state.geometry.lanes[lane].length != previous.length {
@@ -136,8 +141,9 @@ public struct MasonryLayout: Sendable {
         if let footer = sectionStyles[state.section].footer {
             let footerInsets = axis.flow(footer.insets)
             var start = end + footerInsets.mainStart
-            if !fits(end: start + footer.length + footerInsets.mainEnd, state: state, reserveSectionEnd: false) {
-                breakPage(&state)
+            if state.pageHasContent, !fits(end: start + footer.length + footerInsets.mainEnd) {
+                // The block stays even when empty: `append` restores it by its index.
+                breakPage(&state, keepingEmptyBlock: true)
                 start = state.sectionTop + footerInsets.mainStart
             }
             let frame = supplementaryFrame(main: start, length: footer.length, insets: footerInsets)
@@ -170,19 +176,25 @@ public struct MasonryLayout: Sendable {
         }
     }
 
-    /// Whether something ending at `end` fits on the current page. Always true without
-    /// pagination and on a page that holds nothing yet.
-    func fits(end: Int, state: OpenSection, reserveSectionEnd: Bool) -> Bool {
-        guard let pageLength = configuration.maximumPageLength, state.pageHasContent else { return true }
-        let reserve = axis.flow(configuration.contentInsets).mainEnd
-            + (reserveSectionEnd ? state.geometry.sectionInsets.mainEnd : 0)
-        return end + reserve <= pageLength
+    /// Whether something ending at `end` (its own end insets included) fits on a page:
+    /// always true without pagination.
+    func fits(end: Int) -> Bool {
+        guard let pageLength = configuration.maximumPageLength else { return true }
+        return end + axis.flow(configuration.contentInsets).mainEnd <= pageLength
     }
 
     /// Ends the current page for the open section and continues it at the top of a new one:
-    /// every column restarts at the page's top inset plus the section's top inset.
-    mutating func breakPage(_ state: inout OpenSection) {
-        finishBlock(state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd)
+    /// every column restarts at the page's top inset plus the section's top inset. A block
+    /// that holds nothing yet moves whole (no empty background is left behind) unless
+    /// `keepingEmptyBlock`.
+    mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool) {
+        let blocks = pageRecords[state.page].blocks
+        let block = blocks[blocks.count - 1]
+        if !keepingEmptyBlock, block.supplementaries.isEmpty, block.lanes.allSatisfy(\.isEmpty) {
+            pageRecords[state.page].blocks.removeLast()
+        } else {
+            finishBlock(state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd)
+        }
         let top = axis.flow(configuration.contentInsets).mainStart
         pageRecords.append(PageRecord(
             blocks: [SectionBlock(section: state.section, mainStart: top, laneCount: state.geometry.laneCount)], usedEnd: top))
