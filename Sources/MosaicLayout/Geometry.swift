@@ -98,10 +98,16 @@ public struct Insets: Hashable, Codable, Sendable {
     public var vertical: Int { top + bottom }
 }
 
-/// Rounds half away from zero, as `Double.rounded()` does, to a whole pixel.
+/// Rounds half away from zero, as `Double.rounded()` does, to a whole pixel. Written out
+/// because `rounded()` calls libm's `round`, which an executable linking only this module
+/// does not get on Linux. `value` must be finite and below 2^52 in magnitude.
 @inline(__always)
 func roundedPixels(_ value: Double) -> Int {
-    Int(value.rounded())
+    let whole = Int(value)  // truncates toward zero
+    let fraction = value - Double(whole)  // exact below 2^52
+    if fraction >= 0.5 { return whole + 1 }
+    if fraction <= -0.5 { return whole - 1 }
+    return whole
 }
 
 /// The largest rectangle of the given aspect ratio that fits inside `rect`, centred:

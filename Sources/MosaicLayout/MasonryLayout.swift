@@ -77,8 +77,8 @@ public struct MasonryLayout: Sendable {
         }
         var state = OpenSection(
             section: index, geometry: geometry, page: pageRecords.count - 1, sectionTop: top,
-            itemTop: top, laneNext: [], laneEnd: [], itemCount: 0, pageHasContent: pageHasContent)
-        pageRecords[state.page].blocks.append(SectionBlock(section: index, mainStart: top, laneCount: geometry.laneCount))
+            itemTop: top, laneNext: [], laneEnd: [], itemCount: 0, pageHasContent: pageHasContent,
+            block: SectionBlock(section: index, mainStart: top, lanes: geometry.lanes))
         var itemTop = top + geometry.sectionInsets.mainStart
         if let header = style.header, let headerInsets {
             let start = top + headerInsets.mainStart
@@ -96,7 +96,17 @@ public struct MasonryLayout: Sendable {
     mutating func place(
         _ items: [LayoutItem], in state: inout OpenSection, measurer: some TextMeasuring
     ) throws(LayoutError) {
-        cards.reserveCapacity(cards.count + items.count)
+        // Grow geometrically: reserving the exact count on every append would copy the
+        // whole board each time.
+        if cards.capacity < cards.count + items.count {
+            cards.reserveCapacity(max(cards.count + items.count, 2 * cards.capacity))
+        }
+        if state.block.entryCount == 0 {
+            // A fresh block: room for each column's share up front (columns fill about
+            // evenly). Only here, so that appending in pieces keeps the arrays' own growth.
+            let share = items.count / state.geometry.laneCount + items.count / (8 * state.geometry.laneCount) + 1
+            for lane in 0..<state.geometry.laneCount { state.block.lanes[lane].reserveCapacity(share) }
+        }
         let order = state.geometry.order
         for item in items {
             let index = state.itemCount
@@ -112,14 +122,15 @@ public struct MasonryLayout: Sendable {
             }
             let main = state.laneNext[lane]
             let laneGeometry = state.geometry.lanes[lane]
-            let frame = axis.rect(main: main, cross: laneGeometry.start, mainLength: size.length, crossLength: laneGeometry.length)
             let globalIndex = cards.count
             cards.append(CardRecord(
-                frame: frame, imageLength: size.imageLength, imageCross: size.imageCross,
-                captionLength: size.captionLength, hasCaption: size.hasCaption, clamped: size.clamped,
-                section: state.section, item: index, page: state.page))
-            let blockIndex = pageRecords[state.page].blocks.count - 1
-            pageRecords[state.page].blocks[blockIndex].lanes[lane].append(globalIndex)
+                main: main, mainLength: Int32(size.length), cross: Int32(laneGeometry.start),
+                crossLength: Int32(laneGeometry.length), imageLength: Int32(size.imageLength),
+                imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
+                section: Int32(state.section), item: Int32(index), page: Int32(state.page),
+                hasCaption: size.hasCaption, clamped: size.clamped))
+            state.block.add(
+                card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])
             state.laneEnd[lane] = main + size.length
             state.laneNext[lane] = main + size.length + state.geometry.rowSpacing
             state.itemCount += 1
@@ -130,19 +141,21 @@ public struct MasonryLayout: Sendable {
     /// Closes the open section: its footer and decoration. Returns where the next section
     /// starts. Remembers enough to reopen the section for `append`.
     mutating func close(_ state: inout OpenSection) -> Int {
-        open = state
-        let lastPage = pageRecords.count - 1
-        let lastBlock = pageRecords[lastPage].blocks[pageRecords[lastPage].blocks.count - 1]
+        // Kept without its block: `append` takes the block back from its page, and a second
+        // reference here would make it copy the columns.
+        var reopenable = state
+        reopenable.block = SectionBlock(section: state.section, mainStart: 0, lanes: [])
+        open = reopenable
         closeMark = CloseMark(
             supplementaryCount: supplementaries.count, pageCount: pageRecords.count,
-            blockMainEnd: lastBlock.mainEnd, blockSupplementaryCount: lastBlock.supplementaries.count,
-            blockDecoration: lastBlock.decoration, usedEnd: pageRecords[lastPage].usedEnd)
+            blockMainEnd: state.block.mainEnd, blockSupplementaryCount: state.block.supplementaries.count,
+            blockDecoration: state.block.decoration, usedEnd: pageRecords[state.page].usedEnd)
         var end = itemsEnd(state) + state.geometry.sectionInsets.mainEnd
         if let footer = sectionStyles[state.section].footer {
             let footerInsets = axis.flow(footer.insets)
             var start = end + footerInsets.mainStart
             if state.pageHasContent, !fits(end: start + footer.length + footerInsets.mainEnd) {
-                // The block stays even when empty: `append` restores it by its index.
+                // The block stays even when empty: `append` takes it back from its page.
                 breakPage(&state, keepingEmptyBlock: true)
                 start = state.sectionTop + footerInsets.mainStart
             }
@@ -150,7 +163,7 @@ public struct MasonryLayout: Sendable {
             addSupplementary(.footer, frame: frame, state: &state)
             end = start + footer.length + footerInsets.mainEnd
         }
-        finishBlock(state, end: end)
+        finishBlock(&state, end: end)
         return end
     }
 
@@ -159,11 +172,11 @@ public struct MasonryLayout: Sendable {
         state.laneEnd.max() ?? state.itemTop
     }
 
-    /// Ends the section's block on the current page at `end`: its decoration and extent.
-    mutating func finishBlock(_ state: OpenSection, end: Int) {
+    /// Ends the section's block on the current page at `end` (its extent and decoration)
+    /// and puts it on the page. The state's block must not be changed afterwards.
+    mutating func finishBlock(_ state: inout OpenSection, end: Int) {
         let page = state.page
-        let blockIndex = pageRecords[page].blocks.count - 1
-        pageRecords[page].blocks[blockIndex].mainEnd = end
+        state.block.mainEnd = end
         pageRecords[page].usedEnd = max(pageRecords[page].usedEnd, end)
         if let decoration = sectionStyles[state.section].decoration {
             let insets = axis.flow(configuration.contentInsets)
@@ -172,8 +185,9 @@ public struct MasonryLayout: Sendable {
                 mainLength: end - state.sectionTop, crossLength: configuration.extent - insets.cross
             ).inset(by: decoration.insets)
             supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
-            pageRecords[page].blocks[blockIndex].decoration = supplementaries.count - 1
+            state.block.decoration = supplementaries.count - 1
         }
+        pageRecords[page].blocks.append(state.block)
     }
 
     /// Whether something ending at `end` (its own end insets included) fits on a page:
@@ -188,16 +202,12 @@ public struct MasonryLayout: Sendable {
     /// that holds nothing yet moves whole (no empty background is left behind) unless
     /// `keepingEmptyBlock`.
     mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool) {
-        let blocks = pageRecords[state.page].blocks
-        let block = blocks[blocks.count - 1]
-        if !keepingEmptyBlock, block.supplementaries.isEmpty, block.lanes.allSatisfy(\.isEmpty) {
-            pageRecords[state.page].blocks.removeLast()
-        } else {
-            finishBlock(state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd)
+        if keepingEmptyBlock || !state.block.supplementaries.isEmpty || state.block.entryCount > 0 {
+            finishBlock(&state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd)
         }
         let top = axis.flow(configuration.contentInsets).mainStart
-        pageRecords.append(PageRecord(
-            blocks: [SectionBlock(section: state.section, mainStart: top, laneCount: state.geometry.laneCount)], usedEnd: top))
+        pageRecords.append(PageRecord(blocks: [], usedEnd: top))
+        state.block = SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes)
         state.page = pageRecords.count - 1
         state.sectionTop = top
         state.itemTop = top + state.geometry.sectionInsets.mainStart
@@ -210,8 +220,7 @@ public struct MasonryLayout: Sendable {
 
     mutating func addSupplementary(_ kind: ElementKind, frame: Rect, state: inout OpenSection) {
         supplementaries.append(SupplementaryRecord(kind: kind, section: state.section, page: state.page, frame: frame))
-        let blockIndex = pageRecords[state.page].blocks.count - 1
-        pageRecords[state.page].blocks[blockIndex].supplementaries.append(supplementaries.count - 1)
+        state.block.supplementaries.append(supplementaries.count - 1)
         state.pageHasContent = true
     }
 
@@ -222,6 +231,7 @@ public struct MasonryLayout: Sendable {
             crossLength: max(0, configuration.extent - content.cross - insets.cross))
     }
 
+    @inline(__always)
     func chooseLane(order: ItemOrder, index: Int, state: OpenSection) -> Int {
         let count = state.laneNext.count
         switch order {
@@ -241,6 +251,7 @@ public struct MasonryLayout: Sendable {
     }
 
     /// A card's length along the flow and the sizes of its image and caption.
+    @inline(__always)
     func cardSize(
         _ item: LayoutItem, section: Int, index: Int, lane: LaneGeometry, measurer: some TextMeasuring
     ) throws(LayoutError) -> CardSize {
@@ -318,13 +329,14 @@ public struct MasonryLayout: Sendable {
         // Take the footer and the last decoration fragment away, and any page they opened.
         supplementaries.removeLast(supplementaries.count - mark.supplementaryCount)
         pageRecords.removeLast(pageRecords.count - mark.pageCount)
-        let lastPage = pageRecords.count - 1
-        let lastBlock = pageRecords[lastPage].blocks.count - 1
-        pageRecords[lastPage].blocks[lastBlock].mainEnd = mark.blockMainEnd
-        pageRecords[lastPage].blocks[lastBlock].supplementaries.removeLast(
-            pageRecords[lastPage].blocks[lastBlock].supplementaries.count - mark.blockSupplementaryCount)
-        pageRecords[lastPage].blocks[lastBlock].decoration = mark.blockDecoration
-        pageRecords[lastPage].usedEnd = mark.usedEnd
+        // Take the section's block back from its page (the last there) as it was before.
+        // Moved straight into the state: a second live reference would make the next card
+        // copy its column.
+        state.block = pageRecords[state.page].blocks.removeLast()
+        state.block.mainEnd = mark.blockMainEnd
+        state.block.supplementaries.removeLast(state.block.supplementaries.count - mark.blockSupplementaryCount)
+        state.block.decoration = mark.blockDecoration
+        pageRecords[state.page].usedEnd = mark.usedEnd
         try place(items, in: &state, measurer: measurer)
         _ = close(&state)
     }
@@ -375,9 +387,11 @@ public struct MasonryLayout: Sendable {
     public func elements(in rect: Rect, page: Int = 0) -> [LayoutAttributes] {
         guard pageRecords.indices.contains(page), !rect.isEmpty else { return [] }
         let low = axis.mainMin(rect), high = axis.mainMax(rect)
+        let crossLow = axis.crossMin(rect), crossHigh = axis.crossMax(rect)
         let blocks = pageRecords[page].blocks
         var decorations: [LayoutAttributes] = []
         var cardIndices: [Int] = []
+        cardIndices.reserveCapacity(32)
         var overlays: [LayoutAttributes] = []
         var blockIndex = firstIndex(in: blocks.count) { blocks[$0].mainEnd > low }
         while blockIndex < blocks.count, blocks[blockIndex].mainStart < high {
@@ -388,22 +402,24 @@ public struct MasonryLayout: Sendable {
             for s in block.supplementaries where supplementaries[s].frame.intersects(rect) {
                 overlays.append(attributes(ofSupplementary: s))
             }
-            for lane in block.lanes {
-                var i = firstIndex(in: lane.count) { axis.mainMax(cards[lane[$0]].frame) > low }
-                while i < lane.count {
-                    let frame = cards[lane[i]].frame
-                    if axis.mainMin(frame) >= high { break }
-                    if frame.intersects(rect) { cardIndices.append(lane[i]) }
+            for lane in block.lanes.indices {
+                let geometry = block.laneGeometry[lane]
+                guard crossLow < geometry.start + geometry.length, geometry.start < crossHigh else { continue }
+                let entries = block.lanes[lane]
+                var i = block.firstCard(inLane: lane, endingAfter: low)
+                while i < entries.count, entries[i].start < high {
+                    cardIndices.append(Int(entries[i].card))
                     i += 1
                 }
             }
             blockIndex += 1
         }
         cardIndices.sort()
-        decorations.reserveCapacity(decorations.count + cardIndices.count + overlays.count)
-        for index in cardIndices { decorations.append(attributes(ofCard: index)) }
-        decorations.append(contentsOf: overlays)
-        return decorations
+        var result = decorations
+        result.reserveCapacity(decorations.count + cardIndices.count + overlays.count)
+        for index in cardIndices { result.append(attributes(ofCard: index)) }
+        result.append(contentsOf: overlays)
+        return result
     }
 
     /// Every element of `page`, in z then document order.
@@ -415,7 +431,12 @@ public struct MasonryLayout: Sendable {
     /// The first index in 0..<count for which `predicate` holds, given that it holds for
     /// every index after one where it holds (binary search); `count` when none.
     func firstIndex(in count: Int, where predicate: (Int) -> Bool) -> Int {
-        var low = 0, high = count
+        firstIndex(from: 0, to: count, where: predicate)
+    }
+
+    /// Bisects `low..<high`; `high` when the predicate holds nowhere in it.
+    func firstIndex(from low: Int, to high: Int, where predicate: (Int) -> Bool) -> Int {
+        var low = low, high = high
         while low < high {
             let mid = (low + high) / 2
             if predicate(mid) { high = mid } else { low = mid + 1 }
@@ -425,27 +446,24 @@ public struct MasonryLayout: Sendable {
 
     func attributes(ofCard index: Int) -> LayoutAttributes {
         let card = cards[index]
+        let frame = axis.rect(main: card.main, cross: Int(card.cross), mainLength: Int(card.mainLength), crossLength: Int(card.crossLength))
         let imageFrame: Rect
         var captionFrame: Rect?
-        let frame = card.frame
+        let imageLength = Int(card.imageLength), imageCross = Int(card.imageCross)
+        // The image sits inside the padding; the caption below it, as wide as the image.
         if axis.isVertical {
-            imageFrame = Rect(x: frame.minX + padding.crossStart, y: frame.minY + padding.mainStart, width: card.imageCross, height: card.imageLength)
-            if card.hasCaption {
-                captionFrame = Rect(
-                    x: imageFrame.minX, y: imageFrame.maxY + configuration.captionSpacing,
-                    width: card.imageCross, height: card.captionLength)
-            }
+            imageFrame = Rect(x: frame.minX + padding.crossStart, y: frame.minY + padding.mainStart, width: imageCross, height: imageLength)
         } else {
-            imageFrame = Rect(x: frame.minX + padding.mainStart, y: frame.minY + padding.crossStart, width: card.imageLength, height: card.imageCross)
-            if card.hasCaption {
-                captionFrame = Rect(
-                    x: imageFrame.minX, y: imageFrame.maxY + configuration.captionSpacing,
-                    width: card.imageLength, height: card.captionLength)
-            }
+            imageFrame = Rect(x: frame.minX + padding.mainStart, y: frame.minY + padding.crossStart, width: imageLength, height: imageCross)
+        }
+        if card.hasCaption {
+            captionFrame = Rect(
+                x: imageFrame.minX, y: imageFrame.maxY + configuration.captionSpacing,
+                width: imageFrame.width, height: Int(card.captionLength))
         }
         let scaling: ImageScaling = card.clamped ? (configuration.aspectClamp?.mode == .fit ? .fit : .fill) : .exact
         return LayoutAttributes(
-            kind: .card, section: card.section, item: card.item, page: card.page, frame: frame,
+            kind: .card, section: Int(card.section), item: Int(card.item), page: Int(card.page), frame: frame,
             imageFrame: imageFrame, captionFrame: captionFrame, imageScaling: scaling)
     }
 

@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// Benchmarks live apart from the package so that `swift test` never builds or runs them.
+// Run: swift run -c release --package-path Benchmarks LayoutBenchmark
+import PackageDescription
+
+let package = Package(
+    name: "mosaic-benchmarks",
+    dependencies: [.package(name: "mosaic", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "LayoutBenchmark",
+            dependencies: [.product(name: "MosaicLayout", package: "mosaic")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
