@@ -1,0 +1,76 @@
+import Foundation
+import MosaicLayout
+import Testing
+
+/// The README's MosaicLayout example, compiled and run here; a test checks that the README
+/// shows exactly this code, so the two cannot drift apart.
+@Suite struct ReadmeExampleTests {
+    static func example() throws -> MasonryLayout {
+        // README-BEGIN
+        import_MosaicLayout()
+
+        /// A stand-in for real text: 7 px per character, 16 px per line.
+        struct MonospaceText: TextMeasuring {
+            func height(of caption: Caption, width: Int) -> Int {
+                let perLine = max(1, width / 7)
+                let lines = (caption.title.count + perLine - 1) / perLine
+                return lines * 16
+            }
+            func reservedHeight(of caption: Caption) -> Int { 16 }
+        }
+
+        let configuration = MasonryConfiguration(
+            extent: 1200,  // the sheet's width in pixels
+            contentInsets: Insets(all: 24),
+            cellPadding: Insets(all: 8),
+            captionSpacing: 6,
+            sectionStyle: SectionStyle(columns: .count(4), columnSpacing: 12, rowSpacing: 12))
+        let photos = [
+            LayoutItem(width: 4032, height: 3024, caption: Caption(title: "Harbour at dawn")),
+            LayoutItem(width: 3024, height: 4032, caption: Caption(title: "Lighthouse")),
+            LayoutItem(width: 1920, height: 1080),
+        ]
+        var board = try MasonryLayout(
+            configuration: configuration, sections: [LayoutSection(items: photos)], measurer: MonospaceText())
+
+        // What a renderer draws for the band of rows 0..<256, in z order.
+        for element in board.elements(in: Rect(x: 0, y: 0, width: 1200, height: 256)) {
+            print(element.kind, element.frame, element.imageFrame ?? .zero)
+        }
+        // More photos arrive: O(k), the same frames as laying out all of them again.
+        try board.append([LayoutItem(width: 1, height: 1)], measurer: MonospaceText())
+        print(board.pageSize())  // Size(width: 1200, height: ...)
+        // README-END
+        return board
+    }
+
+    @Test func theExampleRuns() throws {
+        let board = try Self.example()
+        #expect(board.cardCount == 4)
+        // (1200 - 48 - 36) / 4 = 279 across; 8 + 197 (263 * 3024 / 4032) + 6 + 16 + 8 = 235 down.
+        #expect(board.element(at: ItemPath(section: 0, item: 0))?.frame == Rect(x: 24, y: 24, width: 279, height: 235))
+    }
+
+    @Test func theReadmeShowsThisCode() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+
+        func normalized(_ lines: some Sequence<Substring>) -> [String] {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let begin = try #require(source.range(of: "// README-" + "BEGIN\n"))
+        let end = try #require(source.range(of: "// README-" + "END"))
+        let tested = normalized(source[begin.upperBound..<end.lowerBound].split(separator: "\n"))
+            .map { $0 == "import_MosaicLayout()" ? "import MosaicLayout" : $0 }
+
+        let marker = try #require(readme.range(of: "```swift\nimport MosaicLayout\n"))
+        let close = try #require(readme.range(of: "```", range: marker.upperBound..<readme.endIndex))
+        let shown = normalized(readme[readme.index(marker.lowerBound, offsetBy: 9)..<close.lowerBound].split(separator: "\n"))
+        #expect(shown == tested)
+    }
+}
+
+/// Stands for the README's `import MosaicLayout` line inside the test function.
+func import_MosaicLayout() {}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that mosaic builds and tests with, only those missing:
+# the -dev packages of the C libraries it links (libpng, libjpeg-turbo, libexif, FreeType,
+# fontconfig), pkg-config, and the fixed fonts that the text tests use.
+set -euo pipefail
+
+packages=(
+    pkg-config
+    libpng-dev
+    libjpeg62-turbo-dev
+    libexif-dev
+    libfreetype-dev
+    libfontconfig1-dev
+    fonts-dejavu-core
+    fonts-wqy-microhei
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || missing+=("$package")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "system packages: all present"
+    exit 0
+fi
+
+echo "system packages: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "system packages: done"
