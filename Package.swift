@@ -5,11 +5,32 @@ let package = Package(
     name: "mosaic",
     products: [
         .library(name: "MosaicLayout", targets: ["MosaicLayout"]),
+        .library(name: "Mosaic", targets: ["Mosaic"]),
+        .executable(name: "mosaic", targets: ["MosaicCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // The pure masonry engine: standard library only (no Foundation, no C).
         .target(name: "MosaicLayout"),
+
+        // The C libraries, found through pkg-config.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // The only C code: setjmp fences around libjpeg and libpng, and the EXIF reader.
+        .target(name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif"]),
+
+        .target(name: "MosaicImage", dependencies: ["CMosaicShims"]),
+        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage"]),
+        .executableTarget(
+            name: "MosaicCLI",
+            dependencies: ["Mosaic", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
+        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "CMosaicShims"]),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,163 @@
+// The only C code in mosaic: fences around libjpeg(-turbo), libpng and libexif.
+//
+// Every function returns a status and, on failure, copies the library's own message into
+// the result. setjmp/longjmp stay inside these files: libjpeg's error_exit and libpng's
+// png_error jump back to a setjmp in the same C function, never across a Swift frame.
+// Neither library prints anything. Input comes from memory buffers or C stdio files, never
+// through a Swift callback.
+#ifndef MOSAIC_SHIMS_H
+#define MOSAIC_SHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    MOSAIC_OK = 0,
+    /// The library refused the data or the call; `message` says why.
+    MOSAIC_ERROR = 1,
+    /// A probe ran out of bytes before the end of the headers: call again with more.
+    MOSAIC_NEED_MORE_DATA = 2,
+} mosaic_status;
+
+enum { MOSAIC_MESSAGE_SIZE = 200 };
+
+/// What a call reports besides its status.
+typedef struct {
+    mosaic_status status;
+    /// The library's message when status is MOSAIC_ERROR.
+    char message[MOSAIC_MESSAGE_SIZE];
+    /// Warnings the library emitted (corrupt or truncated data it worked around).
+    int warning_count;
+    /// The first warning's message.
+    char warning[MOSAIC_MESSAGE_SIZE];
+} mosaic_result;
+
+/// What the headers say.
+typedef struct {
+    int width;
+    int height;
+    /// 1 to 8, from EXIF (JPEG APP1, PNG eXIf); 1 when absent or invalid.
+    int orientation;
+    int has_alpha;
+    /// JPEG: components in the file (1 grey, 3, 4 CMYK/YCCK); PNG: channels.
+    int components;
+    /// JPEG: libjpeg's J_COLOR_SPACE of the file; PNG: the colour type.
+    int color_space;
+    /// PNG: bits per sample; JPEG: 8 (or 12).
+    int bit_depth;
+    int progressive;
+    /// JPEG: arithmetic-coded.
+    int arithmetic;
+    /// JPEG: an Adobe APP14 marker was seen (CMYK values stored inverted).
+    int adobe;
+    /// PNG: Adam7.
+    int interlaced;
+} mosaic_image_info;
+
+// MARK: JPEG
+
+/// Reads a JPEG's headers (up to the first scan) from the first `size` bytes of a file.
+/// MOSAIC_NEED_MORE_DATA when they end before the headers do and `is_whole_file` is 0.
+/// No scan data is read or decoded.
+mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info);
+
+/// Decodes a whole JPEG file held in memory at `scale_num`/8 of its size (1...8) into
+/// `out`, RGBA8 with alpha 255, rows `stride` bytes apart. `width`/`height` are the sizes
+/// the caller expects after scaling (ceil(size * scale_num / 8)); another size is an
+/// error. Grey, RGB, YCbCr, CMYK and YCCK (Adobe-inverted) come out as RGB.
+/// A truncated or corrupt file decodes with warnings (grey where data is missing).
+mosaic_result mosaic_jpeg_decode(
+    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height);
+
+typedef struct {
+    int quality;
+    int progressive;
+    int arithmetic;
+    /// In MCU rows; 0 for none.
+    int restart_interval;
+    /// Write the data as YCCK rather than CMYK (4-component input only).
+    int ycck;
+    /// An APP1 payload to write first (e.g. "Exif\0\0" + TIFF), or NULL.
+    const uint8_t *app1;
+    size_t app1_size;
+} mosaic_jpeg_encode_options;
+
+/// Encodes pixels to a JPEG file at `path`: `components` 1 (grey), 3 (RGB) or 4 (CMYK,
+/// written as given, with an Adobe marker). For test fixtures and tools.
+mosaic_result mosaic_jpeg_encode_file(
+    const char *path, const uint8_t *pixels, int width, int height, int components,
+    const mosaic_jpeg_encode_options *options);
+
+// MARK: PNG
+
+/// Reads a PNG's signature and chunks up to the first IDAT from the first `size` bytes.
+/// MOSAIC_NEED_MORE_DATA when they end first and `is_whole_file` is 0.
+mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info);
+
+/// Decodes a whole PNG held in memory into `out` as RGBA8 (straight alpha): every colour
+/// type, bit depths 1 to 16 (16 scaled to 8), palette with tRNS, Adam7. A file that ends
+/// after the last row but before IEND decodes with a warning.
+mosaic_result mosaic_png_decode(
+    const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
+
+typedef struct {
+    int width;
+    int height;
+    /// libpng's PNG_COLOR_TYPE_*: 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA.
+    int color_type;
+    int bit_depth;
+    int interlaced;
+    /// zlib level 0 to 9.
+    int compression_level;
+    /// libpng's PNG_FILTER_* mask, or 0 for libpng's default choice.
+    int filters;
+    /// Palette: `palette_count` RGB triples; tRNS: `trns_count` alpha values (palette) or
+    /// one grey/RGB sample value as 16-bit (`trns_gray`, `trns_red`...).
+    const uint8_t *palette;
+    int palette_count;
+    const uint8_t *trns;
+    int trns_count;
+    int has_trns_color;
+    uint16_t trns_gray, trns_red, trns_green, trns_blue;
+    /// An eXIf payload (TIFF header first), or NULL.
+    const uint8_t *exif;
+    size_t exif_size;
+    /// A tEXt "Software" value, or NULL.
+    const char *software;
+} mosaic_png_params;
+
+typedef struct mosaic_png_writer mosaic_png_writer;
+
+/// Opens `path` for writing (created or truncated) and writes the header chunks.
+/// Non-interlaced only: rows are then pushed a band at a time. NULL on failure, with
+/// `result` saying why.
+mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_params *params, mosaic_result *result);
+
+/// Writes `count` rows of `params.width` pixels in the params' format, `stride` apart.
+mosaic_result mosaic_png_writer_write_rows(mosaic_png_writer *writer, const uint8_t *rows, size_t stride, int count);
+
+/// Writes IEND, closes the file and frees the writer (also on failure).
+mosaic_result mosaic_png_writer_finish(mosaic_png_writer *writer);
+
+/// Closes the file and frees the writer without finishing the PNG.
+void mosaic_png_writer_abort(mosaic_png_writer *writer);
+
+/// Writes a whole image (interlaced or not) to `path`: for fixtures and small images.
+mosaic_result mosaic_png_write_image(
+    const char *path, const mosaic_png_params *params, const uint8_t *rows, size_t stride);
+
+// MARK: EXIF
+
+/// The Orientation tag (1...8) of an EXIF block that starts with "Exif\0\0" or directly
+/// with a TIFF header; 1 when there is none or it is invalid. Parsed by libexif.
+int mosaic_exif_orientation(const uint8_t *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,282 @@
+// libjpeg(-turbo) behind setjmp fences. error_exit jumps back to the setjmp of the function
+// that called into libjpeg; warnings are counted and the first kept; nothing is printed.
+#include "CMosaicShims.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    mosaic_result *result;
+} mosaic_jpeg_error;
+
+static void mosaic_jpeg_error_exit(j_common_ptr cinfo) {
+    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
+    char buffer[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buffer);
+    snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+    longjmp(error->jump, 1);
+}
+
+static void mosaic_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;  // trace messages
+    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
+    if (error->result->warning_count == 0) {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        snprintf(error->result->warning, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+    }
+    error->result->warning_count += 1;
+    cinfo->err->num_warnings += 1;
+}
+
+static void mosaic_jpeg_output_message(j_common_ptr cinfo) {
+    (void)cinfo;  // never print
+}
+
+static void mosaic_jpeg_install_errors(mosaic_jpeg_error *error, mosaic_result *result) {
+    jpeg_std_error(&error->pub);
+    error->pub.error_exit = mosaic_jpeg_error_exit;
+    error->pub.emit_message = mosaic_jpeg_emit_message;
+    error->pub.output_message = mosaic_jpeg_output_message;
+    error->result = result;
+}
+
+static mosaic_result mosaic_result_ok(void) {
+    mosaic_result result;
+    memset(&result, 0, sizeof result);
+    result.status = MOSAIC_OK;
+    return result;
+}
+
+// MARK: A suspending memory source, for probing from a prefix of the file.
+
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int starved;
+} mosaic_prefix_source;
+
+static void prefix_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static void prefix_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean prefix_fill_input_buffer(j_decompress_ptr cinfo) {
+    // No more bytes in this prefix: suspend (jpeg_read_header returns JPEG_SUSPENDED).
+    ((mosaic_prefix_source *)cinfo->src)->starved = 1;
+    return FALSE;
+}
+
+static void prefix_skip_input_data(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    if ((size_t)count > src->bytes_in_buffer) {
+        // Skipping past the prefix: the caller will retry with more bytes.
+        ((mosaic_prefix_source *)src)->starved = 1;
+        src->next_input_byte += src->bytes_in_buffer;
+        src->bytes_in_buffer = 0;
+        return;
+    }
+    src->next_input_byte += count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+
+static int mosaic_orientation_from_markers(j_decompress_ptr cinfo) {
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            return mosaic_exif_orientation(marker->data, marker->data_length);
+        }
+    }
+    return 1;
+}
+
+mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
+    mosaic_result result = mosaic_result_ok();
+    memset(info, 0, sizeof *info);
+    struct jpeg_decompress_struct cinfo;
+    mosaic_jpeg_error error;
+    mosaic_prefix_source source;
+    memset(&cinfo, 0, sizeof cinfo);
+    cinfo.err = &error.pub;
+    mosaic_jpeg_install_errors(&error, &result);
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    jpeg_create_decompress(&cinfo);
+    memset(&source, 0, sizeof source);
+    source.pub.init_source = prefix_init_source;
+    source.pub.fill_input_buffer = prefix_fill_input_buffer;
+    source.pub.skip_input_data = prefix_skip_input_data;
+    source.pub.resync_to_restart = jpeg_resync_to_restart;
+    source.pub.term_source = prefix_term_source;
+    source.pub.next_input_byte = data;
+    source.pub.bytes_in_buffer = size;
+    cinfo.src = &source.pub;
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
+
+    int header = jpeg_read_header(&cinfo, TRUE);
+    if (header == JPEG_SUSPENDED || source.starved) {
+        jpeg_destroy_decompress(&cinfo);
+        if (is_whole_file) {
+            result.status = MOSAIC_ERROR;
+            snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file ends inside its headers (%zu bytes)", size);
+        } else {
+            result.status = MOSAIC_NEED_MORE_DATA;
+        }
+        return result;
+    }
+    info->width = (int)cinfo.image_width;
+    info->height = (int)cinfo.image_height;
+    info->components = cinfo.num_components;
+    info->color_space = (int)cinfo.jpeg_color_space;
+    info->bit_depth = cinfo.data_precision;
+    info->progressive = cinfo.progressive_mode ? 1 : 0;
+    info->arithmetic = cinfo.arith_code ? 1 : 0;
+    info->adobe = cinfo.saw_Adobe_marker ? 1 : 0;
+    info->has_alpha = 0;
+    info->orientation = mosaic_orientation_from_markers(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return result;
+}
+
+// MARK: Decoding
+
+/// CMYK (or YCCK decoded to CMYK) to RGB, in place on one row of `width` pixels. Adobe
+/// files store the inks inverted (255 = no ink), which is what libjpeg hands back.
+static void mosaic_cmyk_row_to_rgba(uint8_t *row, int width, int inverted) {
+    for (int x = 0; x < width; x++) {
+        uint8_t *p = row + 4 * x;
+        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+        if (!inverted) {
+            c = 255 - c;
+            m = 255 - m;
+            y = 255 - y;
+            k = 255 - k;
+        }
+        p[0] = (uint8_t)((c * k + 127) / 255);
+        p[1] = (uint8_t)((m * k + 127) / 255);
+        p[2] = (uint8_t)((y * k + 127) / 255);
+        p[3] = 255;
+    }
+}
+
+mosaic_result mosaic_jpeg_decode(
+    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height) {
+    mosaic_result result = mosaic_result_ok();
+    struct jpeg_decompress_struct cinfo;
+    mosaic_jpeg_error error;
+    memset(&cinfo, 0, sizeof cinfo);
+    cinfo.err = &error.pub;
+    mosaic_jpeg_install_errors(&error, &result);
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    if (scale_num < 1 || scale_num > 8 || width < 1 || height < 1 || stride < (size_t)width * 4) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "invalid decode request (scale %d/8, %dx%d)", scale_num, width, height);
+        return result;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    cinfo.scale_num = (unsigned)scale_num;
+    cinfo.scale_denom = 8;
+    jpeg_calc_output_dimensions(&cinfo);
+    if ((int)cinfo.output_width != width || (int)cinfo.output_height != height || cinfo.output_components != 4) {
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the decoder gives %ux%u (%d components), not the %dx%d expected",
+                 cinfo.output_width, cinfo.output_height, cinfo.output_components, width, height);
+        jpeg_destroy_decompress(&cinfo);
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    jpeg_start_decompress(&cinfo);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW rows[4];
+        int wanted = 0;
+        for (; wanted < 4 && cinfo.output_scanline + (unsigned)wanted < cinfo.output_height; wanted++) {
+            rows[wanted] = out + (size_t)(cinfo.output_scanline + (unsigned)wanted) * stride;
+        }
+        JDIMENSION first = cinfo.output_scanline;
+        JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, (JDIMENSION)wanted);
+        if (got == 0) break;  // cannot happen with a memory source; be safe
+        if (cmyk) {
+            for (JDIMENSION r = 0; r < got; r++) {
+                mosaic_cmyk_row_to_rgba(out + (size_t)(first + r) * stride, width, cinfo.saw_Adobe_marker);
+            }
+        }
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return result;
+}
+
+// MARK: Encoding (fixtures and tools)
+
+mosaic_result mosaic_jpeg_encode_file(
+    const char *path, const uint8_t *pixels, int width, int height, int components,
+    const mosaic_jpeg_encode_options *options) {
+    mosaic_result result = mosaic_result_ok();
+    struct jpeg_compress_struct cinfo;
+    mosaic_jpeg_error error;
+    FILE *volatile file = NULL;
+    memset(&cinfo, 0, sizeof cinfo);
+    cinfo.err = &error.pub;
+    mosaic_jpeg_install_errors(&error, &result);
+    if (setjmp(error.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        if (file) fclose(file);
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    if (components != 1 && components != 3 && components != 4) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d components: 1, 3 or 4 only", components);
+        return result;
+    }
+    file = fopen(path, "wb");
+    if (!file) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "cannot create %s", path);
+        return result;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_stdio_dest(&cinfo, file);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : components == 3 ? JCS_RGB : JCS_CMYK;
+    jpeg_set_defaults(&cinfo);
+    if (components == 4 && options->ycck) jpeg_set_colorspace(&cinfo, JCS_YCCK);
+    jpeg_set_quality(&cinfo, options->quality, TRUE);
+    if (options->progressive) jpeg_simple_progression(&cinfo);
+    if (options->arithmetic) cinfo.arith_code = TRUE;
+    cinfo.restart_in_rows = options->restart_interval;
+    jpeg_start_compress(&cinfo, TRUE);
+    if (options->app1 && options->app1_size > 0) {
+        jpeg_write_marker(&cinfo, JPEG_APP0 + 1, options->app1, (unsigned)options->app1_size);
+    }
+    size_t stride = (size_t)width * (size_t)components;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    if (fclose(file) != 0) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "cannot finish writing %s", path);
+    }
+    return result;
+}

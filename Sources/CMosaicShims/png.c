@@ -1,0 +1,343 @@
+// libpng behind setjmp fences. png_error jumps back to the setjmp of the function that
+// called into libpng; warnings are counted and the first kept; nothing is printed. Input
+// is read from memory by a C callback; output goes to C stdio files.
+#include "CMosaicShims.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <png.h>
+
+static mosaic_result mosaic_png_ok(void) {
+    mosaic_result result;
+    memset(&result, 0, sizeof result);
+    result.status = MOSAIC_OK;
+    return result;
+}
+
+static void mosaic_png_error_fn(png_structp png, png_const_charp message) {
+    mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
+    snprintf(result->message, MOSAIC_MESSAGE_SIZE, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void mosaic_png_warning_fn(png_structp png, png_const_charp message) {
+    mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
+    if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", message);
+    result->warning_count += 1;
+}
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    int starved;
+} mosaic_png_reader;
+
+static void mosaic_png_read_fn(png_structp png, png_bytep out, size_t count) {
+    mosaic_png_reader *reader = (mosaic_png_reader *)png_get_io_ptr(png);
+    if (count > reader->size - reader->offset) {
+        reader->starved = 1;
+        png_error(png, "the file ends early");
+    }
+    memcpy(out, reader->data + reader->offset, count);
+    reader->offset += count;
+}
+
+static void mosaic_png_fill_info(png_structp png, png_infop info, mosaic_image_info *out) {
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    out->width = (int)width;
+    out->height = (int)height;
+    out->bit_depth = bit_depth;
+    out->color_space = color_type;
+    out->components = png_get_channels(png, info);
+    out->interlaced = interlace != PNG_INTERLACE_NONE;
+    out->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    out->orientation = 1;
+#ifdef PNG_eXIf_SUPPORTED
+    png_uint_32 exif_size = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &exif_size, &exif) != 0 && exif != NULL && exif_size > 0) {
+        out->orientation = mosaic_exif_orientation(exif, exif_size);
+    }
+#endif
+}
+
+mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
+    mosaic_result result = mosaic_png_ok();
+    memset(info, 0, sizeof *info);
+    mosaic_png_reader reader = {data, size, 0, 0};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    if (!png) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        return result;
+    }
+    png_infop png_info = png_create_info_struct(png);
+    if (!png_info || setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, png_info ? &png_info : NULL, NULL);
+        if (reader.starved && !is_whole_file) {
+            result.status = MOSAIC_NEED_MORE_DATA;
+        } else {
+            result.status = MOSAIC_ERROR;
+            if (!png_info) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        }
+        return result;
+    }
+    png_set_read_fn(png, &reader, mosaic_png_read_fn);
+    png_read_info(png, png_info);
+    mosaic_png_fill_info(png, png_info, info);
+    png_destroy_read_struct(&png, &png_info, NULL);
+    return result;
+}
+
+mosaic_result mosaic_png_decode(
+    const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
+    mosaic_result result = mosaic_png_ok();
+    mosaic_png_reader reader = {data, size, 0, 0};
+    volatile int rows_done = 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    if (!png) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        return result;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info || setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (rows_done) {
+            // Every row is in; only what follows the image data (IEND) was bad or missing.
+            if (result.warning_count == 0) snprintf(result.warning, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result.message);
+            result.warning_count += 1;
+            result.message[0] = 0;
+            result.status = MOSAIC_OK;
+        } else {
+            result.status = MOSAIC_ERROR;
+            if (!info) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        }
+        return result;
+    }
+    png_set_read_fn(png, &reader, mosaic_png_read_fn);
+    png_read_info(png, info);
+    png_uint_32 file_width = 0, file_height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &file_width, &file_height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    if ((int)file_width != width || (int)file_height != height || stride < (size_t)width * 4) {
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the image is %ux%u, not the %dx%d expected", file_width, file_height, width, height);
+        png_destroy_read_struct(&png, &info, NULL);
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_scale_16(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) {
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    }
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) {
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "unexpected row size %zu for %d pixels", png_get_rowbytes(png, info), width);
+        png_destroy_read_struct(&png, &info, NULL);
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    for (int pass = 0; pass < passes; pass++) {
+        for (int y = 0; y < height; y++) {
+            png_read_row(png, out + (size_t)y * stride, NULL);
+        }
+    }
+    rows_done = 1;
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    return result;
+}
+
+// MARK: Writing
+
+struct mosaic_png_writer {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    mosaic_result result;
+    int width;
+    int rows_left;
+};
+
+static void mosaic_png_apply_params(png_structp png, png_infop info, const mosaic_png_params *params) {
+    png_set_IHDR(png, info, (png_uint_32)params->width, (png_uint_32)params->height, params->bit_depth,
+                 params->color_type, params->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, params->compression_level);
+    if (params->filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, params->filters);
+    if (params->palette && params->palette_count > 0) {
+        png_color colors[256];
+        int count = params->palette_count > 256 ? 256 : params->palette_count;
+        for (int i = 0; i < count; i++) {
+            colors[i].red = params->palette[3 * i];
+            colors[i].green = params->palette[3 * i + 1];
+            colors[i].blue = params->palette[3 * i + 2];
+        }
+        png_set_PLTE(png, info, colors, count);
+    }
+    if (params->trns && params->trns_count > 0) {
+        png_set_tRNS(png, info, params->trns, params->trns_count, NULL);
+    } else if (params->has_trns_color) {
+        png_color_16 color;
+        memset(&color, 0, sizeof color);
+        color.gray = params->trns_gray;
+        color.red = params->trns_red;
+        color.green = params->trns_green;
+        color.blue = params->trns_blue;
+        png_set_tRNS(png, info, NULL, 0, &color);
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    if (params->exif && params->exif_size > 0) {
+        png_set_eXIf_1(png, info, (png_uint_32)params->exif_size, (png_bytep)params->exif);
+    }
+#endif
+    if (params->software) {
+        png_text text;
+        memset(&text, 0, sizeof text);
+        text.compression = PNG_TEXT_COMPRESSION_NONE;
+        text.key = (png_charp) "Software";
+        text.text = (png_charp)params->software;
+        png_set_text(png, info, &text, 1);
+    }
+}
+
+mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_params *params, mosaic_result *result) {
+    *result = mosaic_png_ok();
+    if (params->interlaced) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "a streaming writer cannot interlace");
+        return NULL;
+    }
+    mosaic_png_writer *writer = calloc(1, sizeof *writer);
+    if (!writer) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "out of memory");
+        return NULL;
+    }
+    writer->result = mosaic_png_ok();
+    writer->width = params->width;
+    writer->rows_left = params->height;
+    writer->file = fopen(path, "wb");
+    if (!writer->file) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "cannot create the file");
+        free(writer);
+        return NULL;
+    }
+    writer->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer->result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    writer->info = writer->png ? png_create_info_struct(writer->png) : NULL;
+    if (!writer->png || !writer->info) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        mosaic_png_writer_abort(writer);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(writer->png))) {
+        *result = writer->result;
+        result->status = MOSAIC_ERROR;
+        mosaic_png_writer_abort(writer);
+        return NULL;
+    }
+    png_init_io(writer->png, writer->file);
+    mosaic_png_apply_params(writer->png, writer->info, params);
+    png_write_info(writer->png, writer->info);
+    return writer;
+}
+
+mosaic_result mosaic_png_writer_write_rows(mosaic_png_writer *writer, const uint8_t *rows, size_t stride, int count) {
+    if (count > writer->rows_left) {
+        mosaic_result result = mosaic_png_ok();
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows pushed, only %d left in the image", count, writer->rows_left);
+        return result;
+    }
+    if (setjmp(png_jmpbuf(writer->png))) {
+        writer->result.status = MOSAIC_ERROR;
+        return writer->result;
+    }
+    for (int y = 0; y < count; y++) {
+        png_write_row(writer->png, rows + (size_t)y * stride);
+    }
+    writer->rows_left -= count;
+    return writer->result;
+}
+
+mosaic_result mosaic_png_writer_finish(mosaic_png_writer *writer) {
+    mosaic_result result = writer->result;
+    if (writer->rows_left != 0) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows were never written", writer->rows_left);
+        mosaic_png_writer_abort(writer);
+        return result;
+    }
+    if (setjmp(png_jmpbuf(writer->png))) {
+        result = writer->result;
+        result.status = MOSAIC_ERROR;
+        mosaic_png_writer_abort(writer);
+        return result;
+    }
+    png_write_end(writer->png, writer->info);
+    result = writer->result;
+    png_destroy_write_struct(&writer->png, &writer->info);
+    int flushed = fflush(writer->file) == 0;
+    int closed = fclose(writer->file) == 0;
+    writer->file = NULL;
+    free(writer);
+    if (!flushed || !closed) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file could not be written to the end (disk full?)");
+    }
+    return result;
+}
+
+void mosaic_png_writer_abort(mosaic_png_writer *writer) {
+    if (!writer) return;
+    if (writer->png) png_destroy_write_struct(&writer->png, writer->info ? &writer->info : NULL);
+    if (writer->file) fclose(writer->file);
+    free(writer);
+}
+
+mosaic_result mosaic_png_write_image(
+    const char *path, const mosaic_png_params *params, const uint8_t *rows, size_t stride) {
+    mosaic_result result = mosaic_png_ok();
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "cannot create the file");
+        return result;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+        if (png) png_destroy_write_struct(&png, info ? &info : NULL);
+        fclose(file);
+        result.status = MOSAIC_ERROR;
+        if (result.message[0] == 0) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        return result;
+    }
+    png_init_io(png, file);
+    mosaic_png_apply_params(png, info, params);
+    png_write_info(png, info);
+    int passes = png_set_interlace_handling(png);
+    for (int pass = 0; pass < passes; pass++) {
+        for (int y = 0; y < params->height; y++) png_write_row(png, rows + (size_t)y * stride);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    if (fclose(file) != 0) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file could not be written to the end");
+    }
+    return result;
+}

@@ -1,0 +1,3 @@
+// The facade: everything a program needs to make contact sheets, behind one import.
+@_exported import MosaicImage
+@_exported import MosaicLayout

@@ -1,0 +1,10 @@
+import ArgumentParser
+import Mosaic
+
+@main
+struct MosaicCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mosaic",
+        abstract: "Masonry contact sheets of photos, as PNG.",
+        subcommands: [ProbeCommand.self])
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// `mosaic probe FILE...`: what each file's headers say, without decoding a pixel.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Print the format, size and EXIF orientation of images, from their headers only.")
+
+    @Argument(help: "The image files (JPEG or PNG, recognised by their signature).")
+    var files: [String]
+
+    @Flag(help: "Print one JSON array with an object per file instead of a line per file.")
+    var json = false
+
+    struct Entry: Encodable {
+        var path: String
+        var format: String?
+        var width: Int?
+        var height: Int?
+        var orientation: Int?
+        var orientedWidth: Int?
+        var orientedHeight: Int?
+        var hasAlpha: Bool?
+        var progressive: Bool?
+        var bitDepth: Int?
+        var colorModel: String?
+        var error: String?
+    }
+
+    func run() throws {
+        let decoder = ImageDecoder()
+        var entries: [Entry] = []
+        var failed = 0
+        for path in files {
+            do {
+                let info = try decoder.probe(path)
+                entries.append(Entry(
+                    path: path, format: info.format.rawValue, width: info.width, height: info.height,
+                    orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
+                    orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
+                    bitDepth: info.bitDepth, colorModel: info.colorModel))
+                if !json {
+                    var line = "\(path): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
+                    if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
+                    if info.hasAlpha { line += ", alpha" }
+                    if info.isProgressive { line += info.format == .jpeg ? ", progressive" : ", interlaced" }
+                    line += ", orientation \(info.orientation)"
+                    if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
+                    print(line)
+                }
+            } catch {
+                failed += 1
+                entries.append(Entry(path: path, error: error.description))
+                if !json { FileHandle.standardError.write(Data("error: \(error.description)\n".utf8)) }
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(entries)
+            print(String(decoding: data, as: UTF8.self))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads files with POSIX calls: whole, or only a prefix (for probing headers).
+enum FileBytes {
+    /// The first `limit` bytes of the file (all of it when shorter), and whether that is
+    /// the whole file.
+    static func read(_ path: String, limit: Int = Int.max) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: systemMessage()) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .unreadable(path: path, reason: systemMessage()) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .unreadable(path: path, reason: (status.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        }
+        let size = Int(status.st_size)
+        let wanted = min(size, limit)
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var done = 0
+        var failure: String? = nil
+        bytes.withUnsafeMutableBytes { buffer in
+            while done < wanted {
+                let got = Glibc_read(fd, buffer.baseAddress! + done, wanted - done)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = systemMessage()
+                    return
+                }
+                if got == 0 { break }  // the file shrank
+                done += got
+            }
+        }
+        if let failure { throw .unreadable(path: path, reason: failure) }
+        if done < wanted { bytes.removeLast(wanted - done) }
+        return (bytes, done >= size)
+    }
+
+    static func systemMessage() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+@inline(__always)
+private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Darwin.read(fd, buffer, count)
+    #endif
+}

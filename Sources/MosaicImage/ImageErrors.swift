@@ -1,0 +1,83 @@
+/// Why an image could not be read. Every case names the file; library failures carry the
+/// library's own message.
+public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read (`reason` is the system's message).
+    case unreadable(path: String, reason: String)
+    /// The signature is neither JPEG nor PNG: the first bytes, for the message.
+    case unsupportedFormat(path: String, signature: [UInt8])
+    /// libjpeg refused the file.
+    case jpeg(path: String, message: String)
+    /// libpng refused the file.
+    case png(path: String, message: String)
+    /// The image is larger than the limit allows (checked from the header, before any
+    /// pixel memory is taken).
+    case tooLarge(path: String, width: Int, height: Int, limit: Int)
+    /// Strict mode: the decoder had to work around damaged or missing data.
+    case damaged(path: String, message: String)
+
+    public var path: String {
+        switch self {
+        case .unreadable(let path, _), .unsupportedFormat(let path, _), .jpeg(let path, _), .png(let path, _),
+            .tooLarge(let path, _, _, _), .damaged(let path, _):
+            return path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read: \(reason)"
+        case .unsupportedFormat(let path, let signature):
+            let hex = signature.prefix(8).map { byte in
+                let digits = String(byte, radix: 16)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined(separator: " ")
+            return "\(path): not a JPEG or PNG file (it starts with \(hex.isEmpty ? "nothing: it is empty" : hex))"
+        case .jpeg(let path, let message):
+            return "\(path): invalid JPEG: \(message)"
+        case .png(let path, let message):
+            return "\(path): invalid PNG: \(message)"
+        case .tooLarge(let path, let width, let height, let limit):
+            return "\(path): \(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
+        case .damaged(let path, let message):
+            return "\(path): damaged: \(message)"
+        }
+    }
+}
+
+/// Why an image could not be written.
+public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The temporary file beside the destination could not be created.
+    case cannotCreate(path: String, reason: String)
+    /// libpng failed while writing.
+    case png(path: String, message: String)
+    /// The finished file could not be moved into place.
+    case cannotRename(path: String, reason: String)
+    /// A parameter out of range (`field` names it).
+    case invalidParameter(field: String, value: Int)
+    /// Rows pushed that do not fit the image.
+    case rowMismatch(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
+        case .png(let path, let message): return "\(path): cannot write PNG: \(message)"
+        case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
+        case .invalidParameter(let field, let value): return "\(field) \(value) is out of range"
+        case .rowMismatch(let path, let message): return "\(path): \(message)"
+        }
+    }
+}
+
+/// A problem the decoder worked around: the image was decoded, perhaps partly grey.
+public struct DecodingWarning: Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    /// The library's first message ("Premature end of JPEG file").
+    public var message: String
+    /// How many warnings the library emitted.
+    public var count: Int
+
+    public var description: String {
+        count > 1 ? "\(path): \(message) (and \(count - 1) more warnings)" : "\(path): \(message)"
+    }
+}

@@ -1,0 +1,212 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The filter a resampling uses.
+public enum ResamplingFilter: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Lanczos with 3 lobes: sharp, the default.
+    case lanczos3
+    /// The average of the pixels an output pixel covers: fast, a little soft.
+    case box
+
+    /// Half the filter's width, in output pixels.
+    var support: Double {
+        switch self {
+        case .lanczos3: return 3
+        case .box: return 0.5
+        }
+    }
+
+    func weight(_ x: Double) -> Double {
+        switch self {
+        case .box:
+            return (x >= -0.5 && x < 0.5) ? 1 : 0
+        case .lanczos3:
+            if x == 0 { return 1 }
+            if x <= -3 || x >= 3 { return 0 }
+            let px = Double.pi * x
+            return 3 * sin(px) * sin(px / 3) / (px * px)
+        }
+    }
+}
+
+/// A rectangle of a source bitmap, in (fractional) source pixels.
+public struct SourceRegion: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// The taps of a one-dimensional resampling: for each output pixel, the first input pixel
+/// and its fixed-point weights (14 fractional bits, summing to exactly 1 << 14).
+struct Contributions {
+    static let precision = 14
+    var starts: [Int]
+    var counts: [Int]
+    /// `outputCount * stride` weights.
+    var weights: [Int32]
+    var stride: Int
+
+    /// Taps mapping `region` (start, length, in input pixels) of an axis of `inputCount`
+    /// pixels onto `outputCount` pixels. The support widens with the reduction so that
+    /// every input pixel counts.
+    init(inputCount: Int, outputCount: Int, regionStart: Double, regionLength: Double, filter: ResamplingFilter) {
+        let scale = regionLength / Double(outputCount)
+        let filterScale = max(scale, 1)
+        let support = filter.support * filterScale
+        stride = max(1, Int(ceil(support * 2)) + 2)
+        starts = Array(repeating: 0, count: outputCount)
+        counts = Array(repeating: 0, count: outputCount)
+        weights = Array(repeating: 0, count: outputCount * stride)
+        var real = [Double](repeating: 0, count: stride)
+        for i in 0..<outputCount {
+            let center = regionStart + (Double(i) + 0.5) * scale
+            var first = Int(floor(center - support))
+            var last = Int(ceil(center + support))
+            first = min(max(first, 0), inputCount - 1)
+            last = min(max(last, first + 1), inputCount)
+            if last - first > stride { last = first + stride }
+            var total = 0.0
+            for j in first..<last {
+                let w = filter.weight((Double(j) + 0.5 - center) / filterScale)
+                real[j - first] = w
+                total += w
+            }
+            if total == 0 {
+                // The region falls between input pixels (box of a tiny region): nearest.
+                let nearest = min(max(Int(center), first), last - 1)
+                for j in first..<last { real[j - first] = j == nearest ? 1 : 0 }
+                total = 1
+            }
+            // To fixed point; the rounding error goes to the largest tap so the sum is exact.
+            let one = Int32(1 << Self.precision)
+            var sum: Int32 = 0
+            var largest = 0
+            for k in 0..<(last - first) {
+                let w = Int32((real[k] / total * Double(one)).rounded())
+                weights[i * stride + k] = w
+                sum += w
+                if abs(real[k]) > abs(real[largest]) { largest = k }
+            }
+            weights[i * stride + largest] += one - sum
+            starts[i] = first
+            counts[i] = last - first
+        }
+    }
+}
+
+extension Bitmap {
+    /// This bitmap (or `region` of it) resampled to exactly `width` x `height` with a
+    /// separable filter, in premultiplied alpha. Both sizes are at least 1 (smaller counts as 1).
+    public func resampled(width: Int, height: Int, filter: ResamplingFilter = .lanczos3, region: SourceRegion? = nil) -> Bitmap {
+        let width = max(1, width), height = max(1, height)
+        guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
+        let region = region ?? SourceRegion(x: 0, y: 0, width: Double(self.width), height: Double(self.height))
+        if region == SourceRegion(x: 0, y: 0, width: Double(self.width), height: Double(self.height)),
+            width == self.width, height == self.height {
+            return self
+        }
+        let horizontal = Contributions(inputCount: self.width, outputCount: width, regionStart: region.x, regionLength: region.width, filter: filter)
+        let vertical = Contributions(inputCount: self.height, outputCount: height, regionStart: region.y, regionLength: region.height, filter: filter)
+        // Only the rows the vertical pass reads go through the horizontal pass.
+        let firstRow = vertical.starts.min() ?? 0
+        let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
+        let rows = lastRow - firstRow
+        var intermediate = [UInt8](repeating: 0, count: width * rows * 4)
+        let shift = Contributions.precision
+        let half = 1 << (shift - 1)
+        pixels.withUnsafeBufferPointer { source in
+            intermediate.withUnsafeMutableBufferPointer { target in
+                horizontal.weights.withUnsafeBufferPointer { weights in
+                    for row in 0..<rows {
+                        let sourceRow = (firstRow + row) * self.width * 4
+                        let targetRow = row * width * 4
+                        for x in 0..<width {
+                            let start = horizontal.starts[x], count = horizontal.counts[x]
+                            var r = half, g = half, b = half, a = half
+                            var p = sourceRow + start * 4
+                            var w = x * horizontal.stride
+                            for _ in 0..<count {
+                                let weight = Int(weights[w])
+                                r += weight * Int(source[p])
+                                g += weight * Int(source[p + 1])
+                                b += weight * Int(source[p + 2])
+                                a += weight * Int(source[p + 3])
+                                p += 4
+                                w += 1
+                            }
+                            storePremultiplied(target, targetRow + x * 4, r >> shift, g >> shift, b >> shift, a >> shift)
+                        }
+                    }
+                }
+            }
+        }
+        var result = Bitmap(width: width, height: height)
+        intermediate.withUnsafeBufferPointer { source in
+            result.pixels.withUnsafeMutableBufferPointer { target in
+                vertical.weights.withUnsafeBufferPointer { weights in
+                    let rowBytes = width * 4
+                    for y in 0..<height {
+                        let start = vertical.starts[y] - firstRow, count = vertical.counts[y]
+                        let targetRow = y * rowBytes
+                        for x in 0..<width {
+                            var r = half, g = half, b = half, a = half
+                            var p = start * rowBytes + x * 4
+                            var w = y * vertical.stride
+                            for _ in 0..<count {
+                                let weight = Int(weights[w])
+                                r += weight * Int(source[p])
+                                g += weight * Int(source[p + 1])
+                                b += weight * Int(source[p + 2])
+                                a += weight * Int(source[p + 3])
+                                p += rowBytes
+                                w += 1
+                            }
+                            storePremultiplied(target, targetRow + x * 4, r >> shift, g >> shift, b >> shift, a >> shift)
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Scaled to cover `width` x `height` and cropped to it around the centre ("crop to
+    /// fill"): no distortion, no empty bands.
+    public func resampledToFill(width: Int, height: Int, filter: ResamplingFilter = .lanczos3) -> Bitmap {
+        let width = max(1, width), height = max(1, height)
+        guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
+        let sourceAspect = Double(self.width) / Double(self.height)
+        let targetAspect = Double(width) / Double(height)
+        var region = SourceRegion(x: 0, y: 0, width: Double(self.width), height: Double(self.height))
+        if sourceAspect > targetAspect {
+            region.width = Double(self.height) * targetAspect
+            region.x = (Double(self.width) - region.width) / 2
+        } else if sourceAspect < targetAspect {
+            region.height = Double(self.width) / targetAspect
+            region.y = (Double(self.height) - region.height) / 2
+        }
+        return resampled(width: width, height: height, filter: filter, region: region)
+    }
+}
+
+/// Clamps to 0...255, and the colour channels to at most alpha (Lanczos overshoots), so
+/// the result stays valid premultiplied RGBA.
+@inline(__always)
+private func storePremultiplied(_ target: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ r: Int, _ g: Int, _ b: Int, _ a: Int) {
+    let alpha = min(max(a, 0), 255)
+    target[index] = UInt8(min(max(r, 0), alpha))
+    target[index + 1] = UInt8(min(max(g, 0), alpha))
+    target[index + 2] = UInt8(min(max(b, 0), alpha))
+    target[index + 3] = UInt8(alpha)
+}
