@@ -84,7 +84,7 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
             result.status = MOSAIC_NEED_MORE_DATA;
         } else {
             result.status = MOSAIC_ERROR;
-            if (!png_info) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+            if (result.message[0] == 0) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
         }
         return result;
     }
@@ -117,7 +117,7 @@ mosaic_result mosaic_png_decode(
             result.status = MOSAIC_OK;
         } else {
             result.status = MOSAIC_ERROR;
-            if (!info) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+            if (result.message[0] == 0) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
         }
         return result;
     }

@@ -1,0 +1,98 @@
+import Foundation
+import MosaicImage
+import Testing
+
+@Suite struct PNGWriterTests {
+    static func picture(_ w: Int, _ h: Int, alpha: Bool) -> Bitmap {
+        var bitmap = Bitmap(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let a: UInt8 = alpha ? UInt8((x * 255) / max(1, w - 1)) : 255
+                bitmap[x, y] = RGBA(straightRed: UInt8(x * 7 % 256), green: UInt8(y * 5 % 256), blue: 99, alpha: a)
+            }
+        }
+        return bitmap
+    }
+
+    @Test(arguments: [false, true])
+    func roundTripInBands(alpha: Bool) throws {
+        let dir = Fixtures.directory()
+        let picture = Self.picture(100, 77, alpha: alpha)
+        let writer = try PNGWriter(path: dir + "/out.png", width: 100, height: 77, hasAlpha: alpha)
+        // Bands of 10 rows (the last one shorter).
+        for top in stride(from: 0, to: 77, by: 10) {
+            let rows = min(10, 77 - top)
+            let band = Bitmap(width: 100, height: rows, pixels: Array(picture.pixels[(top * 400)..<((top + rows) * 400)]))!
+            try writer.write(band)
+        }
+        try writer.finish()
+        let info = try ImageDecoder().probe(dir + "/out.png")
+        #expect(info.colorModel == (alpha ? "rgba" : "rgb"))
+        let decoded = try ImageDecoder().decode(dir + "/out.png").bitmap
+        if alpha {
+            // Premultiplied -> straight -> premultiplied loses nothing that shows:
+            // every channel within 1 level.
+            #expect(zip(decoded.pixels, picture.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        } else {
+            #expect(decoded == picture)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(leftovers == ["out.png"])
+    }
+
+    @Test func sameInputSameBytesNoTimestamp() throws {
+        let dir = Fixtures.directory()
+        let picture = Self.picture(64, 64, alpha: false)
+        try picture.writePNG(to: dir + "/a.png")
+        try picture.writePNG(to: dir + "/b.png")
+        let a = Fixtures.bytes(dir + "/a.png")
+        #expect(a == Fixtures.bytes(dir + "/b.png"))
+        let text = String(decoding: a, as: UTF8.self)
+        #expect(text.contains("tEXtSoftware\u{0}mosaic"))
+        #expect(!text.contains("tIME"))
+    }
+
+    @Test func anUnfinishedWriteLeavesThePreviousFile() throws {
+        let dir = Fixtures.directory()
+        let path = dir + "/sheet.png"
+        Fixtures.write(Array("previous".utf8), to: path)
+        do {
+            let writer = try PNGWriter(path: path, width: 10, height: 10, hasAlpha: false)
+            try writer.write(Bitmap(width: 10, height: 4, fill: .white))
+            #expect(throws: ImageEncodingError.rowMismatch(path: path, message: "only 4 of 10 rows were pushed")) { try writer.finish() }
+        }
+        do {
+            // Dropped without finish(): an interrupted run.
+            let writer = try PNGWriter(path: path, width: 10, height: 10, hasAlpha: false)
+            try writer.write(Bitmap(width: 10, height: 4, fill: .white))
+        }
+        #expect(Fixtures.bytes(path) == Array("previous".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["sheet.png"])
+    }
+
+    @Test func badParametersAndPlaces() throws {
+        let dir = Fixtures.directory()
+        #expect(throws: ImageEncodingError.invalidParameter(field: "width", value: 0)) { try PNGWriter(path: dir + "/x.png", width: 0, height: 1, hasAlpha: false) }
+        #expect(throws: ImageEncodingError.invalidParameter(field: "compressionLevel", value: 10)) {
+            try PNGWriter(path: dir + "/x.png", width: 1, height: 1, hasAlpha: false, compressionLevel: 10)
+        }
+        #expect(throws: ImageEncodingError.cannotCreate(path: dir + "/missing/x.png", reason: "No such file or directory")) {
+            try PNGWriter(path: dir + "/missing/x.png", width: 1, height: 1, hasAlpha: false)
+        }
+        let writer = try PNGWriter(path: dir + "/y.png", width: 5, height: 2, hasAlpha: false)
+        #expect(throws: ImageEncodingError.rowMismatch(path: dir + "/y.png", message: "a band 4 px wide for an image 5 px wide")) {
+            try writer.write(Bitmap(width: 4, height: 1))
+        }
+        #expect(throws: ImageEncodingError.rowMismatch(path: dir + "/y.png", message: "3 rows pushed into an image 2 rows tall")) {
+            try writer.write(Bitmap(width: 5, height: 3))
+        }
+    }
+
+    @Test(arguments: 0...9)
+    func everyCompressionLevelDecodesTheSame(level: Int) throws {
+        let dir = Fixtures.directory()
+        let picture = Self.picture(50, 20, alpha: false)
+        try picture.writePNG(to: dir + "/l.png", compressionLevel: level)
+        #expect(try ImageDecoder().decode(dir + "/l.png").bitmap == picture)
+    }
+}
