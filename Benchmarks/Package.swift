@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Benchmarks live apart from the package so that `swift test` never builds or runs them.
-// Run: swift run -c release --package-path Benchmarks LayoutBenchmark
+// Run: swift run -c release --package-path Benchmarks LayoutBenchmark (or ImageBenchmark)
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,9 @@ let package = Package(
         .executableTarget(
             name: "LayoutBenchmark",
             dependencies: [.product(name: "MosaicLayout", package: "mosaic")]),
+        .executableTarget(
+            name: "ImageBenchmark",
+            dependencies: [.product(name: "Mosaic", package: "mosaic")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,48 @@
+// libFuzzer harness over the shim: probe (from every prefix length the caller might
+// use) and decode, for JPEG or PNG (chosen at build time with -DMOSAIC_FUZZ_PNG).
+// Build and run: see Fuzz/run.sh.
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "CMosaicShims.h"
+
+static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info *info, int eighths) {
+    // Stay within a fuzzer's memory: the real decoder refuses large images by its limits.
+    if (info->width <= 0 || info->height <= 0) return;
+    if ((uint64_t)info->width * (uint64_t)info->height > 4096u * 4096u) return;
+    int width = (info->width * eighths + 7) / 8;
+    int height = (info->height * eighths + 7) / 8;
+    size_t stride = (size_t)width * 4;
+    uint8_t *out = malloc(stride * (size_t)height);
+    if (!out) return;
+#ifdef MOSAIC_FUZZ_PNG
+    (void)eighths;
+    mosaic_result r = mosaic_png_decode(data, size, out, stride, width, height);
+#else
+    mosaic_result r = mosaic_jpeg_decode(data, size, eighths, out, stride, width, height);
+#endif
+    (void)r;
+    free(out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    mosaic_image_info info;
+    // A prefix first, as the probe reads one, then the whole input.
+    size_t prefix = size / 3;
+#ifdef MOSAIC_FUZZ_PNG
+    (void)mosaic_png_probe(data, prefix, 0, &info);
+    mosaic_result r = mosaic_png_probe(data, size, 1, &info);
+    if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);
+#else
+    (void)mosaic_jpeg_probe(data, prefix, 0, &info);
+    mosaic_result r = mosaic_jpeg_probe(data, size, 1, &info);
+    if (r.status == MOSAIC_OK) {
+        decode_at(data, size, &info, 8);
+        decode_at(data, size, &info, 1 + (int)(size % 7));
+    }
+#endif
+    // The EXIF reader on its own, over the raw input.
+    (void)mosaic_exif_orientation(data, size);
+    return 0;
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@Suite struct ProbeCommandTests {
+    @Test func aLinePerFile() throws {
+        let result = try CLI.run(["probe", CLI.sampleImages + "/astronaut-portrait-exif6.jpg", CLI.sampleImages + "/horse.png"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == """
+            \(CLI.sampleImages)/astronaut-portrait-exif6.jpg: JPEG 512x300, ycbcr, orientation 6 (rotate 90 CW), displayed 300x512
+            \(CLI.sampleImages)/horse.png: PNG 400x328, rgba, alpha, orientation 1 (normal)
+
+            """)
+    }
+
+    @Test func json() throws {
+        let result = try CLI.run(["probe", "--json", CLI.sampleImages + "/hubble-deep-field.jpg"])
+        #expect(result.status == 0)
+        let entries = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        #expect(entries.count == 1)
+        #expect(entries[0]["format"] as? String == "jpeg")
+        #expect(entries[0]["width"] as? Int == 1000 && entries[0]["height"] as? Int == 872)
+        #expect(entries[0]["progressive"] as? Bool == true)
+        #expect(entries[0]["orientation"] as? Int == 1)
+    }
+
+    @Test func failuresAreReportedAndExitOne() throws {
+        let dir = CLI.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
+        let result = try CLI.run(["probe", CLI.sampleImages + "/coins.png", dir + "/notes.txt", dir + "/missing.jpg"])
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix(CLI.sampleImages + "/coins.png: PNG 384x303"))
+        #expect(result.stderr == """
+            error: \(dir)/notes.txt: not a JPEG or PNG file (it starts with 68 65 6c 6c 6f)
+            error: \(dir)/missing.jpg: cannot read: No such file or directory
+
+            """)
+        let json = try CLI.run(["probe", "--json", dir + "/missing.jpg"])
+        #expect(json.status == 1)
+        #expect(json.stdout.contains("\"error\" : \"\(dir)/missing.jpg: cannot read: No such file or directory\""))
+    }
+
+    @Test func usageErrorExits64() throws {
+        let result = try CLI.run(["probe"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Missing expected argument '<files> ...'"))
+        #expect(result.stderr.contains("Usage: mosaic probe"))
+    }
+}
