@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzz the C shim (probe, decode, EXIF) with libFuzzer and AddressSanitizer.
 #   bash Fuzz/run.sh jpeg 600     # format (jpeg|png), seconds
-# Needs the Swift toolchain's clang (it ships libFuzzer) and the -dev packages.
+# Needs the Swift toolchain's clang (it ships libFuzzer). With the libraries built by
+# Fuzz/build-libs.sh (instrumented, so libFuzzer explores their branches too) it links
+# those; otherwise the system's -dev packages (then only the shim is instrumented).
 # Seeds: the sample photos and the corpus kept in Fuzz/corpus-<format> between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,14 +14,23 @@ out=.build/fuzz
 mkdir -p "$out" "Fuzz/corpus-$format"
 define=""
 [ "$format" = png ] && define="-DMOSAIC_FUZZ_PNG"
+libs=.build/fuzz-libs
+if [ -f "$libs/lib/libjpeg.a" ]; then
+    includes="-I $libs/include"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a -lz -lm"
+    echo "fuzzing with instrumented libraries from $libs"
+else
+    includes=$(pkg-config --cflags libpng libjpeg libexif)
+    link=$(pkg-config --libs libpng libjpeg libexif)
+    echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
+fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
-    -I Sources/CMosaicShims/include $(pkg-config --cflags libpng libjpeg libexif) \
-    Sources/CMosaicShims/*.c Fuzz/fuzz_image.c \
-    $(pkg-config --libs libpng libjpeg libexif) -o "$out/fuzz-$format"
+    -I Sources/CMosaicShims/include $includes \
+    Sources/CMosaicShims/*.c Fuzz/fuzz_image.c $link -o "$out/fuzz-$format"
 seeds=$(mktemp -d)
 case "$format" in
     jpeg) cp SampleImages/*.jpg "$seeds"/ ;;
     png) cp SampleImages/*.png "$seeds"/ ;;
 esac
-"$out/fuzz-$format" -max_total_time="$seconds" -max_len=300000 -rss_limit_mb=2048 -print_final_stats=1 \
+"$out/fuzz-$format" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
     "Fuzz/corpus-$format" "$seeds"
