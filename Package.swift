@@ -22,14 +22,19 @@ let package = Package(
         // The only C code: setjmp fences around libjpeg and libpng, and the EXIF reader.
         .target(name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif"]),
 
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
+
         .target(name: "MosaicImage", dependencies: ["CMosaicShims"]),
-        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage"]),
+        .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout"]),
+        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText"]),
         .executableTarget(
             name: "MosaicCLI",
             dependencies: ["Mosaic", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "CMosaicShims"]),
+        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"]),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,225 @@
+import CFontconfig
+import CFreeType
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why text could not be set up.
+public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A font file that does not exist or cannot be read.
+    case fontNotFound(path: String)
+    /// A file FreeType cannot open as a font (`code` is FreeType's error code).
+    case notAFont(path: String, code: Int32)
+    /// No installed font matches the family (fontconfig found nothing usable).
+    case familyNotFound(family: String)
+    /// A size that is not a finite number above zero.
+    case invalidFontSize(Double)
+    /// FreeType itself failed to start.
+    case freetype(code: Int32)
+
+    public var description: String {
+        switch self {
+        case .fontNotFound(let path): return "\(path): no such font file"
+        case .notAFont(let path, let code): return "\(path): not a font FreeType can read (error \(code))"
+        case .familyNotFound(let family): return "no installed font for the family \"\(family)\""
+        case .invalidFontSize(let size): return "font size \(size) must be a number above 0"
+        case .freetype(let code): return "FreeType could not start (error \(code))"
+        }
+    }
+}
+
+/// Where a font comes from: a family name that fontconfig resolves, or a file.
+public enum FontSource: Hashable, Sendable, CustomStringConvertible {
+    case family(String)
+    /// A font file; `index` picks a face in a collection (.ttc).
+    case file(String, index: Int = 0)
+
+    /// A path (anything with a slash or a font file extension) is a file, else a family.
+    public static func parse(_ text: String) -> FontSource {
+        let lower = text.lowercased()
+        if text.contains("/") || [".ttf", ".otf", ".ttc", ".otc", ".pfb"].contains(where: lower.hasSuffix) {
+            return .file(text)
+        }
+        return .family(text)
+    }
+
+    public var description: String {
+        switch self {
+        case .family(let name): return name
+        case .file(let path, let index): return index == 0 ? path : "\(path)#\(index)"
+        }
+    }
+}
+
+/// A FreeType face, opened once and shared. Only used under the library's lock.
+final class Face {
+    let face: FT_Face
+    let path: String
+    let index: Int
+    /// The size the face is set to now, in 26.6 pixels (FT_Set_Char_Size is not free).
+    var currentSize: Int = 0
+
+    init(face: FT_Face, path: String, index: Int) {
+        self.face = face
+        self.path = path
+        self.index = index
+    }
+
+    deinit { FT_Done_Face(face) }
+
+    func setSize(_ size26: Int) {
+        if currentSize != size26 {
+            FT_Set_Char_Size(face, 0, FT_F26Dot6(size26), 72, 72)
+            currentSize = size26
+        }
+    }
+
+    func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32 {
+        FT_Get_Char_Index(face, FT_ULong(scalar.value))
+    }
+
+    var hasKerning: Bool { (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 }
+}
+
+/// Opens fonts (files, or families through fontconfig), finds per character a face that
+/// has it (the primary face first, then the given fallbacks, then fontconfig's choice), and
+/// caches faces. Every FreeType call happens under its lock: share one library freely.
+public final class FontLibrary: @unchecked Sendable {
+    let lock = TextLock()
+    var library: FT_Library?
+    /// Faces by (path, index).
+    var faces: [String: Face] = [:]
+    /// The fallback chosen for a scalar, by primary face path.
+    var fallbackCache: [FallbackKey: Face?] = [:]
+    let systemFallback: Bool
+    /// Fallback sources tried, in order, before fontconfig.
+    let fallbacks: [FontSource]
+    var fallbackFaces: [Face]? = nil
+    /// Scalars that no face has, reported once.
+    public private(set) var missingCharacters: Set<Unicode.Scalar> = []
+
+    struct FallbackKey: Hashable {
+        var primary: String
+        var scalar: UInt32
+    }
+
+    /// - Parameters:
+    ///   - fallbacks: faces to try for characters the primary face lacks, in order.
+    ///   - systemFallback: after those, ask fontconfig for any installed face that has the
+    ///     character (turn off for reproducible tests).
+    public init(fallbacks: [FontSource] = [], systemFallback: Bool = true) throws(TextError) {
+        var library: FT_Library? = nil
+        let code = FT_Init_FreeType(&library)
+        guard code == 0, library != nil else { throw .freetype(code: code) }
+        self.library = library
+        self.fallbacks = fallbacks
+        self.systemFallback = systemFallback
+    }
+
+    deinit {
+        faces.removeAll()
+        fallbackCache.removeAll()
+        fallbackFaces = nil
+        if let library { FT_Done_FreeType(library) }
+    }
+
+    /// Opens `source` (bold when asked: for a family, fontconfig's bold face; for a file,
+    /// the file as it is).
+    func face(_ source: FontSource, bold: Bool = false) throws(TextError) -> Face {
+        switch source {
+        case .file(let path, let index):
+            return try openFace(path: path, index: index)
+        case .family(let family):
+            guard let (path, index) = Self.match(family: family, bold: bold, character: nil) else {
+                throw .familyNotFound(family: family)
+            }
+            return try openFace(path: path, index: index)
+        }
+    }
+
+    func openFace(path: String, index: Int) throws(TextError) -> Face {
+        let key = "\(path)#\(index)"
+        if let face = faces[key] { return face }
+        guard access(path, R_OK) == 0 else { throw .fontNotFound(path: path) }
+        var face: FT_Face? = nil
+        let code = FT_New_Face(library, path, FT_Long(index), &face)
+        guard code == 0, let face else { throw .notAFont(path: path, code: code) }
+        let opened = Face(face: face, path: path, index: index)
+        faces[key] = opened
+        return opened
+    }
+
+    /// The first face that has `scalar`: `primary`, then the fallbacks, then fontconfig.
+    /// nil when none has it (the primary face then draws its missing-glyph box).
+    func face(for scalar: Unicode.Scalar, primary: Face) -> Face? {
+        if primary.glyphIndex(scalar) != 0 { return primary }
+        let key = FallbackKey(primary: primary.path, scalar: scalar.value)
+        if let cached = fallbackCache[key] { return cached }
+        var found: Face? = nil
+        if fallbackFaces == nil {
+            fallbackFaces = fallbacks.compactMap { source in try? face(source) }
+        }
+        for candidate in fallbackFaces ?? [] where candidate.glyphIndex(scalar) != 0 {
+            found = candidate
+            break
+        }
+        if found == nil, systemFallback, let (path, index) = Self.match(family: "sans-serif", bold: false, character: scalar),
+            let candidate = try? openFace(path: path, index: index), candidate.glyphIndex(scalar) != 0
+        {
+            found = candidate
+        }
+        if found == nil { missingCharacters.insert(scalar) }
+        fallbackCache[key] = found
+        return found
+    }
+
+    /// fontconfig's best file for a family (and a character it must have).
+    static func match(family: String, bold: Bool, character: Unicode.Scalar?) -> (String, Int)? {
+        fontconfigLock.withLock {
+            guard let config = FcConfigGetCurrent() ?? { FcInit(); return FcConfigGetCurrent() }(),
+                let pattern = FcPatternCreate()
+            else { return nil }
+            defer { FcPatternDestroy(pattern) }
+            family.withCString { name in
+                _ = name.withMemoryRebound(to: FcChar8.self, capacity: family.utf8.count + 1) { FcPatternAddString(pattern, FC_FAMILY, $0) }
+            }
+            if bold { FcPatternAddInteger(pattern, FC_WEIGHT, FC_WEIGHT_BOLD) }
+            var charset: OpaquePointer? = nil
+            if let character {
+                charset = FcCharSetCreate()
+                FcCharSetAddChar(charset, character.value)
+                FcPatternAddCharSet(pattern, FC_CHARSET, charset)
+            }
+            defer { if let charset { FcCharSetDestroy(charset) } }
+            FcConfigSubstitute(config, pattern, FcMatchPattern)
+            FcDefaultSubstitute(pattern)
+            var result = FcResultNoMatch
+            guard let matched = FcFontMatch(config, pattern, &result) else { return nil }
+            defer { FcPatternDestroy(matched) }
+            var file: UnsafeMutablePointer<FcChar8>? = nil
+            guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+            var index: Int32 = 0
+            if FcPatternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+            let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+            return (path, Int(index))
+        }
+    }
+
+    static let fontconfigLock = TextLock()
+}
+
+/// A pthread mutex.
+final class TextLock: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import MosaicText
+
+/// The fixed fonts the tests use (installed by scripts/install-system-packages.sh), never
+/// whatever fontconfig would pick on this machine.
+enum TestFonts {
+    static let regular = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    static let bold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    static let cjk = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+
+    /// One typesetter for all tests: DejaVu Sans, falling back to WenQuanYi Micro Hei only.
+    static let typesetter: Typesetter = {
+        let library = try! FontLibrary(fallbacks: [.file(cjk)], systemFallback: false)
+        return Typesetter(fonts: library)
+    }()
+
+    static func style(size: Double = 13, bold: Bool = false, lines: Int? = nil, alignment: TextAlignment = .left) -> TextStyle {
+        TextStyle(font: .file(bold ? TestFonts.bold : TestFonts.regular), size: size, maximumLines: lines, alignment: alignment)
+    }
+}
+
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
