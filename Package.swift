@@ -34,7 +34,7 @@ let package = Package(
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "CMosaicShims"]),
-        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"]),
+        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"]),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI"]),
     ],
     swiftLanguageModes: [.v6]

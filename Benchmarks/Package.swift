@@ -13,6 +13,9 @@ let package = Package(
         .executableTarget(
             name: "ImageBenchmark",
             dependencies: [.product(name: "Mosaic", package: "mosaic")]),
+        .executableTarget(
+            name: "TextBenchmark",
+            dependencies: [.product(name: "Mosaic", package: "mosaic")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -212,14 +212,23 @@ func unpremultiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
 
 /// A small mutex (pthread), for the temporary-name counter.
 final class Lock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+    // Heap-allocated: a pthread mutex must not move, and `&storedProperty` may pass a copy.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 
     func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 }

@@ -1,5 +1,6 @@
 import CFontconfig
 import CFreeType
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -211,15 +212,16 @@ public final class FontLibrary: @unchecked Sendable {
     static let fontconfigLock = TextLock()
 }
 
-/// A pthread mutex.
+/// A mutex around the typesetter's caches and FreeType calls.
 final class TextLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
+    private let mutex = NSLock()
 
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
+    func lock() { mutex.lock() }
+    func unlock() { mutex.unlock() }
+
+    func withLock<T>(_ body: () -> T) -> T {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return body()
     }
 }

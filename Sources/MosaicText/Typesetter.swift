@@ -76,8 +76,8 @@ public final class Typesetter: @unchecked Sendable {
     var faceTable: [Face] = []
     var faceIDs: [ObjectIdentifier: Int32] = [:]
     var resolved: [FontKey: Face] = [:]
-    var advances: [GlyphKey: GlyphInfo] = [:]
-    var kerning: [KernKey: Int32] = [:]
+    var advances = FastMap<GlyphInfo>()
+    var kerning = FastMap<Int32>()
     var bitmaps: [BitmapKey: GlyphBitmap] = [:]
     var metrics: [MetricsKey: (lineHeight: Int, baseline: Int)] = [:]
 
@@ -85,21 +85,10 @@ public final class Typesetter: @unchecked Sendable {
         var source: FontSource
         var bold: Bool
     }
-    struct GlyphKey: Hashable {
-        var primary: Int32
-        var size26: Int32
-        var scalar: UInt32
-    }
     struct GlyphInfo {
         var face: Int32
         var glyph: UInt32
         var advance: Int32
-    }
-    struct KernKey: Hashable {
-        var face: Int32
-        var size26: Int32
-        var left: UInt32
-        var right: UInt32
     }
     struct BitmapKey: Hashable {
         var face: Int32
@@ -118,7 +107,9 @@ public final class Typesetter: @unchecked Sendable {
 
     /// Checks that `style` can be used: its font opens and its size is valid.
     public func validate(_ style: TextStyle) throws(TextError) {
-        _ = try lock.withLock { () throws(TextError) -> Int32 in try primaryFace(style) }
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try primaryFace(style)
     }
 
     func faceID(_ face: Face) -> Int32 {
@@ -147,7 +138,9 @@ public final class Typesetter: @unchecked Sendable {
     /// `style.maximumLines`, the last line kept ends in an ellipsis that fits. Empty or
     /// whitespace-only text has no lines.
     public func layout(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
-        try lock.withLock { () throws(TextError) -> TextLayout in
+        lock.lock()
+        defer { lock.unlock() }
+        do {
             let primary = try primaryFace(style)
             let size26 = Int32(max(1, Int((style.size * 64).rounded())))
             let (lineHeight, baseline) = lineMetrics(primary, size26: size26, spacing: style.lineSpacing)
@@ -200,7 +193,8 @@ public final class Typesetter: @unchecked Sendable {
     }
 
     func glyph(_ scalar: Unicode.Scalar, primary: Int32, size26: Int32) -> GlyphInfo {
-        let key = GlyphKey(primary: primary, size26: size26, scalar: scalar.value)
+        // primary (16 bits) | size in 1/64 px (22 bits) | scalar (21 bits)
+        let key = UInt64(UInt32(primary)) << 48 | UInt64(UInt32(size26) & 0x3F_FFFF) << 21 | UInt64(scalar.value)
         if let info = advances[key] { return info }
         let primaryFace = faceTable[Int(primary)]
         let value = scalar.value
@@ -228,7 +222,9 @@ public final class Typesetter: @unchecked Sendable {
         guard left.face == right.face, left.glyph != UInt32.max, right.glyph != UInt32.max else { return 0 }
         let face = faceTable[Int(left.face)]
         guard face.hasKerning else { return 0 }
-        let key = KernKey(face: left.face, size26: size26, left: left.glyph, right: right.glyph)
+        // face (12 bits) | size in 1/64 px (20 bits) | left glyph (16 bits) | right glyph (16 bits)
+        let key = UInt64(UInt32(left.face) & 0xFFF) << 52 | UInt64(UInt32(size26) & 0xF_FFFF) << 32
+            | UInt64(left.glyph & 0xFFFF) << 16 | UInt64(right.glyph & 0xFFFF)
         if let known = kerning[key] { return known }
         face.setSize(Int(size26))
         var vector = FT_Vector()
@@ -270,7 +266,7 @@ public final class Typesetter: @unchecked Sendable {
                         // punctuation with what follows.
                         end = i
                         while end - 1 > start,
-                            LineBreaking.closing.contains(scalars[end].value) || LineBreaking.opening.contains(scalars[end - 1].value)
+                            LineBreaking.isClosing(scalars[end].value) || LineBreaking.isOpening(scalars[end - 1].value)
                         {
                             end -= 1
                         }
