@@ -193,6 +193,9 @@ mosaic_result mosaic_jpeg_decode(
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo.scale_num = (unsigned)scale_num;
     cinfo.scale_denom = 8;
+    // Shrinking anyway: the chroma planes' smooth upsampling buys nothing a resampler
+    // will not average away, and costs time.
+    if (scale_num < 8) cinfo.do_fancy_upsampling = FALSE;
     jpeg_calc_output_dimensions(&cinfo);
     if ((int)cinfo.output_width != width || (int)cinfo.output_height != height || cinfo.output_components != 4) {
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the decoder gives %ux%u (%d components), not the %dx%d expected",

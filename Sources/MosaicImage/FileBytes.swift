@@ -19,23 +19,23 @@ enum FileBytes {
         }
         let size = Int(status.st_size)
         let wanted = min(size, limit)
-        var bytes = [UInt8](repeating: 0, count: wanted)
         var done = 0
         var failure: String? = nil
-        bytes.withUnsafeMutableBytes { buffer in
+        // Read straight into uninitialized storage: no zero-fill of a file-sized buffer.
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
             while done < wanted {
                 let got = Glibc_read(fd, buffer.baseAddress! + done, wanted - done)
                 if got < 0 {
                     if errno == EINTR { continue }
                     failure = systemMessage()
-                    return
+                    break
                 }
                 if got == 0 { break }  // the file shrank
                 done += got
             }
+            initialized = done
         }
         if let failure { throw .unreadable(path: path, reason: failure) }
-        if done < wanted { bytes.removeLast(wanted - done) }
         return (bytes, done >= size)
     }
 

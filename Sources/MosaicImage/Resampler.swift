@@ -50,7 +50,7 @@ public struct SourceRegion: Hashable, Sendable {
 /// The taps of a one-dimensional resampling: for each output pixel, the first input pixel
 /// and its fixed-point weights (14 fractional bits, summing to exactly 1 << 14).
 struct Contributions {
-    static let precision = 14
+    static let precision: Int32 = 14
     var starts: [Int]
     var counts: [Int]
     /// `outputCount * stride` weights.
@@ -89,7 +89,7 @@ struct Contributions {
                 total = 1
             }
             // To fixed point; the rounding error goes to the largest tap so the sum is exact.
-            let one = Int32(1 << Self.precision)
+            let one = Int32(1) << Self.precision
             var sum: Int32 = 0
             var largest = 0
             for k in 0..<(last - first) {
@@ -123,8 +123,9 @@ extension Bitmap {
         let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
         let rows = lastRow - firstRow
         var intermediate = [UInt8](repeating: 0, count: width * rows * 4)
-        let shift = Contributions.precision
-        let half = 1 << (shift - 1)
+        let half = Int32(1) << (Contributions.precision - 1)
+        // Horizontal pass over the rows the vertical pass needs (fixed point, wrapping
+        // arithmetic: the sums cannot overflow 32 bits with 14-bit weights).
         pixels.withUnsafeBufferPointer { source in
             intermediate.withUnsafeMutableBufferPointer { target in
                 horizontal.weights.withUnsafeBufferPointer { weights in
@@ -132,20 +133,19 @@ extension Bitmap {
                         let sourceRow = (firstRow + row) * self.width * 4
                         let targetRow = row * width * 4
                         for x in 0..<width {
-                            let start = horizontal.starts[x], count = horizontal.counts[x]
                             var r = half, g = half, b = half, a = half
-                            var p = sourceRow + start * 4
-                            var w = x * horizontal.stride
-                            for _ in 0..<count {
-                                let weight = Int(weights[w])
-                                r += weight * Int(source[p])
-                                g += weight * Int(source[p + 1])
-                                b += weight * Int(source[p + 2])
-                                a += weight * Int(source[p + 3])
-                                p += 4
-                                w += 1
+                            var p = sourceRow &+ horizontal.starts[x] &* 4
+                            var w = x &* horizontal.stride
+                            for _ in 0..<horizontal.counts[x] {
+                                let weight = weights[w]
+                                r &+= weight &* Int32(source[p])
+                                g &+= weight &* Int32(source[p &+ 1])
+                                b &+= weight &* Int32(source[p &+ 2])
+                                a &+= weight &* Int32(source[p &+ 3])
+                                p &+= 4
+                                w &+= 1
                             }
-                            storePremultiplied(target, targetRow + x * 4, r >> shift, g >> shift, b >> shift, a >> shift)
+                            storePremultiplied(target, targetRow &+ x &* 4, r, g, b, a)
                         }
                     }
                 }
@@ -161,18 +161,18 @@ extension Bitmap {
                         let targetRow = y * rowBytes
                         for x in 0..<width {
                             var r = half, g = half, b = half, a = half
-                            var p = start * rowBytes + x * 4
-                            var w = y * vertical.stride
+                            var p = start &* rowBytes &+ x &* 4
+                            var w = y &* vertical.stride
                             for _ in 0..<count {
-                                let weight = Int(weights[w])
-                                r += weight * Int(source[p])
-                                g += weight * Int(source[p + 1])
-                                b += weight * Int(source[p + 2])
-                                a += weight * Int(source[p + 3])
-                                p += rowBytes
-                                w += 1
+                                let weight = weights[w]
+                                r &+= weight &* Int32(source[p])
+                                g &+= weight &* Int32(source[p &+ 1])
+                                b &+= weight &* Int32(source[p &+ 2])
+                                a &+= weight &* Int32(source[p &+ 3])
+                                p &+= rowBytes
+                                w &+= 1
                             }
-                            storePremultiplied(target, targetRow + x * 4, r >> shift, g >> shift, b >> shift, a >> shift)
+                            storePremultiplied(target, targetRow &+ x &* 4, r, g, b, a)
                         }
                     }
                 }
@@ -200,13 +200,14 @@ extension Bitmap {
     }
 }
 
-/// Clamps to 0...255, and the colour channels to at most alpha (Lanczos overshoots), so
-/// the result stays valid premultiplied RGBA.
+/// Drops the 14 fractional bits, clamps to 0...255, and the colour channels to at most
+/// alpha (Lanczos overshoots), so the result stays valid premultiplied RGBA.
 @inline(__always)
-private func storePremultiplied(_ target: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ r: Int, _ g: Int, _ b: Int, _ a: Int) {
-    let alpha = min(max(a, 0), 255)
-    target[index] = UInt8(min(max(r, 0), alpha))
-    target[index + 1] = UInt8(min(max(g, 0), alpha))
-    target[index + 2] = UInt8(min(max(b, 0), alpha))
-    target[index + 3] = UInt8(alpha)
+private func storePremultiplied(_ target: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ r: Int32, _ g: Int32, _ b: Int32, _ a: Int32) {
+    let shift = Contributions.precision
+    let alpha = min(max(a >> shift, 0), 255)
+    target[index] = UInt8(truncatingIfNeeded: min(max(r >> shift, 0), alpha))
+    target[index &+ 1] = UInt8(truncatingIfNeeded: min(max(g >> shift, 0), alpha))
+    target[index &+ 2] = UInt8(truncatingIfNeeded: min(max(b >> shift, 0), alpha))
+    target[index &+ 3] = UInt8(truncatingIfNeeded: alpha)
 }

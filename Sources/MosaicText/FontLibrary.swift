@@ -1,6 +1,5 @@
 import CFontconfig
 import CFreeType
-import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -212,16 +211,28 @@ public final class FontLibrary: @unchecked Sendable {
     static let fontconfigLock = TextLock()
 }
 
-/// A mutex around the typesetter's caches and FreeType calls.
+/// A mutex around the typesetter's caches and FreeType calls (held on the heap: a pthread
+/// mutex must not move).
 final class TextLock: @unchecked Sendable {
-    private let mutex = NSLock()
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    func lock() { mutex.lock() }
-    func unlock() { mutex.unlock() }
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 
     func withLock<T>(_ body: () -> T) -> T {
-        mutex.lock()
-        defer { mutex.unlock() }
+        lock()
+        defer { unlock() }
         return body()
     }
 }

@@ -57,6 +57,18 @@ do {
         }
         if runs > 1 {
             print("thumbnail \(result.width)x\(result.height) of \(path): median \(ms(median(times))), min \(ms(times.min()!)) over \(runs) runs")
+            // Where the time goes.
+            let info = try decoder.probe(path)
+            var decodeTimes: [Double] = [], resampleTimes: [Double] = []
+            for _ in 0..<runs {
+                var start = clock.now
+                let decoded = try decoder.decode(path, minimumSize: PixelSize(width: 300, height: 225))
+                decodeTimes.append(seconds(clock.now - start))
+                start = clock.now
+                _ = decoded.bitmap.resampled(width: 300, height: 300 * info.orientedHeight / info.orientedWidth)
+                resampleTimes.append(seconds(clock.now - start))
+            }
+            print("  read + decode at 1/8: \(ms(median(decodeTimes))); resample: \(ms(median(resampleTimes)))")
         }
     case "probe":
         var files = arguments.dropFirst().filter { !$0.hasPrefix("--") }
