@@ -57,6 +57,8 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     case invalidParameter(field: String, value: Int)
     /// Rows pushed that do not fit the image.
     case rowMismatch(path: String, message: String)
+    /// The image to write has more pixels than `ImageLimits.maximumOutputPixels`.
+    case tooLarge(path: String, width: Int, height: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -65,6 +67,8 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
         case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
         case .invalidParameter(let field, let value): return "\(field) \(value) is out of range"
         case .rowMismatch(let path, let message): return "\(path): \(message)"
+        case .tooLarge(let path, let width, let height, let limit):
+            return "\(path): \(width)x\(height) is more than the limit of \(limit) pixels for an output image"
         }
     }
 }

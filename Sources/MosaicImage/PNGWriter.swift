@@ -37,12 +37,18 @@ public final class PNGWriter {
     ///   - hasAlpha: write RGBA; otherwise RGB (the alpha of the rows pushed is dropped).
     ///   - compressionLevel: zlib level 0 to 9.
     ///   - software: a tEXt "Software" value, or nil for none.
+    ///   - limits: `maximumOutputPixels` is checked before anything is written.
     public init(
         path: String, width: Int, height: Int, hasAlpha: Bool,
-        compressionLevel: Int = PNGWriter.defaultCompressionLevel, software: String? = "mosaic"
+        compressionLevel: Int = PNGWriter.defaultCompressionLevel, software: String? = "mosaic",
+        limits: ImageLimits = ImageLimits()
     ) throws(ImageEncodingError) {
         guard width >= 1, width <= 0x7FFF_FFFF else { throw .invalidParameter(field: "width", value: width) }
         guard height >= 1, height <= 0x7FFF_FFFF else { throw .invalidParameter(field: "height", value: height) }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= limits.maximumOutputPixels else {
+            throw .tooLarge(path: path, width: width, height: height, limit: limits.maximumOutputPixels)
+        }
         guard (0...9).contains(compressionLevel) else { throw .invalidParameter(field: "compressionLevel", value: compressionLevel) }
         self.path = path
         self.width = width

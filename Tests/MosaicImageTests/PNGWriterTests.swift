@@ -79,6 +79,10 @@ import Testing
         #expect(throws: ImageEncodingError.cannotCreate(path: dir + "/missing/x.png", reason: "No such file or directory")) {
             try PNGWriter(path: dir + "/missing/x.png", width: 1, height: 1, hasAlpha: false)
         }
+        #expect(throws: ImageEncodingError.tooLarge(path: dir + "/big.png", width: 100, height: 100, limit: 5000)) {
+            try PNGWriter(path: dir + "/big.png", width: 100, height: 100, hasAlpha: false, limits: ImageLimits(maximumOutputPixels: 5000))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/big.png"))
         let writer = try PNGWriter(path: dir + "/y.png", width: 5, height: 2, hasAlpha: false)
         #expect(throws: ImageEncodingError.rowMismatch(path: dir + "/y.png", message: "a band 4 px wide for an image 5 px wide")) {
             try writer.write(Bitmap(width: 4, height: 1))
