@@ -29,6 +29,8 @@ public final class PNGWriter {
 
     let temporaryPath: String
     var writer: OpaquePointer?
+    var finished = false
+    var moved = false
     var scratch: [UInt8]
 
     /// Starts a PNG of `width` x `height` at `path`.
@@ -85,10 +87,8 @@ public final class PNGWriter {
     }
 
     deinit {
-        if let writer {
-            mosaic_png_writer_abort(writer)
-            unlink(temporaryPath)
-        }
+        if let writer { mosaic_png_writer_abort(writer) }
+        if !moved { unlink(temporaryPath) }
     }
 
     /// Pushes the next rows: `band` must be `width` pixels wide, premultiplied RGBA.
@@ -149,8 +149,10 @@ public final class PNGWriter {
         rowsWritten += count
     }
 
-    /// Ends the PNG and moves it into place at `path`. Every row must have been pushed.
-    public func finish() throws(ImageEncodingError) {
+    /// Ends the PNG and (unless told not to) moves it into place at `path`. Every row must
+    /// have been pushed. With `moveIntoPlace: false` the finished file waits beside the
+    /// destination for `moveIntoPlace()` (to put several pages in place together).
+    public func finish(moveIntoPlace move: Bool = true) throws(ImageEncodingError) {
         guard let writer else { throw .rowMismatch(path: path, message: "the writer was already finished or failed") }
         guard rowsWritten == height else {
             fail()
@@ -162,11 +164,26 @@ public final class PNGWriter {
             unlink(temporaryPath)
             throw .png(path: path, message: messageText(result.message))
         }
+        finished = true
+        if move { try moveIntoPlace() }
+    }
+
+    /// Renames the finished file over the destination.
+    public func moveIntoPlace() throws(ImageEncodingError) {
+        guard finished, !moved else { throw .rowMismatch(path: path, message: "the PNG is not finished") }
         guard rename(temporaryPath, path) == 0 else {
             let reason = FileBytes.systemMessage()
             unlink(temporaryPath)
+            finished = false
             throw .cannotRename(path: path, reason: reason)
         }
+        moved = true
+    }
+
+    /// Gives up: the temporary file goes, the destination stays as it was.
+    public func abandon() {
+        fail()
+        finished = false
     }
 
     func fail() {
@@ -174,7 +191,7 @@ public final class PNGWriter {
             mosaic_png_writer_abort(writer)
             self.writer = nil
         }
-        unlink(temporaryPath)
+        if !moved { unlink(temporaryPath) }
     }
 
     nonisolated(unsafe) static var counter = 0

@@ -54,18 +54,29 @@ public enum FontSource: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The FreeType library handle: freed only when the last face that needs it is gone.
+final class FreeTypeHandle {
+    let library: FT_Library
+
+    init(_ library: FT_Library) { self.library = library }
+    deinit { FT_Done_FreeType(library) }
+}
+
 /// A FreeType face, opened once and shared. Only used under the library's lock.
 final class Face {
     let face: FT_Face
     let path: String
     let index: Int
+    /// Keeps FreeType alive as long as this face.
+    let owner: FreeTypeHandle
     /// The size the face is set to now, in 26.6 pixels (FT_Set_Char_Size is not free).
     var currentSize: Int = 0
 
-    init(face: FT_Face, path: String, index: Int) {
+    init(face: FT_Face, path: String, index: Int, owner: FreeTypeHandle) {
         self.face = face
         self.path = path
         self.index = index
+        self.owner = owner
     }
 
     deinit { FT_Done_Face(face) }
@@ -89,7 +100,7 @@ final class Face {
 /// caches faces. Every FreeType call happens under its lock: share one library freely.
 public final class FontLibrary: @unchecked Sendable {
     let lock = TextLock()
-    var library: FT_Library?
+    let handle: FreeTypeHandle
     /// Faces by (path, index).
     var faces: [String: Face] = [:]
     /// The fallback chosen for a scalar, by primary face path.
@@ -113,18 +124,12 @@ public final class FontLibrary: @unchecked Sendable {
     public init(fallbacks: [FontSource] = [], systemFallback: Bool = true) throws(TextError) {
         var library: FT_Library? = nil
         let code = FT_Init_FreeType(&library)
-        guard code == 0, library != nil else { throw .freetype(code: code) }
-        self.library = library
+        guard code == 0, let library else { throw .freetype(code: code) }
+        self.handle = FreeTypeHandle(library)
         self.fallbacks = fallbacks
         self.systemFallback = systemFallback
     }
 
-    deinit {
-        faces.removeAll()
-        fallbackCache.removeAll()
-        fallbackFaces = nil
-        if let library { FT_Done_FreeType(library) }
-    }
 
     /// Opens `source` (bold when asked: for a family, fontconfig's bold face; for a file,
     /// the file as it is).
@@ -145,9 +150,9 @@ public final class FontLibrary: @unchecked Sendable {
         if let face = faces[key] { return face }
         guard access(path, R_OK) == 0 else { throw .fontNotFound(path: path) }
         var face: FT_Face? = nil
-        let code = FT_New_Face(library, path, FT_Long(index), &face)
+        let code = FT_New_Face(handle.library, path, FT_Long(index), &face)
         guard code == 0, let face else { throw .notAFont(path: path, code: code) }
-        let opened = Face(face: face, path: path, index: index)
+        let opened = Face(face: face, path: path, index: index, owner: handle)
         faces[key] = opened
         return opened
     }

@@ -1,0 +1,305 @@
+import Dispatch
+import Foundation
+
+/// One input image as the catalog knows it: from its headers only.
+public struct CatalogEntry: Sendable, Hashable {
+    /// The path to open (as given, or joined to the folder or manifest it came from).
+    public var path: String
+    /// The path relative to the folder or manifest (for captions and the layout map).
+    public var relativePath: String
+    /// What the headers say; nil when they could not be read (see `failure`).
+    public var info: ImageInfo?
+    /// Why the file could not be probed: it becomes a placeholder card.
+    public var failure: String?
+    /// Manifest captions.
+    public var title: String?
+    public var description: String?
+    public var fileSize: Int
+    /// Seconds since 1970.
+    public var modified: Double
+
+    /// The file name, without folders.
+    public var name: String { (relativePath as NSString).lastPathComponent }
+    /// The name without its extension.
+    public var stem: String { (name as NSString).deletingPathExtension }
+    public var fileExtension: String { (name as NSString).pathExtension }
+}
+
+/// Per-section settings a manifest may give (nil: the sheet's).
+public struct SectionOverrides: Sendable, Hashable, Codable {
+    public var columns: Int?
+    public var columnWidth: Int?
+    public var spacing: Int?
+    public var columnSpacing: Int?
+    public var rowSpacing: Int?
+    public var inset: Int?
+
+    public init(columns: Int? = nil, columnWidth: Int? = nil, spacing: Int? = nil, columnSpacing: Int? = nil, rowSpacing: Int? = nil, inset: Int? = nil) {
+        self.columns = columns
+        self.columnWidth = columnWidth
+        self.spacing = spacing
+        self.columnSpacing = columnSpacing
+        self.rowSpacing = rowSpacing
+        self.inset = inset
+    }
+
+    public var isEmpty: Bool { self == SectionOverrides() }
+}
+
+/// A group of entries, with an optional header and footer text.
+public struct CatalogSection: Sendable, Hashable {
+    public var header: String?
+    public var footer: String?
+    public var entries: [CatalogEntry]
+    public var overrides: SectionOverrides
+
+    public init(header: String? = nil, footer: String? = nil, entries: [CatalogEntry], overrides: SectionOverrides = SectionOverrides()) {
+        self.header = header
+        self.footer = footer
+        self.entries = entries
+        self.overrides = overrides
+    }
+}
+
+/// How a folder's images are ordered.
+public enum FileOrder: String, Sendable, CaseIterable, Codable {
+    /// "img2" before "img10".
+    case natural
+    /// Byte order of the names.
+    case name
+    /// Oldest first.
+    case mtime
+    /// Smallest file first.
+    case size
+    /// As the file system lists them.
+    case none
+}
+
+/// Why a catalog could not be made.
+public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(path: String)
+    case notADirectory(path: String)
+    case unreadableDirectory(path: String, reason: String)
+    case noImages(path: String, skipped: Int)
+    case manifest(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .notADirectory(let path): return "\(path): not a folder"
+        case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
+        case .noImages(let path, let skipped):
+            return skipped > 0 ? "\(path): no JPEG or PNG images (\(skipped) other files skipped)" : "\(path): no images: the folder is empty"
+        case .manifest(let path, let message): return "\(path): \(message)"
+        }
+    }
+}
+
+/// The inputs of a sheet, in sections, built from image headers only.
+public struct Catalog: Sendable {
+    public var sections: [CatalogSection]
+    /// A title for the whole sheet (a manifest's "title").
+    public var title: String?
+    /// Files that are not JPEG or PNG (by signature).
+    public var skippedFiles: [String] = []
+    /// Hidden files and folders (names starting with a dot), not looked at.
+    public var hiddenCount = 0
+    /// Folders seen twice through symbolic links (a loop), not entered again.
+    public var symlinkLoops: [String] = []
+
+    public init(sections: [CatalogSection], title: String? = nil) {
+        self.sections = sections
+        self.title = title
+    }
+
+    /// Every entry, in order.
+    public var entries: [CatalogEntry] { sections.flatMap(\.entries) }
+
+    // MARK: Folders
+
+    /// The images of a folder, found by signature. With `recursive`, every subfolder (at
+    /// any depth) is a section of its own, headed by its path; the folder's own images come
+    /// first, unheaded.
+    public static func folder(
+        _ path: String, sort: FileOrder = .natural, reverse: Bool = false, recursive: Bool = false,
+        decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(CatalogError) -> Catalog {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
+        guard isDirectory.boolValue else { throw .notADirectory(path: path) }
+        var catalog = Catalog(sections: [])
+        var visited: Set<String> = []
+        var folders: [(relative: String, files: [String])] = []
+        try collect(root: path, relative: "", recursive: recursive, into: &folders, catalog: &catalog, visited: &visited)
+        for folder in folders {
+            var entries = probe(folder.files.map { (path + "/" + ($0.isEmpty ? "" : $0), $0) }, decoder: decoder, jobs: jobs, catalog: &catalog)
+            sortEntries(&entries, by: sort, reverse: reverse)
+            if entries.isEmpty { continue }
+            catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))
+        }
+        if catalog.sections.isEmpty { throw .noImages(path: path, skipped: catalog.skippedFiles.count) }
+        return catalog
+    }
+
+    static func collect(
+        root: String, relative: String, recursive: Bool, into folders: inout [(relative: String, files: [String])],
+        catalog: inout Catalog, visited: inout Set<String>
+    ) throws(CatalogError) {
+        let directory = relative.isEmpty ? root : root + "/" + relative
+        // A folder is known by its device and inode: a symbolic link back up is a loop.
+        var status = stat()
+        if stat(directory, &status) == 0 {
+            let identity = "\(status.st_dev):\(status.st_ino)"
+            if visited.contains(identity) {
+                catalog.symlinkLoops.append(directory)
+                return
+            }
+            visited.insert(identity)
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw .unreadableDirectory(path: directory, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+        }
+        var files: [String] = []
+        var subfolders: [String] = []
+        for name in names.sorted(by: naturalLess) {
+            if name.hasPrefix(".") {
+                catalog.hiddenCount += 1
+                continue
+            }
+            let child = relative.isEmpty ? name : relative + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root + "/" + child, isDirectory: &isDirectory) else {
+                files.append(child)  // a dangling link: reported when probed
+                continue
+            }
+            if isDirectory.boolValue {
+                if recursive { subfolders.append(child) }
+            } else {
+                files.append(child)
+            }
+        }
+        folders.append((relative, files))
+        for folder in subfolders {
+            try collect(root: root, relative: folder, recursive: recursive, into: &folders, catalog: &catalog, visited: &visited)
+        }
+    }
+
+    /// Probes files on `jobs` threads; keeps images and files that look broken, counts the rest.
+    static func probe(_ files: [(path: String, relative: String)], decoder: ImageDecoder, jobs: Int, catalog: inout Catalog) -> [CatalogEntry] {
+        let results = ProbeResults(count: files.count)
+        let work: @Sendable (Int) -> Void = { (i: Int) in
+            let (path, relative) = files[i]
+            var entry = CatalogEntry(path: path, relativePath: relative, info: nil, failure: nil, title: nil, description: nil, fileSize: 0, modified: 0)
+            var status = stat()
+            if stat(path, &status) == 0 {
+                entry.fileSize = Int(status.st_size)
+                entry.modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+            }
+            do throws(ImageDecodingError) {
+                entry.info = try decoder.probe(path)
+                results.set(i, .image(entry))
+            } catch {
+                if case .unsupportedFormat = error {
+                    results.set(i, .skipped(relative))
+                } else {
+                    entry.failure = error.description
+                    results.set(i, .image(entry))
+                }
+            }
+        }
+        if jobs > 1 && files.count > 8 {
+            DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
+        } else {
+            for i in files.indices { work(i) }
+        }
+        var entries: [CatalogEntry] = []
+        for result in results.values {
+            switch result {
+            case .image(let entry): entries.append(entry)
+            case .skipped(let relative): catalog.skippedFiles.append(relative)
+            case nil: break
+            }
+        }
+        return entries
+    }
+
+    enum ProbeResult: Sendable {
+        case image(CatalogEntry)
+        case skipped(String)
+    }
+
+    /// Slots written by the probing threads, one each.
+    final class ProbeResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var values: [ProbeResult?]
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ value: ProbeResult) {
+            lock.lock()
+            values[i] = value
+            lock.unlock()
+        }
+    }
+
+    static func sortEntries(_ entries: inout [CatalogEntry], by order: FileOrder, reverse: Bool) {
+        switch order {
+        case .natural: entries.sort { naturalLess($0.relativePath, $1.relativePath) }
+        case .name: entries.sort { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
+        case .mtime: entries.sort { ($0.modified, $0.relativePath) < ($1.modified, $1.relativePath) }
+        case .size: entries.sort { ($0.fileSize, $0.relativePath) < ($1.fileSize, $1.relativePath) }
+        case .none: break
+        }
+        if reverse { entries.reverse() }
+    }
+
+    // MARK: File lists
+
+    /// The given files, in the given order, as one section. Files that are not images are
+    /// placeholder cards (the user named them).
+    public static func files(_ paths: [String], decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> Catalog {
+        var catalog = Catalog(sections: [])
+        var entries = probe(paths.map { ($0, $0) }, decoder: decoder, jobs: jobs, catalog: &catalog)
+        // Named explicitly: a file that is not an image is shown as a failure, not skipped.
+        for skipped in catalog.skippedFiles {
+            entries.append(CatalogEntry(path: skipped, relativePath: skipped, info: nil, failure: "\(skipped): not a JPEG or PNG file", title: nil, description: nil, fileSize: 0, modified: 0))
+        }
+        let order = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) }.reversed())
+        entries.sort { (order[$0.path] ?? 0) < (order[$1.path] ?? 0) }
+        catalog.skippedFiles = []
+        catalog.sections = [CatalogSection(entries: entries)]
+        return catalog
+    }
+}
+
+/// Natural order: runs of digits compare as numbers ("img2" < "img10"), the rest
+/// case-insensitively, then byte order as the tie-break.
+public func naturalLess(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+    var i = 0, j = 0
+    while i < x.count && j < y.count {
+        let dx = x[i].properties.numericType == .decimal && x[i].isASCII
+        let dy = y[j].properties.numericType == .decimal && y[j].isASCII
+        if dx && dy {
+            var ei = i, ej = j
+            while ei < x.count && x[ei].isASCII && x[ei].properties.numericType == .decimal { ei += 1 }
+            while ej < y.count && y[ej].isASCII && y[ej].properties.numericType == .decimal { ej += 1 }
+            // Compare the numbers without leading zeros: by length, then digit by digit.
+            var si = i, sj = j
+            while si < ei - 1 && x[si] == "0" { si += 1 }
+            while sj < ej - 1 && y[sj] == "0" { sj += 1 }
+            if ei - si != ej - sj { return ei - si < ej - sj }
+            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k].value < y[sj + k].value }
+            i = ei
+            j = ej
+        } else {
+            let cx = x[i].properties.lowercaseMapping, cy = y[j].properties.lowercaseMapping
+            if cx != cy { return cx < cy }
+            i += 1
+            j += 1
+        }
+    }
+    if x.count - i != y.count - j { return x.count - i < y.count - j }
+    return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+}

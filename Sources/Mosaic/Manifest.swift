@@ -1,0 +1,196 @@
+import Foundation
+
+/// Manifests: a sheet described in JSON or CSV, with sections and captions.
+///
+/// JSON:
+///
+///     {
+///       "title": "Sample photos",
+///       "sections": [
+///         { "header": "Space", "footer": "NASA, public domain", "columns": 3,
+///           "spacing": 8, "columnSpacing": 8, "rowSpacing": 8, "inset": 12,
+///           "items": [ { "path": "astronaut.jpg", "title": "Astronaut",
+///                        "description": "Eileen Collins ..." } ] }
+///       ]
+///     }
+///
+/// (or "items" at the top level, for one section). CSV: a header row naming the columns
+/// `path` (required), `title`, `description`, `section`; rows with the same `section`
+/// form a section headed by it, in order of first appearance. Paths are relative to the
+/// manifest's folder.
+extension Catalog {
+    public static func manifest(
+        _ path: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(CatalogError) -> Catalog {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileManager.default.fileExists(atPath: path) ? .manifest(path: path, message: "cannot read it") : .notFound(path: path)
+        }
+        // Invalid UTF-8 is replaced (U+FFFD), never fatal.
+        let text = String(decoding: data, as: UTF8.self)
+        let base = (path as NSString).deletingLastPathComponent
+        let manifest: ManifestFile
+        if path.lowercased().hasSuffix(".csv") {
+            manifest = try parseCSV(text, path: path)
+        } else {
+            do {
+                manifest = try JSONDecoder().decode(ManifestFile.self, from: Data(text.utf8))
+            } catch let error as DecodingError {
+                throw .manifest(path: path, message: describe(error))
+            } catch {
+                throw .manifest(path: path, message: "\(error)")
+            }
+        }
+        var sections = manifest.sections ?? []
+        if let items = manifest.items { sections.insert(ManifestSection(items: items), at: 0) }
+        guard sections.contains(where: { !($0.items ?? []).isEmpty }) else {
+            throw .manifest(path: path, message: "it lists no images")
+        }
+        var catalog = Catalog(sections: [], title: manifest.title)
+        for section in sections {
+            let items = section.items ?? []
+            let files = items.map { item -> (String, String) in
+                let full = item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path)
+                return (full, item.path)
+            }
+            var entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog)
+            // Listed by name: a file that is not an image is a placeholder, not skipped.
+            for skipped in catalog.skippedFiles {
+                if let index = items.firstIndex(where: { $0.path == skipped }) {
+                    entries.append(CatalogEntry(path: files[index].0, relativePath: skipped, info: nil, failure: "\(files[index].0): not a JPEG or PNG file", title: nil, description: nil, fileSize: 0, modified: 0))
+                }
+            }
+            catalog.skippedFiles = []
+            // Back in manifest order, with the captions.
+            var byPath: [String: [CatalogEntry]] = [:]
+            for entry in entries { byPath[entry.relativePath, default: []].append(entry) }
+            var ordered: [CatalogEntry] = []
+            for item in items {
+                guard var entry = byPath[item.path]?.first else { continue }
+                byPath[item.path]?.removeFirst()
+                entry.title = item.title
+                entry.description = item.description
+                ordered.append(entry)
+            }
+            let overrides = SectionOverrides(
+                columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,
+                columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset)
+            catalog.sections.append(CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides))
+        }
+        return catalog
+    }
+
+    struct ManifestFile: Decodable {
+        var title: String?
+        var sections: [ManifestSection]?
+        var items: [ManifestItem]?
+    }
+
+    struct ManifestSection: Decodable {
+        var header: String?
+        var footer: String?
+        var columns: Int?
+        var columnWidth: Int?
+        var spacing: Int?
+        var columnSpacing: Int?
+        var rowSpacing: Int?
+        var inset: Int?
+        var items: [ManifestItem]?
+
+        init(items: [ManifestItem]) { self.items = items }
+    }
+
+    struct ManifestItem: Decodable {
+        var path: String
+        var title: String?
+        var description: String?
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func where_(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+        }
+        switch error {
+        case .dataCorrupted(let context): return "not valid JSON\(where_(context)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(where_(context))"
+        case .typeMismatch(_, let context): return "wrong type\(where_(context)): \(context.debugDescription)"
+        case .valueNotFound(_, let context): return "missing value\(where_(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    static func parseCSV(_ text: String, path: String) throws(CatalogError) -> ManifestFile {
+        let rows = csvRows(text)
+        guard let header = rows.first else { throw .manifest(path: path, message: "it is empty") }
+        let columns = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let pathColumn = columns.firstIndex(of: "path") else {
+            throw .manifest(path: path, message: "the header row has no \"path\" column (it has: \(columns.joined(separator: ", ")))")
+        }
+        let titleColumn = columns.firstIndex(of: "title")
+        let descriptionColumn = columns.firstIndex(of: "description")
+        let sectionColumn = columns.firstIndex(of: "section")
+        var sections: [ManifestSection] = []
+        var sectionIndex: [String: Int] = [:]
+        for (number, row) in rows.dropFirst().enumerated() {
+            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            func field(_ column: Int?) -> String? {
+                guard let column, column < row.count else { return nil }
+                let value = row[column]
+                return value.isEmpty ? nil : value
+            }
+            guard let file = field(pathColumn) else {
+                throw .manifest(path: path, message: "row \(number + 2) has no path")
+            }
+            let name = field(sectionColumn) ?? ""
+            if sectionIndex[name] == nil {
+                sectionIndex[name] = sections.count
+                var section = ManifestSection(items: [])
+                section.header = name.isEmpty ? nil : name
+                sections.append(section)
+            }
+            sections[sectionIndex[name]!].items!.append(ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn)))
+        }
+        return ManifestFile(title: nil, sections: sections, items: nil)
+    }
+
+    /// RFC 4180 rows: commas, double quotes (with "" inside), CRLF or LF.
+    static func csvRows(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var iterator = text.makeIterator()
+        var pending: Character? = nil
+        while let c = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    if let next = iterator.next() {
+                        if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" && field.isEmpty {
+                quoted = true
+            } else if c == "," {
+                row.append(field)
+                field = ""
+            } else if c == "\n" || c == "\r\n" || c == "\r" {
+                row.append(field)
+                rows.append(row)
+                row = []
+                field = ""
+            } else {
+                field.append(c)
+            }
+        }
+        if !field.isEmpty || !row.isEmpty {
+            row.append(field)
+            rows.append(row)
+        }
+        return rows
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// `mosaic layout`: the image map alone, from the headers: a dry run.
+struct LayoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout",
+        abstract: "Print the sheet's layout as a JSON image map, without decoding any image.")
+
+    @OptionGroup var sheet: SheetArguments
+
+    @Option(name: [.short, .long], help: "The PNG name the pages would have (for the map's file names).")
+    var output = "sheet.png"
+
+    func run() throws {
+        do {
+            let options = sheet.options
+            let catalog = try sheet.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict))
+            let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
+            FileHandle.standardOutput.write(contactSheet.imageMapJSON(output: output))
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        } catch let error as SheetError {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        } catch let error as CatalogError {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        } catch let error as TextError {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// `mosaic render`: a contact sheet as PNG.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a masonry contact sheet of images as PNG.")
+
+    @OptionGroup var sheet: SheetArguments
+
+    @Option(name: [.short, .long], help: "The PNG to write (pages: NAME-1.png, NAME-2.png, ...).")
+    var output = "sheet.png"
+
+    @Option(help: ArgumentHelp("Also write the layout as a JSON image map to FILE, or - for standard output.", valueName: "file"))
+    var json: String?
+
+    @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
+    var progress: Bool?
+
+    @Flag(name: [.short, .long], help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        let options = sheet.options
+        let started = Date()
+        do {
+            let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
+            let catalog = try sheet.catalog(decoder: decoder)
+            if !quiet {
+                for failure in catalog.entries.compactMap(\.failure) { printError("warning: \(failure)") }
+            }
+            let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
+            let showProgress = !quiet && (progress ?? (isatty(2) == 1))
+            let bar = ProgressBar(enabled: showProgress)
+            var renderer = SheetRenderer(sheet: contactSheet)
+            renderer.bandHeight = 256
+            let summary = try renderer.render(to: output) { bar.update($0) }
+            bar.finish()
+            if let json {
+                let data = contactSheet.imageMapJSON(output: output)
+                if json == "-" {
+                    FileHandle.standardOutput.write(data)
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                } else {
+                    try writeAtomically(data, to: json)
+                }
+            }
+            if !quiet {
+                for failure in summary.failures where !catalog.entries.contains(where: { $0.failure == failure }) {
+                    printError("warning: \(failure)")
+                }
+                for warning in summary.warnings { printError("warning: \(warning)") }
+                if !summary.missingCharacters.isEmpty {
+                    let list = summary.missingCharacters.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+                    printError("warning: no font has these characters (drawn as boxes): \(list)")
+                }
+                let seconds = Date().timeIntervalSince(started)
+                var line = "rendered \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"
+                if !summary.failures.isEmpty {
+                    let names = summary.failures.map { String($0.prefix { $0 != ":" }) }
+                    line += ", \(summary.failures.count) failed: " + names.joined(separator: ", ")
+                }
+                if !catalog.skippedFiles.isEmpty { line += "; skipped \(catalog.skippedFiles.count) other file\(catalog.skippedFiles.count == 1 ? "" : "s")" }
+                line += " -> " + summary.files.joined(separator: ", ")
+                line += " (\(String(format: "%.2f", seconds)) s)"
+                printError(line)
+            }
+        } catch let error as SheetError {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        } catch let error as CatalogError {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        } catch let error as TextError {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        } catch let error as Failure {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Writes `data` beside `path` and renames it into place.
+func writeAtomically(_ data: Data, to path: String) throws {
+    let temporary = (path as NSString).deletingLastPathComponent.appending((path as NSString).deletingLastPathComponent.isEmpty ? "" : "/")
+        + ".\((path as NSString).lastPathComponent).mosaic-\(getpid()).tmp"
+    guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+        throw Failure(description: "\(path): cannot write the file")
+    }
+    guard rename(temporary, path) == 0 else {
+        unlink(temporary)
+        throw Failure(description: "\(path): cannot move the file into place")
+    }
+}
+
+/// A one-line progress bar with count, rate and ETA on standard error.
+final class ProgressBar: @unchecked Sendable {
+    let enabled: Bool
+    let start = Date()
+    var lastDraw = Date.distantPast
+    let lock = NSLock()
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ progress: RenderProgress) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard progress.done == progress.total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = now
+        let fraction = progress.total == 0 ? 1 : Double(progress.done) / Double(progress.total)
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let elapsed = now.timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(progress.done) / elapsed : 0
+        let remaining = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let text = String(format: "\r[%@] %d/%d  %.0f/s  ETA %.0fs ", bar, progress.done, progress.total, rate, remaining)
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -1,0 +1,232 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+extension ItemOrder: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument {
+        case "shortest": self = .shortestFirst
+        case "ltr": self = .leftToRight
+        case "rtl": self = .rightToLeft
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["shortest", "ltr", "rtl"] }
+    public var defaultValueDescription: String { "shortest" }
+}
+
+extension Direction: ExpressibleByArgument {}
+extension FileOrder: ExpressibleByArgument {}
+extension ResamplingFilter: ExpressibleByArgument {}
+extension TextAlignment: ExpressibleByArgument {}
+
+enum Theme: String, ExpressibleByArgument, CaseIterable {
+    case light, dark
+}
+
+/// The inputs and every option that shapes a sheet: shared by `render` and `layout`.
+struct SheetArguments: ParsableArguments {
+    @Argument(help: "A folder of images, a manifest (.json or .csv), or image files.")
+    var inputs: [String]
+
+    // Catalog
+    @Option(help: "Order of a folder's images.")
+    var sort: FileOrder = .natural
+    @Flag(help: "Reverse the order.")
+    var reverse = false
+    @Flag(help: "Include subfolders, each as a section headed by its name.")
+    var recursive = false
+
+    // Captions
+    @Option(help: ArgumentHelp("Caption: none, name, stem, title (manifest title, else stem) or a template with {name} {stem} {ext} {width} {height} {index} {section} {title} {description}; \\n separates title from description.", valueName: "mode"))
+    var caption = "title"
+    @Option(help: "Most lines of a caption's description.")
+    var captionLines = 2
+
+    // Layout
+    @Option(help: "Sheet width in pixels (vertical boards).")
+    var width = 1800
+    @Option(help: "Number of columns (default 6).")
+    var columns: Int?
+    @Option(help: "Target column width in pixels: as many columns as fit.")
+    var columnWidth: Int?
+    @Option(help: "Space between cards, pixels.")
+    var spacing = 16
+    @Option(help: "Space between columns (default: --spacing).")
+    var columnSpacing: Int?
+    @Option(help: "Space between cards of a column (default: --spacing).")
+    var rowSpacing: Int?
+    @Option(help: "Margin around the sheet, pixels.")
+    var inset = 32
+    @Option(help: "Padding inside each card, pixels.")
+    var padding = 8
+    @Option(help: "Which column a card goes to.")
+    var order: ItemOrder = .shortestFirst
+    @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
+    var direction: Direction = .vertical
+    @Option(help: "Number of rows (horizontal boards).")
+    var rows = 4
+    @Option(help: "Sheet height in pixels (horizontal boards).")
+    var height = 1200
+    @Option(help: "A title over the whole sheet.")
+    var title: String?
+    @Option(help: "Split into pages no taller than this (sheet-1.png, sheet-2.png, ...).")
+    var maxHeight: Int?
+    @Option(help: "Crop images more elongated than this ratio (e.g. 3 for 3:1 or 1:3).")
+    var maxAspect: Double?
+
+    // Style
+    @Option(help: "Colour preset.")
+    var theme: Theme = .light
+    @Option(help: "Sheet background: #rgb, #rrggbb, #rrggbbaa, a CSS name, or transparent.")
+    var background: String?
+    @Option(help: "Card background colour.")
+    var cardBackground: String?
+    @Option(help: "Card corner radius, pixels.")
+    var cornerRadius: Int?
+    @Option(help: "Card border width, pixels.")
+    var borderWidth: Int?
+    @Option(help: "Card border colour.")
+    var borderColor: String?
+    @Option(help: ArgumentHelp("Card shadow: X,Y,BLUR,COLOR (e.g. 0,2,8,#0003) or none.", valueName: "shadow"))
+    var shadow: String?
+    @Option(help: "Caption font: a family (fontconfig) or a font file.")
+    var font: String?
+    @Option(help: "Caption font size, pixels.")
+    var fontSize: Double?
+    @Option(help: "Caption title colour.")
+    var titleColor: String?
+    @Option(help: "Caption description colour.")
+    var captionColor: String?
+    @Option(help: "Caption alignment.")
+    var captionAlign: TextAlignment?
+    @Option(help: "Section header size, pixels.")
+    var headerSize: Double?
+    @Option(help: "Section header colour.")
+    var headerColor: String?
+    @Option(help: "Draw a background behind each section, in this colour.")
+    var sectionBackground: String?
+
+    // Output and work
+    @Option(help: "PNG zlib level, 0 (fastest) to 9 (smallest).")
+    var compressionLevel = PNGWriter.defaultCompressionLevel
+    @Option(help: "Resampling filter.")
+    var filter: ResamplingFilter = .lanczos3
+    @Option(help: "Decoding threads (default: the number of cores).")
+    var jobs: Int?
+    @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
+    var strict = false
+
+    func validate() throws {
+        if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
+        if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
+        if let columns, columns < 1 { throw ValidationError("--columns must be at least 1, got \(columns)") }
+        if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
+        if let columnWidth, columnWidth < 1 { throw ValidationError("--column-width must be at least 1, got \(columnWidth)") }
+        if rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
+        for (name, value) in [("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0), ("row-spacing", rowSpacing ?? 0), ("caption-lines", captionLines - 1), ("corner-radius", cornerRadius ?? 0), ("border-width", borderWidth ?? 0)] where value < 0 {
+            throw ValidationError("--\(name) must not be negative, got \(name == "caption-lines" ? value + 1 : value)")
+        }
+        if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height must be at least 1, got \(maxHeight)") }
+        if let maxAspect, !(maxAspect.isFinite && maxAspect >= 1) { throw ValidationError("--max-aspect must be a ratio of at least 1, got \(maxAspect)") }
+        if !(0...9).contains(compressionLevel) { throw ValidationError("--compression-level must be 0 to 9, got \(compressionLevel)") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
+        if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be a size in pixels above 0, got \(fontSize)") }
+        if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be a size in pixels above 0, got \(headerSize)") }
+        for (name, value) in [("background", background), ("card-background", cardBackground), ("border-color", borderColor), ("title-color", titleColor), ("caption-color", captionColor), ("header-color", headerColor), ("section-background", sectionBackground)] {
+            if let value, Color(parsing: value) == nil {
+                throw ValidationError("--\(name): \"\(value)\" is not a colour (use #rgb, #rrggbb, #rrggbbaa, a CSS name, or transparent)")
+            }
+        }
+        if let shadow { _ = try parseShadow(shadow) }
+    }
+
+    func parseShadow(_ text: String) throws -> (Int, Int, Int, Color) {
+        if text == "none" { return (0, 0, 0, .transparent) }
+        let parts = text.split(separator: ",", maxSplits: 3).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 4, let x = Int(parts[0]), let y = Int(parts[1]), let blur = Int(parts[2]), blur >= 0, let color = Color(parsing: parts[3]) else {
+            throw ValidationError("--shadow: \"\(text)\" is not X,Y,BLUR,COLOR (e.g. 0,2,8,#0003) or none")
+        }
+        return (x, y, blur, color)
+    }
+
+    var options: SheetOptions {
+        var o = SheetOptions()
+        o.direction = direction
+        o.width = width
+        o.height = height
+        o.columns = columns
+        o.columnWidth = columnWidth
+        o.rows = rows
+        o.spacing = spacing
+        o.columnSpacing = columnSpacing
+        o.rowSpacing = rowSpacing
+        o.inset = inset
+        o.padding = padding
+        o.order = order
+        o.title = title
+        o.maxHeight = maxHeight
+        o.maxAspect = maxAspect
+        o.caption = CaptionMode(parsing: caption)
+        o.captionLines = captionLines
+        o.compressionLevel = compressionLevel
+        o.filter = filter
+        o.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        o.strict = strict
+        var style: SheetStyle = theme == .dark ? .dark : .light
+        if let background { style.background = Color(parsing: background)! }
+        if let cardBackground { style.cardBackground = Color(parsing: cardBackground)! }
+        if let cornerRadius { style.cornerRadius = cornerRadius }
+        if let borderWidth { style.borderWidth = borderWidth }
+        if let borderColor { style.borderColor = Color(parsing: borderColor)! }
+        if let shadow, let (x, y, blur, color) = try? parseShadow(shadow) {
+            (style.shadowOffsetX, style.shadowOffsetY, style.shadowBlur, style.shadowColor) = (x, y, blur, color)
+        }
+        if let font { style.font = FontSource.parse(font) }
+        if let fontSize { style.captionSize = fontSize }
+        if let titleColor { style.titleColor = Color(parsing: titleColor)! }
+        if let captionColor { style.captionColor = Color(parsing: captionColor)! }
+        if let captionAlign { style.captionAlignment = captionAlign }
+        if let headerSize { style.headerSize = headerSize }
+        if let headerColor { style.headerColor = Color(parsing: headerColor)! }
+        if let sectionBackground { style.sectionBackground = Color(parsing: sectionBackground)! }
+        o.style = style
+        return o
+    }
+
+    /// The catalog: one folder, one manifest, or a list of files.
+    func catalog(decoder: ImageDecoder) throws -> Catalog {
+        let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        if inputs.count == 1 {
+            let input = inputs[0]
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+            if exists && isDirectory.boolValue {
+                return try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+            }
+            let lower = input.lowercased()
+            if lower.hasSuffix(".json") || lower.hasSuffix(".csv") {
+                return try Catalog.manifest(input, decoder: decoder, jobs: jobs)
+            }
+            if !exists { throw CatalogError.notFound(path: input) }
+        }
+        for input in inputs where !FileManager.default.fileExists(atPath: input) { throw CatalogError.notFound(path: input) }
+        return Catalog.files(inputs, decoder: decoder, jobs: jobs)
+    }
+
+    /// The typesetter with the system's fonts.
+    static func typesetter() throws -> Typesetter {
+        Typesetter(fonts: try FontLibrary())
+    }
+}
+
+/// Writes to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// An error for the user: "error: <message>", exit 1 (usage errors exit 64 through
+/// ArgumentParser).
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+}
