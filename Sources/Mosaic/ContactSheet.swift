@@ -111,7 +111,9 @@ public struct ContactSheet: Sendable {
         for section in catalog.sections {
             var sectionStyle = baseStyle(section.overrides)
             let sectionName = section.header ?? ""
-            sectionStyle.header = try supplementary(section.header, headerStyle, before: decorated ? style.sectionPadding : 0, after: options.spacing / 2)
+            // A header after another section gets room to breathe above it.
+            let before = (decorated ? style.sectionPadding : 0) + (sections.isEmpty ? 0 : options.spacing)
+            sectionStyle.header = try supplementary(section.header, headerStyle, before: before, after: options.spacing / 2)
             sectionStyle.footer = try supplementary(section.footer, footerStyle, before: options.spacing / 2, after: decorated ? style.sectionPadding : 0)
             var sectionCards: [SheetCard] = []
             var items: [LayoutItem] = []
@@ -132,13 +134,18 @@ public struct ContactSheet: Sendable {
             cellPadding: Insets(all: options.padding), captionSpacing: options.padding > 0 ? max(4, options.padding - 2) : 6,
             aspectClamp: options.maxAspect.map { AspectClamp(minimum: 1 / $0, maximum: $0, mode: .fill) },
             sectionStyle: baseStyle(SectionOverrides()), maximumPageLength: options.maxHeight)
+        // A gap between sections, as between cards: above the header when there is one
+        // (its insets already hold it), else above the cards; a background starts below it.
         var spaced = sections
         for i in spaced.indices.dropFirst() {
-            // A gap between sections, as between cards.
-            if var style = spaced[i].style {
+            guard var style = spaced[i].style else { continue }
+            if style.header == nil {
                 if vertical { style.insets.top += options.spacing } else { style.insets.left += options.spacing }
-                spaced[i].style = style
             }
+            if style.decoration != nil {
+                style.decoration = Decoration(insets: vertical ? Insets(top: options.spacing) : Insets(left: options.spacing))
+            }
+            spaced[i].style = style
         }
         do {
             layout = try MasonryLayout(configuration: configuration, sections: spaced, measurer: captions)
