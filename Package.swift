@@ -35,7 +35,8 @@ let package = Package(
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "CMosaicShims"]),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI"]),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic"]),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"], exclude: ["__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

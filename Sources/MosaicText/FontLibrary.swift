@@ -136,6 +136,11 @@ public final class FontLibrary: @unchecked Sendable {
     func face(_ source: FontSource, bold: Bool = false) throws(TextError) -> Face {
         switch source {
         case .file(let path, let index):
+            // A bold face beside the file, named as font families name them
+            // (DejaVuSans.ttf, DejaVuSans-Bold.ttf), when there is one.
+            if bold, let boldPath = Self.boldSibling(of: path), let face = try? openFace(path: boldPath, index: index) {
+                return face
+            }
             return try openFace(path: path, index: index)
         case .family(let family):
             guard let (path, index) = Self.match(family: family, bold: bold, character: nil) else {
@@ -155,6 +160,13 @@ public final class FontLibrary: @unchecked Sendable {
         let opened = Face(face: face, path: path, index: index, owner: handle)
         faces[key] = opened
         return opened
+    }
+
+    static func boldSibling(of path: String) -> String? {
+        guard let dot = path.lastIndex(of: "."), !path[..<dot].hasSuffix("-Bold") else { return nil }
+        let stem = path[..<dot].hasSuffix("-Regular") ? String(path[..<dot].dropLast(8)) : String(path[..<dot])
+        let candidate = stem + "-Bold" + path[dot...]
+        return access(candidate, R_OK) == 0 ? candidate : nil
     }
 
     /// The first face that has `scalar`: `primary`, then the fallbacks, then fontconfig.

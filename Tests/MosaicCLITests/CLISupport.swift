@@ -20,7 +20,8 @@ enum CLI {
         return candidates[0]
     }()
 
-    static func run(_ arguments: [String], in directory: String? = nil) throws -> CommandResult {
+    static func run(_ arguments: [String], in directory: String? = nil, creating folder: String? = nil) throws -> CommandResult {
+        if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("mosaic")
         process.arguments = arguments

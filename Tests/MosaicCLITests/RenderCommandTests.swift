@@ -1,0 +1,173 @@
+import Foundation
+import Mosaic
+import Testing
+
+/// The `mosaic render` and `mosaic layout` commands, run as a user runs them.
+@Suite struct RenderCommandTests {
+    static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    /// Fixed fonts, so the pixels do not depend on what fontconfig finds here.
+    static let fixed = ["--font", font]
+
+    static func copySamples(_ names: [String], to dir: String) {
+        for name in names { try! FileManager.default.copyItem(atPath: CLI.sampleImages + "/" + name, toPath: dir + "/" + name) }
+    }
+
+    static func decode(_ path: String) throws -> Bitmap { try ImageDecoder().decode(path).bitmap }
+
+    /// The golden sheet of SampleImages, compared with a tolerance: at most 0.5% of the
+    /// pixels may differ by more than 24 levels in a channel (a FreeType or zlib update
+    /// may move a few anti-aliased pixels; a layout or drawing change moves thousands).
+    @Test func goldenSampleSheet() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "-o", dir + "/sheet.png", "--width", "900", "--columns", "3", "--compression-level", "9", "--no-progress"] + Self.fixed)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reference = CLI.repository.appendingPathComponent("Tests/MosaicCLITests/__Snapshots__/sample-sheet.png").path
+        if ProcessInfo.processInfo.environment["MOSAIC_RECORD"] == "all" || !FileManager.default.fileExists(atPath: reference) {
+            try? FileManager.default.removeItem(atPath: reference)
+            try FileManager.default.copyItem(atPath: dir + "/sheet.png", toPath: reference)
+            Issue.record("recorded \(reference); run again to compare")
+            return
+        }
+        let actual = try Self.decode(dir + "/sheet.png"), expected = try Self.decode(reference)
+        try #require((actual.width, actual.height) == (expected.width, expected.height), "size \(actual.width)x\(actual.height), reference \(expected.width)x\(expected.height)")
+        var differing = 0
+        for i in stride(from: 0, to: actual.pixels.count, by: 4) {
+            let delta = (0..<4).map { abs(Int(actual.pixels[i + $0]) - Int(expected.pixels[i + $0])) }.max()!
+            if delta > 24 { differing += 1 }
+        }
+        #expect(Double(differing) <= 0.005 * Double(actual.width * actual.height), "\(differing) pixels differ")
+    }
+
+    @Test func sameBytesWhateverTheJobs() throws {
+        let dir = CLI.temporaryDirectory()
+        let base = ["render", CLI.sampleImages, "--width", "700", "--columns", "3", "--no-progress"] + Self.fixed
+        #expect(try CLI.run(base + ["-o", dir + "/one.png", "--jobs", "1"]).status == 0)
+        #expect(try CLI.run(base + ["-o", dir + "/four.png", "--jobs", "4"]).status == 0)
+        let one = FileManager.default.contents(atPath: dir + "/one.png")!
+        #expect(one.count > 10_000)
+        #expect(one == FileManager.default.contents(atPath: dir + "/four.png")!)
+    }
+
+    @Test func aCorruptFileBecomesAPlaceholderWithAWarning() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png", "chelsea.jpg"], to: dir)
+        let jpeg = FileManager.default.contents(atPath: CLI.sampleImages + "/rocket.jpg")!
+        try jpeg.prefix(300).write(to: URL(fileURLWithPath: dir + "/broken.jpg"))
+        let result = try CLI.run(["render", dir, "-o", dir + "/out/sheet.png", "--width", "600", "--columns", "3", "--no-progress", "--json", dir + "/map.json"] + Self.fixed, creating: dir + "/out")
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: \(dir)/broken.jpg: invalid JPEG: the file ends inside its headers (300 bytes)"))
+        #expect(result.stderr.contains("rendered 2 images, 1 failed: \(dir)/broken.jpg"))
+        let map = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: dir + "/map.json")!) as! [String: Any]
+        let elements = map["elements"] as! [[String: Any]]
+        let placeholder = try #require(elements.first { ($0["source"] as? String)?.hasSuffix("broken.jpg") == true })
+        #expect((placeholder["failure"] as? String)?.contains("ends inside its headers") == true)
+        // The placeholder is drawn: reddish, not the sheet's background.
+        let frame = placeholder["imageFrame"] as! [String: Any]
+        let origin = frame["origin"] as! [String: Int], size = frame["size"] as! [String: Int]
+        let sheet = try Self.decode(dir + "/out/sheet.png")
+        let pixel = sheet[origin["x"]! + 4, origin["y"]! + size["height"]! / 4]
+        #expect(pixel.red > pixel.blue + 10)
+    }
+
+    @Test func strictFailsAndWritesNothing() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png"], to: dir)
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: dir + "/empty.jpg"))
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: dir + "/../strict-sheet.png"))
+        let output = (dir as NSString).deletingLastPathComponent + "/strict-sheet.png"
+        let result = try CLI.run(["render", dir, "-o", output, "--strict", "--no-progress"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: 1 input failed (strict mode, nothing written)"))
+        #expect(String(decoding: FileManager.default.contents(atPath: output)!, as: UTF8.self) == "previous")
+    }
+
+    @Test func aFailingRunLeavesThePreviousOutput() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png"], to: dir)
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: dir + "/sheet.png"))
+        // A font that is not there: the run fails before writing.
+        let result = try CLI.run(["render", dir + "/coins.png", "-o", dir + "/sheet.png", "--font", "/no/such.ttf"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: /no/such.ttf: no such font file\n")
+        #expect(String(decoding: FileManager.default.contents(atPath: dir + "/sheet.png")!, as: UTF8.self) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["coins.png", "sheet.png"])
+    }
+
+    @Test func theOutputIsNeverAnInput() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png", "cell.png"], to: dir)
+        let before = FileManager.default.contents(atPath: dir + "/coins.png")!
+        let result = try CLI.run(["render", dir, "-o", dir + "/coins.png"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(dir)/coins.png: the output would overwrite one of the inputs\n")
+        #expect(FileManager.default.contents(atPath: dir + "/coins.png")! == before)
+    }
+
+    @Test func pagination() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/sheet.png", "--width", "600", "--columns", "2", "--max-height", "900", "--no-progress"] + Self.fixed)
+        #expect(result.status == 0)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(pages.count >= 3)
+        #expect(pages.allSatisfy { $0.hasPrefix("sheet-") && $0.hasSuffix(".png") })
+        for page in pages {
+            let info = try ImageDecoder().probe(dir + "/" + page)
+            #expect(info.width == 600 && info.height <= 900, "\(page)")
+        }
+    }
+
+    @Test func theMapMatchesThePixels() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/sheet.png", "--width", "800", "--columns", "3", "--json", "-", "--no-progress", "--background", "#ff00ff", "--shadow", "none"] + Self.fixed)
+        #expect(result.status == 0)
+        let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(map["schemaVersion"] as? Int == 1)
+        let pages = map["pages"] as! [[String: Any]]
+        #expect(pages.count == 1 && pages[0]["width"] as? Int == 800)
+        let sheet = try Self.decode(dir + "/sheet.png")
+        #expect(pages[0]["height"] as? Int == sheet.height)
+        let cards = (map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }
+        #expect(cards.count == 15)
+        func rect(_ any: Any?) -> Rect {
+            let r = any as! [String: Any], o = r["origin"] as! [String: Int], s = r["size"] as! [String: Int]
+            return Rect(x: o["x"]!, y: o["y"]!, width: s["width"]!, height: s["height"]!)
+        }
+        let magenta = RGBA(red: 255, green: 0, blue: 255)
+        for card in cards {
+            let frame = rect(card["frame"]), image = rect(card["imageFrame"])
+            #expect(frame.contains(image))
+            // Inside the card: not the magenta background; just outside: the background.
+            #expect(sheet[image.minX + image.width / 2, image.minY + image.height / 2] != magenta)
+            #expect(sheet[frame.minX + frame.width / 2, frame.minY + 1] != magenta)
+            #expect(sheet[frame.minX + frame.width / 2, max(0, frame.minY - 3)] == magenta)
+        }
+    }
+
+    @Test func layoutIsADryRun() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["layout", CLI.sampleImages + "/manifest.json", "--columns", "4"] + Self.fixed, in: dir)
+        #expect(result.status == 0)
+        let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect((map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "header" }.count == 4)  // title + 3 sections
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func missingAndEmptyInputs() throws {
+        let dir = CLI.temporaryDirectory()
+        let missing = try CLI.run(["render", dir + "/nothing"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: \(dir)/nothing: no such file or folder\n")
+        let empty = try CLI.run(["render", dir])
+        #expect(empty.status == 1)
+        #expect(empty.stderr == "error: \(dir): no images: the folder is empty\n")
+    }
+
+    @Test func usageErrorsExit64() throws {
+        for arguments in [["render"], ["render", "x", "--columns", "0"], ["render", "x", "--background", "blurple"], ["render", "x", "--order", "random"], ["render", "x", "--columns", "2", "--column-width", "100"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains("Usage: mosaic render"), "\(arguments)")
+        }
+        #expect(try CLI.run(["render", "x", "--background", "blurple"]).stderr.contains("--background: \"blurple\" is not a colour"))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Mosaic
+import Testing
+
+@Suite struct CatalogTests {
+    static func folder(_ name: String = #function) -> String {
+        let path = NSTemporaryDirectory() + "mosaic-catalog-\(getpid())-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(6))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleImages").path
+
+    static func copy(_ sample: String, to path: String) {
+        try! FileManager.default.copyItem(atPath: samples + "/" + sample, toPath: path)
+    }
+
+    @Test func naturalOrder() {
+        let names = ["img10.jpg", "img2.jpg", "IMG1.jpg", "img02b.jpg", "a.png", "img2a.jpg", "img001.jpg"]
+        // Equal numbers compare by what follows; full ties fall back to byte order.
+        #expect(names.sorted(by: naturalLess) == ["a.png", "IMG1.jpg", "img001.jpg", "img2.jpg", "img2a.jpg", "img02b.jpg", "img10.jpg"])
+    }
+
+    @Test func foldersSkipHiddenAndOtherFilesAndSortNaturally() throws {
+        let dir = Self.folder()
+        Self.copy("coins.png", to: dir + "/img10.png")
+        Self.copy("chelsea.jpg", to: dir + "/img2.dat")  // found by signature, not extension
+        Self.copy("coffee.jpg", to: dir + "/.hidden.jpg")
+        try "notes".write(toFile: dir + "/notes.txt", atomically: true, encoding: .utf8)
+        let catalog = try Catalog.folder(dir)
+        #expect(catalog.entries.map(\.relativePath) == ["img2.dat", "img10.png"])
+        #expect(catalog.skippedFiles == ["notes.txt"])
+        #expect(catalog.hiddenCount == 1)
+        #expect(try Catalog.folder(dir, sort: .natural, reverse: true).entries.map(\.relativePath) == ["img10.png", "img2.dat"])
+        #expect(try Catalog.folder(dir, sort: .size).entries.map(\.relativePath) == ["img2.dat", "img10.png"])
+    }
+
+    @Test func subfoldersAreSectionsAndLoopsAreCaught() throws {
+        let dir = Self.folder()
+        try FileManager.default.createDirectory(atPath: dir + "/b/deep", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/a", withIntermediateDirectories: true)
+        Self.copy("coins.png", to: dir + "/top.png")
+        Self.copy("coins.png", to: dir + "/a/1.png")
+        Self.copy("coins.png", to: dir + "/b/deep/2.png")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/b/deep/loop", withDestinationPath: dir + "/b")
+        let catalog = try Catalog.folder(dir, recursive: true)
+        #expect(catalog.sections.map(\.header) == [nil, "a", "b/deep"])
+        #expect(catalog.entries.map(\.relativePath) == ["top.png", "a/1.png", "b/deep/2.png"])
+        #expect(catalog.symlinkLoops == [dir + "/b/deep/loop"])
+        // Not recursive: the subfolders are not entered.
+        #expect(try Catalog.folder(dir).entries.map(\.relativePath) == ["top.png"])
+    }
+
+    @Test func brokenImagesStayAsFailures() throws {
+        let dir = Self.folder()
+        Self.copy("coins.png", to: dir + "/good.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]).write(to: URL(fileURLWithPath: dir + "/broken.png"))
+        let catalog = try Catalog.folder(dir)
+        let broken = try #require(catalog.entries.first { $0.name == "broken.png" })
+        #expect(broken.info == nil)
+        #expect(broken.failure == dir + "/broken.png: invalid PNG: the file ends early")
+    }
+
+    @Test func folderErrors() throws {
+        let dir = Self.folder()
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 0)) { try Catalog.folder(dir) }
+        try "x".write(toFile: dir + "/a.txt", atomically: true, encoding: .utf8)
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 1)) { try Catalog.folder(dir) }
+        #expect(throws: CatalogError.notFound(path: dir + "/nope")) { try Catalog.folder(dir + "/nope") }
+        #expect(throws: CatalogError.notADirectory(path: dir + "/a.txt")) { try Catalog.folder(dir + "/a.txt") }
+    }
+
+    @Test func jsonManifest() throws {
+        let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
+        #expect(catalog.title == "mosaic sample sheet")
+        #expect(catalog.sections.map(\.header) == ["Space", "Everyday", "Science"])
+        let first = catalog.sections[0].entries[0]
+        #expect(first.relativePath == "astronaut.jpg" && first.title == "Astronaut")
+        #expect(first.path == Self.samples + "/astronaut.jpg")
+        #expect(catalog.entries.count == 15 && catalog.entries.allSatisfy { $0.info != nil })
+    }
+
+    @Test func csvManifestWithQuotesAndSections() throws {
+        let dir = Self.folder()
+        Self.copy("coins.png", to: dir + "/c.png")
+        Self.copy("chelsea.jpg", to: dir + "/cat.jpg")
+        let csv = "path,title,description,section\r\nc.png,\"Coins, old\",\"Said \"\"hello\"\"\",Money\ncat.jpg,Cat,,Animals\n"
+        try csv.write(toFile: dir + "/m.csv", atomically: true, encoding: .utf8)
+        let catalog = try Catalog.manifest(dir + "/m.csv")
+        #expect(catalog.sections.map(\.header) == ["Money", "Animals"])
+        #expect(catalog.entries[0].title == "Coins, old")
+        #expect(catalog.entries[0].description == "Said \"hello\"")
+        #expect(catalog.entries[1].description == nil)
+    }
+
+    @Test func manifestErrorsNameTheProblem() throws {
+        let dir = Self.folder()
+        try "{\"sections\": [{\"items\": [{\"title\": \"x\"}]}]}".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        #expect(throws: CatalogError.manifest(path: dir + "/bad.json", message: "missing \"path\" at sections[0].items[0]")) {
+            try Catalog.manifest(dir + "/bad.json")
+        }
+        try "{oops".write(toFile: dir + "/broken.json", atomically: true, encoding: .utf8)
+        #expect {
+            try Catalog.manifest(dir + "/broken.json")
+        } throws: { error in
+            guard case .manifest(let path, let message) = error as? CatalogError else { return false }
+            return path == dir + "/broken.json" && message.hasPrefix("not valid JSON")
+        }
+        try "title\nx\n".write(toFile: dir + "/nopath.csv", atomically: true, encoding: .utf8)
+        #expect(throws: CatalogError.manifest(path: dir + "/nopath.csv", message: "the header row has no \"path\" column (it has: title)")) {
+            try Catalog.manifest(dir + "/nopath.csv")
+        }
+        // Invalid UTF-8 in a manifest is replaced, never a crash.
+        try Data([0x70, 0x61, 0x74, 0x68, 0x0A, 0xFF, 0xFE, 0x2E, 0x6A, 0x70, 0x67, 0x0A]).write(to: URL(fileURLWithPath: dir + "/latin1.csv"))
+        let odd = try Catalog.manifest(dir + "/latin1.csv")
+        #expect(odd.entries.count == 1 && odd.entries[0].failure != nil && odd.entries[0].relativePath.contains("\u{FFFD}"))
+    }
+
+    @Test func colours() {
+        #expect(Color(parsing: "#fff") == Color(red: 255, green: 255, blue: 255))
+        #expect(Color(parsing: "#11223344") == Color(red: 0x11, green: 0x22, blue: 0x33, alpha: 0x44))
+        #expect(Color(parsing: "#0003") == Color(red: 0, green: 0, blue: 0, alpha: 0x33))
+        #expect(Color(parsing: "SteelBlue") == Color(red: 70, green: 130, blue: 180))
+        #expect(Color(parsing: "transparent")?.alpha == 0)
+        #expect(Color(parsing: "#12345") == nil && Color(parsing: "blurple") == nil && Color(parsing: "#ggg") == nil)
+    }
+
+    @Test func captionTemplates() throws {
+        let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
+        let sheet = try ContactSheet(
+            catalog: catalog,
+            options: { var o = SheetOptions(); o.caption = .template("{index}. {stem} {width}x{height}\n{description}"); return o }(),
+            typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        let map = sheet.imageMap(output: nil)
+        let portrait = try #require(map.elements.first { $0.source?.hasSuffix("astronaut-portrait-exif6.jpg") == true })
+        #expect(portrait.title == "2. astronaut-portrait-exif6 300x512")
+        #expect(portrait.description == "Stored sideways like a phone photo; it must appear upright.")
+    }
+}
