@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "MosaicLayout", targets: ["MosaicLayout"]),
         .library(name: "Mosaic", targets: ["Mosaic"]),
+        .library(name: "MosaicSnapshotTesting", targets: ["MosaicSnapshotTesting"]),
         .executable(name: "mosaic", targets: ["MosaicCLI"]),
     ],
     dependencies: [
@@ -27,7 +28,10 @@ let package = Package(
 
         .target(name: "MosaicImage", dependencies: ["CMosaicShims"]),
         .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout"]),
-        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText"]),
+        .target(name: "MosaicDiff", dependencies: ["MosaicImage"]),
+        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff"]),
+        // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
+        .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"]),
         .executableTarget(
             name: "MosaicCLI",
             dependencies: ["Mosaic", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -36,7 +40,8 @@ let package = Package(
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "CMosaicShims"]),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"]),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic"]),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"]),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

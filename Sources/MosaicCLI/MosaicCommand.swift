@@ -6,5 +6,5 @@ struct MosaicCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mosaic",
         abstract: "Masonry contact sheets of photos, as PNG.",
-        subcommands: [RenderCommand.self, LayoutCommand.self, ProbeCommand.self])
+        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self])
 }

@@ -2,17 +2,17 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
-extension ItemOrder: ExpressibleByArgument {
-    public init?(argument: String) {
-        switch argument {
-        case "shortest": self = .shortestFirst
-        case "ltr": self = .leftToRight
-        case "rtl": self = .rightToLeft
-        default: return nil
+/// `--order`: the layout's item orders, by their short names.
+enum OrderArgument: String, ExpressibleByArgument, CaseIterable {
+    case shortest, ltr, rtl
+
+    var itemOrder: ItemOrder {
+        switch self {
+        case .shortest: return .shortestFirst
+        case .ltr: return .leftToRight
+        case .rtl: return .rightToLeft
         }
     }
-    public static var allValueStrings: [String] { ["shortest", "ltr", "rtl"] }
-    public var defaultValueDescription: String { "shortest" }
 }
 
 extension Direction: ExpressibleByArgument {}
@@ -60,8 +60,8 @@ struct SheetArguments: ParsableArguments {
     var inset = 32
     @Option(help: "Padding inside each card, pixels.")
     var padding = 8
-    @Option(help: "Which column a card goes to.")
-    var order: ItemOrder = .shortestFirst
+    @Option(help: "Which column a card goes to: the shortest, or in turn left to right or right to left.")
+    var order: OrderArgument = .shortest
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
     @Option(help: "Number of rows (horizontal boards).")
@@ -163,7 +163,7 @@ struct SheetArguments: ParsableArguments {
         o.rowSpacing = rowSpacing
         o.inset = inset
         o.padding = padding
-        o.order = order
+        o.order = order.itemOrder
         o.title = title
         o.maxHeight = maxHeight
         o.maxAspect = maxAspect

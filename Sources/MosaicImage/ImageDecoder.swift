@@ -44,6 +44,9 @@ public struct ImageDecoder: Sendable {
     /// When true, damaged data that the library works around (a truncated JPEG) is an error
     /// instead of a warning.
     public var strict: Bool
+    /// False: bitmaps keep the file's straight alpha (for comparisons that must see the
+    /// stored values, as pixelmatch does); everything else in mosaic wants premultiplied.
+    public var premultiplyAlpha = true
 
     public init(limits: ImageLimits = ImageLimits(), strict: Bool = false) {
         self.limits = limits
@@ -170,7 +173,7 @@ public struct ImageDecoder: Sendable {
             if strict { throw .damaged(path: path, message: message) }
             warning = DecodingWarning(path: path, message: message, count: Int(result.warning_count))
         }
-        if info.hasAlpha { Self.premultiplyInPlace(&storage) }
+        if info.hasAlpha && premultiplyAlpha { Self.premultiplyInPlace(&storage) }
         // The storage holds exactly width * height * 4 bytes.
         let stored = Bitmap(width: width, height: height, pixels: storage)!
         return DecodedImage(bitmap: stored.oriented(info.orientation), info: info, scaleEighths: eighths, warning: warning)

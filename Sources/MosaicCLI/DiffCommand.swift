@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// `mosaic diff BASELINE CURRENT`: visual regression between two images or two folders.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two images or two folders of images (matched by relative path).",
+        discussion: "Exit status: 0 when every pair is within tolerance, 1 when not (or images were added or removed), 2 on an error.")
+
+    @Argument(help: "The baseline image or folder.")
+    var baseline: String
+    @Argument(help: "The current image or folder.")
+    var current: String
+
+    @Option(help: "Colour difference threshold, 0 to 1 (smaller is more sensitive).")
+    var threshold = 0.1
+    @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
+    var includeAntialiasing = false
+    @Option(help: "Pairs with at most this many differing pixels pass.")
+    var maxDiffPixels: Int?
+    @Option(help: "Pairs with at most this fraction (0 to 1) of differing pixels pass.")
+    var maxDiffRatio: Double?
+    @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
+    var ignore: [String] = []
+    @Option(name: [.short, .long], help: "Write a board PNG: baseline | current | diff for each changed pair.")
+    var output: String?
+    @Option(help: ArgumentHelp("Write a JSON report to FILE, or - for standard output.", valueName: "file"))
+    var json: String?
+    @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "file"))
+    var junit: String?
+    @Flag(name: [.short, .long], help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
+        if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
+        if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
+        if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
+        _ = try regions()
+    }
+
+    func regions() throws -> [IgnoreRegion] {
+        try ignore.map { text in
+            let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w >= 0, h >= 0 else {
+                throw ValidationError("--ignore: \"\(text)\" is not x,y,w,h")
+            }
+            return IgnoreRegion(x: x, y: y, width: w, height: h)
+        }
+    }
+
+    func run() throws {
+        let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
+        let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
+        do {
+            let comparison = try FolderComparison.compare(baseline: baseline, current: current, options: options, tolerance: tolerance)
+            let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
+            if let output {
+                _ = try report.renderBoard(to: output, typesetter: try SheetArguments.typesetter())
+            }
+            if let json {
+                if json == "-" {
+                    FileHandle.standardOutput.write(report.json())
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                } else {
+                    try writeAtomically(report.json(), to: json)
+                }
+            }
+            if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }
+            if !quiet {
+                let lines = report.summaryLines()
+                if json == "-" { lines.forEach(printError) } else { lines.forEach { print($0) } }
+            }
+            if !comparison.passes { throw ExitCode(1) }
+        } catch let error as DiffError {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import MosaicImage
+
+/// Why a comparison could not be made.
+public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(path: String)
+    case kindMismatch(baseline: String, current: String)
+    case image(ImageDecodingError)
+    case unreadableDirectory(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .kindMismatch(let baseline, let current): return "\(baseline) and \(current): compare two files or two folders"
+        case .image(let error): return error.description
+        case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
+        }
+    }
+}
+
+/// What passes: at most this many differing pixels, or at most this fraction.
+public struct DiffTolerance: Hashable, Sendable {
+    public var maximumPixels: Int
+    public var maximumFraction: Double?
+
+    public init(maximumPixels: Int = 0, maximumFraction: Double? = nil) {
+        self.maximumPixels = maximumPixels
+        self.maximumFraction = maximumFraction
+    }
+
+    public func accepts(_ difference: ImageDifference) -> Bool {
+        if difference.sizeMismatch != nil { return false }
+        if let maximumFraction { return difference.fraction <= maximumFraction }
+        return difference.differingPixels <= maximumPixels
+    }
+}
+
+/// One compared pair.
+public struct PairResult: Sendable {
+    public enum Status: String, Sendable, Codable {
+        case unchanged, changed, added, removed
+    }
+
+    public var relativePath: String
+    public var status: Status
+    public var baselinePath: String?
+    public var currentPath: String?
+    /// For pairs present on both sides.
+    public var difference: ImageDifference?
+}
+
+/// Two folders matched by relative path, or two files.
+public struct FolderComparison: Sendable {
+    public var results: [PairResult]
+
+    public var changed: [PairResult] { results.filter { $0.status == .changed } }
+    public var added: [PairResult] { results.filter { $0.status == .added } }
+    public var removed: [PairResult] { results.filter { $0.status == .removed } }
+    public var unchanged: [PairResult] { results.filter { $0.status == .unchanged } }
+    /// Nothing changed, added or removed.
+    public var passes: Bool { results.allSatisfy { $0.status == .unchanged } }
+
+    /// Compares `baseline` with `current`: two image files, or two folders whose images
+    /// (JPEG or PNG, at any depth, hidden files skipped) are matched by relative path.
+    public static func compare(
+        baseline: String, current: String, options: ComparisonOptions = ComparisonOptions(),
+        tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder()
+    ) throws(DiffError) -> FolderComparison {
+        var baselineIsFolder: ObjCBool = false, currentIsFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: baseline, isDirectory: &baselineIsFolder) else { throw .notFound(path: baseline) }
+        guard FileManager.default.fileExists(atPath: current, isDirectory: &currentIsFolder) else { throw .notFound(path: current) }
+        guard baselineIsFolder.boolValue == currentIsFolder.boolValue else { throw .kindMismatch(baseline: baseline, current: current) }
+        if !baselineIsFolder.boolValue {
+            let result = try comparePair(
+                relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current,
+                options: options, tolerance: tolerance, decoder: decoder)
+            return FolderComparison(results: [result])
+        }
+        let left = try images(in: baseline, decoder: decoder)
+        let right = try images(in: current, decoder: decoder)
+        var results: [PairResult] = []
+        for path in Set(left).union(right).sorted() {
+            switch (left.contains(path), right.contains(path)) {
+            case (true, true):
+                results.append(try comparePair(
+                    relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path,
+                    options: options, tolerance: tolerance, decoder: decoder))
+            case (false, true):
+                results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: current + "/" + path))
+            default:
+                results.append(PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil))
+            }
+        }
+        return FolderComparison(results: results)
+    }
+
+    static func comparePair(
+        relativePath: String, baseline: String, current: String, options: ComparisonOptions, tolerance: DiffTolerance,
+        decoder: ImageDecoder
+    ) throws(DiffError) -> PairResult {
+        let a: Bitmap, b: Bitmap
+        var straight = decoder
+        straight.premultiplyAlpha = false
+        do {
+            a = try straight.decode(baseline).bitmap
+            b = try straight.decode(current).bitmap
+        } catch {
+            throw .image(error)
+        }
+        let difference = ImageComparison.compare(a, b, options: options, premultiplied: false)
+        return PairResult(
+            relativePath: relativePath, status: tolerance.accepts(difference) ? .unchanged : .changed,
+            baselinePath: baseline, currentPath: current, difference: difference)
+    }
+
+    /// Relative paths of the images under `root` (by signature).
+    static func images(in root: String, decoder: ImageDecoder) throws(DiffError) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else {
+            throw .unreadableDirectory(path: root, reason: "cannot open it")
+        }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                enumerator.skipDescendants()
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard let handle = FileHandle(forReadingAtPath: root + "/" + relative) else { continue }
+            let head = handle.readData(ofLength: 8)
+            try? handle.close()
+            if ImageFormat.detect(head) != nil { found.append(relative) }
+        }
+        return found
+    }
+}

@@ -1,0 +1,289 @@
+import MosaicImage
+
+/// A rectangle of pixels to leave out of a comparison.
+public struct IgnoreRegion: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    func contains(_ px: Int, _ py: Int) -> Bool {
+        px >= x && px < x + width && py >= y && py < y + height
+    }
+
+    public var description: String { "\(x),\(y),\(width),\(height)" }
+}
+
+/// How two images are compared: pixelmatch's perceptual YIQ colour delta.
+public struct ComparisonOptions: Hashable, Sendable {
+    /// 0...1: the smaller, the more sensitive (pixelmatch's default 0.1).
+    public var threshold: Double
+    /// Count anti-aliased pixels as differences too.
+    public var includeAntialiasing: Bool
+    /// Pixels left out of the comparison.
+    public var ignoreRegions: [IgnoreRegion]
+    /// How much of the baseline shows (faded to grey) under the diff image's marks, 0...1.
+    public var fade: Double
+    /// Changed pixels in the diff image.
+    public var diffColor: RGBA
+    /// Anti-aliased pixels in the diff image.
+    public var antialiasingColor: RGBA
+    /// Draw only the marks, on transparent (a mask).
+    public var maskOnly: Bool
+
+    public init(
+        threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [IgnoreRegion] = [], fade: Double = 0.1,
+        diffColor: RGBA = RGBA(red: 255, green: 0, blue: 0), antialiasingColor: RGBA = RGBA(red: 255, green: 255, blue: 0),
+        maskOnly: Bool = false
+    ) {
+        self.threshold = threshold
+        self.includeAntialiasing = includeAntialiasing
+        self.ignoreRegions = ignoreRegions
+        self.fade = fade
+        self.diffColor = diffColor
+        self.antialiasingColor = antialiasingColor
+        self.maskOnly = maskOnly
+    }
+}
+
+/// What a comparison found.
+public struct ImageDifference: Sendable {
+    /// Pixels whose colour delta is above the threshold (anti-aliased ones only with
+    /// `includeAntialiasing`).
+    public var differingPixels: Int
+    /// Pixels above the threshold that look like anti-aliasing (not counted as differing
+    /// unless `includeAntialiasing`).
+    public var antialiasedPixels: Int
+    /// Pixels compared (the overlapping area, less ignored regions).
+    public var comparedPixels: Int
+    /// The smallest rectangle holding every differing pixel: (x, y, width, height).
+    public var bounds: IgnoreRegion?
+    /// The largest delta found, 0...1 (1: black against white).
+    public var largestDelta: Double
+    /// The baseline faded to grey with differing pixels in the diff colour and anti-aliased
+    /// ones in their own (or only the marks, on transparent).
+    public var diffImage: Bitmap
+    /// Set when the sizes differ: the comparison covers their overlap only.
+    public var sizeMismatch: (baseline: PixelSize, current: PixelSize)?
+
+    /// differing / compared (0 when nothing was compared).
+    public var fraction: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
+    /// Same size and no differing pixel.
+    public var isMatch: Bool { sizeMismatch == nil && differingPixels == 0 }
+}
+
+/// pixelmatch (github.com/mapbox/pixelmatch), ported: a perceptual colour delta in YIQ
+/// (Kotsarenko and Ramos), against `35215 * threshold^2`, with its anti-aliasing
+/// detection (Vyšniauskas). Works on straight alpha, blended over white, like pixelmatch;
+/// the bitmaps' premultiplied pixels are converted first.
+public enum ImageComparison {
+    /// The largest possible YIQ delta (black against white).
+    static let maximumDelta = 35215.0
+
+    /// Compares two bitmaps (their overlapping area when the sizes differ).
+    ///
+    /// - Parameter premultiplied: whether the bitmaps hold premultiplied alpha (mosaic's
+    ///   usual form) or the file's straight alpha (`ImageDecoder.premultiplyAlpha = false`:
+    ///   exactly pixelmatch's input, so the counts match it exactly).
+    public static func compare(
+        _ baseline: Bitmap, _ current: Bitmap, options: ComparisonOptions = ComparisonOptions(), premultiplied: Bool = true
+    ) -> ImageDifference {
+        let width = min(baseline.width, current.width)
+        let height = min(baseline.height, current.height)
+        let a = straight(baseline, width: width, height: height, premultiplied: premultiplied)
+        let b = straight(current, width: width, height: height, premultiplied: premultiplied)
+        let threshold = min(1, max(0, options.threshold))
+        let maxDelta = maximumDelta * threshold * threshold
+        var diffImage = Bitmap(width: width, height: height)
+        var differing = 0, antialiased = 0, compared = 0
+        var largest = 0.0
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        let fade = min(1, max(0, options.fade))
+        a.withUnsafeBufferPointer { img1 in
+            b.withUnsafeBufferPointer { img2 in
+                diffImage.pixels.withUnsafeMutableBufferPointer { output in
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            let pos = (y * width + x) * 4
+                            if !options.ignoreRegions.isEmpty && options.ignoreRegions.contains(where: { $0.contains(x, y) }) {
+                                if !options.maskOnly { grey(img1, pos, fade, output) }
+                                continue
+                            }
+                            compared += 1
+                            let delta = colorDelta(img1, img2, pos, pos, yOnly: false)
+                            largest = max(largest, abs(delta))
+                            if abs(delta) > maxDelta {
+                                if !options.includeAntialiasing
+                                    && (isAntialiased(img1, x, y, width, height, img2) || isAntialiased(img2, x, y, width, height, img1))
+                                {
+                                    antialiased += 1
+                                    if !options.maskOnly { put(output, pos, options.antialiasingColor) }
+                                } else {
+                                    differing += 1
+                                    put(output, pos, options.diffColor)
+                                    minX = min(minX, x)
+                                    minY = min(minY, y)
+                                    maxX = max(maxX, x)
+                                    maxY = max(maxY, y)
+                                }
+                            } else if !options.maskOnly {
+                                grey(img1, pos, fade, output)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var mismatch: (PixelSize, PixelSize)? = nil
+        if baseline.width != current.width || baseline.height != current.height {
+            mismatch = (PixelSize(width: baseline.width, height: baseline.height), PixelSize(width: current.width, height: current.height))
+        }
+        return ImageDifference(
+            differingPixels: differing, antialiasedPixels: antialiased, comparedPixels: compared,
+            bounds: maxX < 0 ? nil : IgnoreRegion(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
+            largestDelta: largest / maximumDelta, diffImage: diffImage, sizeMismatch: mismatch)
+    }
+
+    /// The top-left `width` x `height` of a bitmap, straight alpha, as pixelmatch sees it.
+    static func straight(_ bitmap: Bitmap, width: Int, height: Int, premultiplied: Bool) -> [UInt8] {
+        if !premultiplied && width == bitmap.width && height == bitmap.height { return bitmap.pixels }
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            if !premultiplied {
+                let s = y * bitmap.width * 4
+                out.replaceSubrange((y * width * 4)..<((y + 1) * width * 4), with: bitmap.pixels[s..<(s + width * 4)])
+                continue
+            }
+            for x in 0..<width {
+                let s = (y * bitmap.width + x) * 4, d = (y * width + x) * 4
+                let alpha = bitmap.pixels[s + 3]
+                out[d + 3] = alpha
+                if alpha == 255 {
+                    out[d] = bitmap.pixels[s]
+                    out[d + 1] = bitmap.pixels[s + 1]
+                    out[d + 2] = bitmap.pixels[s + 2]
+                } else if alpha > 0 {
+                    for c in 0..<3 {
+                        out[d + c] = UInt8(min(255, (Int(bitmap.pixels[s + c]) * 255 + Int(alpha) / 2) / Int(alpha)))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    @inline(__always)
+    static func blend(_ c: Double, _ a: Double) -> Double { 255 + (c - 255) * a }
+    @inline(__always)
+    static func rgb2y(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.29889531 + g * 0.58662247 + b * 0.11448223 }
+    @inline(__always)
+    static func rgb2i(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.59597799 - g * 0.27417610 - b * 0.32180189 }
+    @inline(__always)
+    static func rgb2q(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.21147017 - g * 0.52261711 + b * 0.31114694 }
+
+    /// pixelmatch's colorDelta: the squared YIQ distance, negative when the second pixel
+    /// is lighter; with `yOnly`, the brightness difference alone.
+    @inline(__always)
+    static func colorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>, _ k: Int, _ m: Int, yOnly: Bool) -> Double {
+        let a1i = img1[k + 3], a2i = img2[m + 3]
+        if a1i == a2i && img1[k] == img2[m] && img1[k + 1] == img2[m + 1] && img1[k + 2] == img2[m + 2] { return 0 }
+        var r1 = Double(img1[k]), g1 = Double(img1[k + 1]), b1 = Double(img1[k + 2])
+        var r2 = Double(img2[m]), g2 = Double(img2[m + 1]), b2 = Double(img2[m + 2])
+        if a1i < 255 {
+            let a1 = Double(a1i) / 255
+            r1 = blend(r1, a1)
+            g1 = blend(g1, a1)
+            b1 = blend(b1, a1)
+        }
+        if a2i < 255 {
+            let a2 = Double(a2i) / 255
+            r2 = blend(r2, a2)
+            g2 = blend(g2, a2)
+            b2 = blend(b2, a2)
+        }
+        let y1 = rgb2y(r1, g1, b1), y2 = rgb2y(r2, g2, b2)
+        let y = y1 - y2
+        if yOnly { return y }
+        let i = rgb2i(r1, g1, b1) - rgb2i(r2, g2, b2)
+        let q = rgb2q(r1, g1, b1) - rgb2q(r2, g2, b2)
+        let delta = 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q
+        return y1 > y2 ? -delta : delta
+    }
+
+    /// pixelmatch's antialiased(): a pixel between a darker and a brighter neighbour, one of
+    /// which sits in a flat area in both images.
+    static func isAntialiased(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int, _ img2: UnsafeBufferPointer<UInt8>) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let pos = (y1 * width + x1) * 4
+        var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+        var minimum = 0.0, maximum = 0.0
+        var minX = 0, minY = 0, maxX = 0, maxY = 0
+        for x in x0...x2 {
+            for y in y0...y2 {
+                if x == x1 && y == y1 { continue }
+                let delta = colorDelta(img, img, pos, (y * width + x) * 4, yOnly: true)
+                if delta == 0 {
+                    zeroes += 1
+                    if zeroes > 2 { return false }
+                } else if delta < minimum {
+                    minimum = delta
+                    minX = x
+                    minY = y
+                } else if delta > maximum {
+                    maximum = delta
+                    maxX = x
+                    maxY = y
+                }
+            }
+        }
+        if minimum == 0 || maximum == 0 { return false }
+        return (hasManySiblings(img, minX, minY, width, height) && hasManySiblings(img2, minX, minY, width, height))
+            || (hasManySiblings(img, maxX, maxY, width, height) && hasManySiblings(img2, maxX, maxY, width, height))
+    }
+
+    /// Whether a pixel has 3 or more neighbours of exactly its colour.
+    static func hasManySiblings(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let pos = (y1 * width + x1) * 4
+        var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+        for x in x0...x2 {
+            for y in y0...y2 {
+                if x == x1 && y == y1 { continue }
+                let pos2 = (y * width + x) * 4
+                if img[pos] == img[pos2] && img[pos + 1] == img[pos2 + 1] && img[pos + 2] == img[pos2 + 2] && img[pos + 3] == img[pos2 + 3] {
+                    zeroes += 1
+                }
+                if zeroes > 2 { return true }
+            }
+        }
+        return false
+    }
+
+    @inline(__always)
+    static func put(_ output: UnsafeMutableBufferPointer<UInt8>, _ pos: Int, _ color: RGBA) {
+        output[pos] = color.red
+        output[pos + 1] = color.green
+        output[pos + 2] = color.blue
+        output[pos + 3] = color.alpha
+    }
+
+    /// The baseline pixel as grey, faded towards white.
+    @inline(__always)
+    static func grey(_ img: UnsafeBufferPointer<UInt8>, _ pos: Int, _ fade: Double, _ output: UnsafeMutableBufferPointer<UInt8>) {
+        let value = blend(rgb2y(Double(img[pos]), Double(img[pos + 1]), Double(img[pos + 2])), fade * Double(img[pos + 3]) / 255)
+        let v = UInt8(min(255, max(0, value)))
+        output[pos] = v
+        output[pos + 1] = v
+        output[pos + 2] = v
+        output[pos + 3] = 255
+    }
+}

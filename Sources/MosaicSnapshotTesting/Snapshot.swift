@@ -1,0 +1,85 @@
+import Foundation
+@_exported import MosaicDiff
+@_exported import MosaicImage
+
+/// When references are written instead of compared, from the environment variable
+/// `MOSAIC_RECORD`: `missing` (the default: write a reference that does not exist yet),
+/// `all` (rewrite every reference), `never` (a missing reference is a failure, as on CI).
+public enum SnapshotRecordMode: String, Sendable {
+    case missing, all, never
+
+    public static var current: SnapshotRecordMode {
+        ProcessInfo.processInfo.environment["MOSAIC_RECORD"].flatMap(SnapshotRecordMode.init(rawValue:)) ?? .missing
+    }
+}
+
+/// Why a snapshot did not pass. Thrown, so that it fails a test in XCTest and in
+/// swift-testing alike, with no test framework imported here.
+public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
+    /// The reference was missing (or re-recording was asked for) and has been written:
+    /// check it and run again. Recording always fails the test, so nothing passes unseen.
+    case recorded(reference: String)
+    /// There is no reference and recording is off (`MOSAIC_RECORD=never`).
+    case missingReference(reference: String)
+    /// The images differ beyond the tolerance; the actual image and the diff are saved.
+    case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?)
+
+    public var description: String {
+        switch self {
+        case .recorded(let reference):
+            return "recorded a new reference at \(reference); check it and run the test again"
+        case .missingReference(let reference):
+            return "no reference at \(reference) (MOSAIC_RECORD=never); record it with MOSAIC_RECORD=missing"
+        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size):
+            let what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
+            return "snapshot does not match \(reference): \(what); actual: \(actual), diff: \(diff)"
+        }
+    }
+}
+
+/// Asserts that `bitmap` matches the reference PNG `__Snapshots__/<name>.png` beside the
+/// test file, by pixelmatch's perceptual comparison.
+///
+/// - Parameters:
+///   - name: the reference's file name, without extension.
+///   - options: the comparison (threshold, anti-aliasing, ignored regions).
+///   - tolerance: how many differing pixels (or what fraction) still pass; counted in
+///     pixels, not bytes.
+///   - file: the test's source file (the reference sits beside it).
+/// - Throws: `SnapshotFailure`; on a mismatch the actual image and the diff image are
+///   written to `__Snapshots__/Failures/` (or `$MOSAIC_ARTIFACTS` when set) for the CI to keep.
+public func assertSnapshot(
+    of bitmap: Bitmap, named name: String, options: ComparisonOptions = ComparisonOptions(),
+    tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode = .current, file: StaticString = #filePath
+) throws {
+    let folder = (String(describing: file) as NSString).deletingLastPathComponent + "/__Snapshots__"
+    let reference = folder + "/\(name).png"
+    let exists = FileManager.default.fileExists(atPath: reference)
+    if record == .all || (!exists && record == .missing) {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try bitmap.writePNG(to: reference, hasAlpha: !bitmap.isOpaque, compressionLevel: 9, software: nil)
+        throw SnapshotFailure.recorded(reference: reference)
+    }
+    guard exists else { throw SnapshotFailure.missingReference(reference: reference) }
+    let expected = try ImageDecoder().decode(reference).bitmap
+    let difference = ImageComparison.compare(expected, bitmap, options: options)
+    if tolerance.accepts(difference) { return }
+    let artifacts = ProcessInfo.processInfo.environment["MOSAIC_ARTIFACTS"] ?? (folder + "/Failures")
+    try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+    let actualPath = artifacts + "/\(name).actual.png", diffPath = artifacts + "/\(name).diff.png"
+    try bitmap.writePNG(to: actualPath)
+    try difference.diffImage.writePNG(to: diffPath)
+    let size = difference.sizeMismatch.map { "the size is \($0.current), the reference \($0.baseline)" }
+    throw SnapshotFailure.mismatch(
+        reference: reference, actual: actualPath, diff: diffPath, differingPixels: difference.differingPixels,
+        fraction: difference.fraction, sizeMismatch: size)
+}
+
+/// The same for a PNG (or JPEG) file, e.g. one a command wrote.
+public func assertSnapshot(
+    ofImageAt path: String, named name: String, options: ComparisonOptions = ComparisonOptions(),
+    tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode = .current, file: StaticString = #filePath
+) throws {
+    let bitmap = try ImageDecoder().decode(path).bitmap
+    try assertSnapshot(of: bitmap, named: name, options: options, tolerance: tolerance, record: record, file: file)
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Mosaic
+import Testing
+
+@Suite struct DiffCommandTests {
+    static let fixtures = CLI.repository.appendingPathComponent("Tests/MosaicDiffTests/Fixtures").path
+
+    /// baseline/ and current/: one pair unchanged, one changed, one added, one removed.
+    static func folders() throws -> (String, String) {
+        let dir = CLI.temporaryDirectory()
+        let fm = FileManager.default
+        for side in ["baseline", "current"] { try fm.createDirectory(atPath: dir + "/\(side)/ui", withIntermediateDirectories: true) }
+        try fm.copyItem(atPath: fixtures + "/identical-a.png", toPath: dir + "/baseline/same.png")
+        try fm.copyItem(atPath: fixtures + "/identical-b.png", toPath: dir + "/current/same.png")
+        try fm.copyItem(atPath: fixtures + "/text-changed-a.png", toPath: dir + "/baseline/ui/button.png")
+        try fm.copyItem(atPath: fixtures + "/text-changed-b.png", toPath: dir + "/current/ui/button.png")
+        try fm.copyItem(atPath: fixtures + "/alpha-a.png", toPath: dir + "/baseline/old.png")
+        try fm.copyItem(atPath: fixtures + "/noise-a.png", toPath: dir + "/current/new.png")
+        try "notes".write(toFile: dir + "/current/README.txt", atomically: true, encoding: .utf8)
+        return (dir + "/baseline", dir + "/current")
+    }
+
+    @Test func identicalFilesPass() throws {
+        let result = try CLI.run(["diff", Self.fixtures + "/identical-a.png", Self.fixtures + "/identical-b.png"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0 changed, 0 added, 0 removed, 1 unchanged\n")
+    }
+
+    @Test func changedFilesFailWithTheirFigures() throws {
+        let result = try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png"])
+        #expect(result.status == 1)
+        // 41 pixels: the count pixelmatch gives for this pair at 0.1.
+        #expect(result.stdout.hasPrefix("changed    text-changed-b.png: 41 px (0.667%) in "))
+        // Within a tolerance it passes.
+        #expect(try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png", "--max-diff-pixels", "41"]).status == 0)
+        #expect(try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png", "--max-diff-ratio", "0.01"]).status == 0)
+        #expect(try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png", "--include-aa", "--max-diff-pixels", "41"]).status == 1)
+        #expect(try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png", "--ignore", "0,0,96,64"]).status == 0)
+    }
+
+    @Test func foldersWithReports() throws {
+        let (baseline, current) = try Self.folders()
+        let dir = (baseline as NSString).deletingLastPathComponent
+        let result = try CLI.run(["diff", baseline, current, "-o", dir + "/board.png", "--json", dir + "/report.json", "--junit", dir + "/junit.xml"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("changed    ui/button.png: 41 px"))
+        #expect(lines[1] == "added      new.png")
+        #expect(lines[2] == "removed    old.png")
+        #expect(lines[3] == "1 changed, 1 added, 1 removed, 1 unchanged")
+        let report = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: dir + "/report.json")!) as! [String: Any]
+        #expect(report["passes"] as? Bool == false)
+        #expect(report["counts"] as? [String: Int] == ["changed": 1, "added": 1, "removed": 1, "unchanged": 1])
+        let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<testsuite name=\"mosaic diff\" tests=\"4\" failures=\"3\" errors=\"0\">"))
+        #expect(junit.contains("<testcase classname=\"mosaic.diff\" name=\"same.png\"/>"))
+        let board = try ImageDecoder().probe(dir + "/board.png")
+        #expect(board.width == 1500 && board.height > 300)
+    }
+
+    @Test func errorsExitTwo() throws {
+        let missing = try CLI.run(["diff", "/no/such/a.png", Self.fixtures + "/identical-a.png"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "error: /no/such/a.png: no such file or folder\n")
+        let dir = CLI.temporaryDirectory()
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2]).write(to: URL(fileURLWithPath: dir + "/bad.png"))
+        let unreadable = try CLI.run(["diff", dir + "/bad.png", Self.fixtures + "/identical-a.png"])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr == "error: \(dir)/bad.png: invalid PNG: the file ends early\n")
+        let mixed = try CLI.run(["diff", dir, Self.fixtures + "/identical-a.png"])
+        #expect(mixed.status == 2)
+    }
+}

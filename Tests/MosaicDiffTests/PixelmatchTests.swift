@@ -1,0 +1,74 @@
+import Foundation
+import MosaicDiff
+import MosaicImage
+import Testing
+
+/// The same counts as the reference implementation: pixelmatch's Python port, run by
+/// make_reference_counts.py on the pairs in Fixtures/ (anti-aliased text shifted and
+/// changed, an anti-aliased shape shifted and recoloured, alpha, noise, identical).
+@Suite struct PixelmatchTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+    static let cases: [(String, Int)] = {
+        let data = FileManager.default.contents(atPath: fixtures + "/reference-counts.json")!
+        let counts = try! JSONSerialization.jsonObject(with: data) as! [String: Int]
+        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }()
+
+    static func load(_ name: String) throws -> Bitmap {
+        var decoder = ImageDecoder()
+        decoder.premultiplyAlpha = false
+        return try decoder.decode(fixtures + "/\(name).png").bitmap
+    }
+
+    @Test(arguments: cases)
+    func sameCountAsPixelmatch(key: String, expected: Int) throws {
+        let parts = key.split(separator: " ")
+        let name = String(parts[0]), threshold = Double(parts[1])!, includeAA = parts[2] == "True"
+        let a = try Self.load(name + "-a"), b = try Self.load(name + "-b")
+        let result = ImageComparison.compare(a, b, options: ComparisonOptions(threshold: threshold, includeAntialiasing: includeAA), premultiplied: false)
+        #expect(result.differingPixels == expected, "\(key)")
+    }
+
+    @Test func theReferenceSetIsComplete() {
+        #expect(Self.cases.count == 42)
+        #expect(Self.cases.contains { $0.1 > 100 } && Self.cases.contains { $0.1 == 0 })
+    }
+
+    @Test func resultFigures() throws {
+        let a = try Self.load("text-shifted-a"), b = try Self.load("text-shifted-b")
+        let result = ImageComparison.compare(a, b, premultiplied: false)
+        #expect(result.comparedPixels == 96 * 64)
+        #expect(result.fraction == Double(result.differingPixels) / Double(96 * 64))
+        #expect(result.antialiasedPixels > 0)
+        let box = try #require(result.bounds)
+        #expect(box.x >= 0 && box.x + box.width <= 96 && box.y >= 0 && box.y + box.height <= 64)
+        #expect(result.largestDelta > 0.3 && result.largestDelta <= 1)
+        // The diff image: red where counted, yellow where anti-aliased, grey elsewhere.
+        var red = 0, yellow = 0
+        for i in stride(from: 0, to: result.diffImage.pixels.count, by: 4) {
+            let p = result.diffImage.pixels
+            if p[i] == 255 && p[i + 1] == 0 && p[i + 2] == 0 { red += 1 }
+            if p[i] == 255 && p[i + 1] == 255 && p[i + 2] == 0 { yellow += 1 }
+        }
+        #expect(red == result.differingPixels && yellow == result.antialiasedPixels)
+        #expect(ImageComparison.compare(a, a, premultiplied: false).isMatch)
+    }
+
+    @Test func ignoredRegionsAndMasks() throws {
+        let a = try Self.load("shape-colour-a"), b = try Self.load("shape-colour-b")
+        let all = ImageComparison.compare(a, b, premultiplied: false)
+        let ignored = ImageComparison.compare(a, b, options: ComparisonOptions(ignoreRegions: [IgnoreRegion(x: 0, y: 0, width: 96, height: 64)]), premultiplied: false)
+        #expect(all.differingPixels > 0 && ignored.differingPixels == 0 && ignored.comparedPixels == 0)
+        let mask = ImageComparison.compare(a, b, options: ComparisonOptions(maskOnly: true), premultiplied: false)
+        #expect(mask.diffImage.pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element == 255 }.count == mask.differingPixels)
+    }
+
+    @Test func sizeMismatchIsItsOwnResult() {
+        let a = Bitmap(width: 10, height: 10, fill: .white), b = Bitmap(width: 12, height: 10, fill: .white)
+        let result = ImageComparison.compare(a, b)
+        #expect(!result.isMatch && result.differingPixels == 0)
+        #expect(result.sizeMismatch?.baseline == PixelSize(width: 10, height: 10) && result.sizeMismatch?.current == PixelSize(width: 12, height: 10))
+        #expect(!DiffTolerance(maximumPixels: 1000).accepts(result))
+    }
+}
