@@ -103,7 +103,10 @@ struct Canvas {
 
     /// A soft shadow of a rounded rectangle: its opacity falls off smoothly over `blur`
     /// pixels around the edge (an analytic stand-in for a Gaussian blur).
-    mutating func shadow(_ rect: Rect, radius: Int, blur: Int, color: RGBA) {
+    ///
+    /// - Parameter hidden: an opaque rectangle that will be drawn over the shadow (the card
+    ///   itself): its inside, away from its rounded corners, is skipped.
+    mutating func shadow(_ rect: Rect, radius: Int, blur: Int, color: RGBA, hidden: Rect? = nil) {
         guard color.alpha > 0 else { return }
         let reach = max(1, blur)
         let outer = Rect(x: rect.minX - reach, y: rect.minY - reach, width: rect.width + 2 * reach, height: rect.height + 2 * reach)
@@ -113,10 +116,18 @@ struct Canvas {
         let b = Double(reach)
         bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
+            // Columns [skipFrom, skipTo) of a row inside `hidden` (clear of its corners).
+            let corner = Int(r) + 1
             for row in rows {
                 let py = Double(row + top) + 0.5
                 let dy = max(Double(rect.minY) + r - py, py - (Double(rect.maxY) - r), 0)
+                var skipFrom = Int.max, skipTo = Int.min
+                if let hidden, row + top >= hidden.minY + corner, row + top < hidden.maxY - corner {
+                    skipFrom = hidden.minX + 1
+                    skipTo = hidden.maxX - 1
+                }
                 for x in columns {
+                    if x >= skipFrom && x < skipTo { continue }
                     let px = Double(x) + 0.5
                     let dx = max(Double(rect.minX) + r - px, px - (Double(rect.maxX) - r), 0)
                     let distance = (dx * dx + dy * dy).squareRoot() - r  // <= 0 inside

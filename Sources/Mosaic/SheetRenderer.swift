@@ -306,7 +306,9 @@ public struct SheetRenderer: Sendable {
         let frame = element.frame
         if style.shadowColor.alpha > 0 {
             let shadowRect = Rect(x: frame.minX + style.shadowOffsetX, y: frame.minY + style.shadowOffsetY, width: frame.width, height: frame.height)
-            canvas.shadow(shadowRect, radius: style.cornerRadius, blur: style.shadowBlur, color: style.shadowColor.premultiplied)
+            canvas.shadow(
+                shadowRect, radius: style.cornerRadius, blur: style.shadowBlur, color: style.shadowColor.premultiplied,
+                hidden: style.cardBackground.isOpaque ? frame : nil)
         }
         canvas.fillRoundedRect(frame, radius: style.cornerRadius, color: style.cardBackground.premultiplied)
         let imageFrame = element.imageFrame!
