@@ -14,6 +14,9 @@ let package = Package(
             name: "ImageBenchmark",
             dependencies: [.product(name: "Mosaic", package: "mosaic")]),
         .executableTarget(
+            name: "DiffBenchmark",
+            dependencies: [.product(name: "Mosaic", package: "mosaic")]),
+        .executableTarget(
             name: "TextBenchmark",
             dependencies: [.product(name: "Mosaic", package: "mosaic")]),
     ],

@@ -14,21 +14,12 @@ struct LayoutCommand: ParsableCommand {
     var output = "sheet.png"
 
     func run() throws {
-        do {
+        try reportingErrors {
             let options = sheet.options
             let catalog = try sheet.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict))
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
             FileHandle.standardOutput.write(contactSheet.imageMapJSON(output: output))
             FileHandle.standardOutput.write(Data("\n".utf8))
-        } catch let error as SheetError {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        } catch let error as CatalogError {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        } catch let error as TextError {
-            printError("error: \(error)")
-            throw ExitCode(1)
         }
     }
 }

@@ -25,7 +25,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let options = sheet.options
         let started = Date()
-        do {
+        try reportingErrors {
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             let catalog = try sheet.catalog(decoder: decoder)
             if !quiet {
@@ -67,18 +67,6 @@ struct RenderCommand: ParsableCommand {
                 line += " (\(String(format: "%.2f", seconds)) s)"
                 printError(line)
             }
-        } catch let error as SheetError {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        } catch let error as CatalogError {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        } catch let error as TextError {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        } catch let error as Failure {
-            printError("error: \(error)")
-            throw ExitCode(1)
         }
     }
 }

@@ -230,3 +230,16 @@ func printError(_ text: String) {
 struct Failure: Error, CustomStringConvertible {
     var description: String
 }
+
+/// Runs a command's work; mosaic's own errors print as "error: <file>: <reason>" and
+/// exit 1, with no stack trace.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure {
+        printError("error: \(error)")
+        throw ExitCode(1)
+    }
+}
