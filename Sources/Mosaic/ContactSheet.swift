@@ -81,10 +81,18 @@ public struct ContactSheet: Sendable {
         let decorated = style.sectionBackground != nil
         func supplementary(_ text: String?, _ textStyle: TextStyle, before: Int, after: Int) throws(SheetError) -> Supplementary? {
             guard let text, !text.isEmpty else { return nil }
-            let height: Int
-            do { height = try typesetter.layout(text, style: textStyle, width: textWidth).height } catch { throw .text(error) }
+            // Along a vertical board a header is as tall as its text set across the sheet;
+            // along a horizontal one it is a strip as wide as its text set at most 240 px
+            // wide (drawn at the strip's top).
+            let length: Int
+            do {
+                let set = try typesetter.layout(text, style: textStyle, width: vertical ? textWidth : min(textWidth, 240))
+                length = vertical ? set.height : (set.lines.map(\.width).max() ?? 0)
+            } catch {
+                throw .text(error)
+            }
             let side = decorated ? style.sectionPadding : 0
-            return Supplementary(length: height, insets: vertical ? Insets(top: before, left: side, bottom: after, right: side) : Insets(top: side, left: before, bottom: side, right: after))
+            return Supplementary(length: length, insets: vertical ? Insets(top: before, left: side, bottom: after, right: side) : Insets(top: side, left: before, bottom: side, right: after))
         }
         func baseStyle(_ overrides: SectionOverrides) -> SectionStyle {
             let spacing = overrides.spacing ?? options.spacing

@@ -136,4 +136,22 @@ import Testing
         #expect(portrait.title == "2. astronaut-portrait-exif6 300x512")
         #expect(portrait.description == "Stored sideways like a phone photo; it must appear upright.")
     }
+
+    @Test func horizontalHeadersAreStripsAsWideAsTheirText() throws {
+        let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
+        var options = SheetOptions()
+        options.direction = .horizontal
+        options.rows = 3
+        options.height = 900
+        let sheet = try ContactSheet(catalog: catalog, options: options, typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        let headers = sheet.imageMap(output: nil).elements.filter { $0.kind == "header" }
+        #expect(headers.map(\.text) == ["mosaic sample sheet", "Space", "Everyday", "Science"])
+        for header in headers {
+            #expect(header.frame.width > 20 && header.frame.width <= 240, "\(header.text ?? ""): \(header.frame)")
+            #expect(header.frame.height == 900 - 2 * options.inset)
+        }
+        // Cards follow their section's header to the right.
+        let cards = sheet.imageMap(output: nil).elements.filter { $0.kind == "card" && $0.section == 1 }
+        #expect(cards.allSatisfy { $0.frame.minX >= headers[1].frame.maxX })
+    }
 }
