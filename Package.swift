@@ -5,6 +5,8 @@ let package = Package(
     name: "mosaic",
     products: [
         .library(name: "MosaicLayout", targets: ["MosaicLayout"]),
+        // The image layer on its own (decode, resample, PNG writer), without fonts.
+        .library(name: "MosaicImage", targets: ["MosaicImage"]),
         .library(name: "Mosaic", targets: ["Mosaic"]),
         .library(name: "MosaicSnapshotTesting", targets: ["MosaicSnapshotTesting"]),
         .executable(name: "mosaic", targets: ["MosaicCLI"]),

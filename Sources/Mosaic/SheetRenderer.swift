@@ -232,7 +232,7 @@ public struct SheetRenderer: Sendable {
             do { try writer.moveIntoPlace() } catch { throw .output(error) }
         }
         return RenderSummary(
-            files: paths, rendered: rendered, failures: probeFailures.isEmpty ? failures : failures,
+            files: paths, rendered: rendered, failures: failures,
             warnings: warnings, missingCharacters: Array(sheet.typesetter.fonts.missingCharacters).sorted { $0.value < $1.value })
     }
 

@@ -153,7 +153,8 @@ public struct ImageDecoder: Sendable {
         }
         let width = (info.width * eighths + 7) / 8
         let height = (info.height * eighths + 7) / 8
-        var storage = [UInt8](repeating: 0, count: width * height * 4)
+        // Every byte is written by the decoder (or the call fails): no zero-fill.
+        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
         let result = bytes.withUnsafeBufferPointer { input in
             storage.withUnsafeMutableBufferPointer { output in
                 switch info.format {

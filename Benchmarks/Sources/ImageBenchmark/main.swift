@@ -7,7 +7,7 @@
 //
 // One `thumbnail FILE 1` run is what to time as a whole process beside
 // `djpeg -scale 1/8 -outfile /dev/null FILE`.
-import Mosaic
+import MosaicImage
 
 #if canImport(Glibc)
 import Glibc
@@ -33,12 +33,13 @@ guard let command = arguments.first else {
     exit(64)
 }
 
-/// Decodes at the smallest DCT scale that covers 300 px across, then resamples to 300.
+/// Decodes at the smallest DCT scale that covers 300 px across (one read of the file),
+/// then resamples to 300 px wide (or less for a smaller image).
 func thumbnail(_ path: String, decoder: ImageDecoder) throws -> Bitmap {
-    let info = try decoder.probe(path)
+    let decoded = try decoder.decode(path, minimumSize: PixelSize(width: 300, height: 1))
+    let info = decoded.info
     let width = min(300, info.orientedWidth)
     let height = max(1, Int((Double(width) * Double(info.orientedHeight) / Double(info.orientedWidth)).rounded()))
-    let decoded = try decoder.decode(path, minimumSize: PixelSize(width: width, height: height))
     return decoded.bitmap.resampled(width: width, height: height)
 }
 
