@@ -187,8 +187,13 @@ public struct Catalog: Sendable {
         }
     }
 
-    /// Probes files on `jobs` threads; keeps images and files that look broken, counts the rest.
-    static func probe(_ files: [(path: String, relative: String)], decoder: ImageDecoder, jobs: Int, catalog: inout Catalog) -> [CatalogEntry] {
+    /// Probes files on `jobs` threads; keeps images and files that look broken, in order.
+    /// Files that are not images are counted in `catalog.skippedFiles`, or, with
+    /// `keepingOthers` (the user named them), kept as failures in their place.
+    static func probe(
+        _ files: [(path: String, relative: String)], decoder: ImageDecoder, jobs: Int, catalog: inout Catalog,
+        keepingOthers: Bool = false
+    ) -> [CatalogEntry] {
         let results = ProbeResults(count: files.count)
         let work: @Sendable (Int) -> Void = { (i: Int) in
             let (path, relative) = files[i]
@@ -219,7 +224,13 @@ public struct Catalog: Sendable {
         for result in results.values {
             switch result {
             case .image(let entry): entries.append(entry)
-            case .skipped(let relative): catalog.skippedFiles.append(relative)
+            case .skipped(let relative):
+                if keepingOthers {
+                    let path = files.first { $0.relative == relative }?.path ?? relative
+                    entries.append(CatalogEntry(path: path, relativePath: relative, info: nil, failure: "\(path): not a JPEG or PNG file", title: nil, description: nil, fileSize: 0, modified: 0))
+                } else {
+                    catalog.skippedFiles.append(relative)
+                }
             case nil: break
             }
         }
@@ -260,14 +271,9 @@ public struct Catalog: Sendable {
     /// placeholder cards (the user named them).
     public static func files(_ paths: [String], decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> Catalog {
         var catalog = Catalog(sections: [])
-        var entries = probe(paths.map { ($0, $0) }, decoder: decoder, jobs: jobs, catalog: &catalog)
-        // Named explicitly: a file that is not an image is shown as a failure, not skipped.
-        for skipped in catalog.skippedFiles {
-            entries.append(CatalogEntry(path: skipped, relativePath: skipped, info: nil, failure: "\(skipped): not a JPEG or PNG file", title: nil, description: nil, fileSize: 0, modified: 0))
-        }
-        let order = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, $0) }.reversed())
-        entries.sort { (order[$0.path] ?? 0) < (order[$1.path] ?? 0) }
-        catalog.skippedFiles = []
+        // Named explicitly (the same file may be named twice): a file that is not an image
+        // is shown as a failure, not skipped.
+        let entries = probe(paths.map { ($0, $0) }, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
         catalog.sections = [CatalogSection(entries: entries)]
         return catalog
     }

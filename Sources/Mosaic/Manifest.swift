@@ -52,24 +52,12 @@ extension Catalog {
                 let full = item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path)
                 return (full, item.path)
             }
-            var entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog)
             // Listed by name: a file that is not an image is a placeholder, not skipped.
-            for skipped in catalog.skippedFiles {
-                if let index = items.firstIndex(where: { $0.path == skipped }) {
-                    entries.append(CatalogEntry(path: files[index].0, relativePath: skipped, info: nil, failure: "\(files[index].0): not a JPEG or PNG file", title: nil, description: nil, fileSize: 0, modified: 0))
-                }
-            }
-            catalog.skippedFiles = []
-            // Back in manifest order, with the captions.
-            var byPath: [String: [CatalogEntry]] = [:]
-            for entry in entries { byPath[entry.relativePath, default: []].append(entry) }
-            var ordered: [CatalogEntry] = []
-            for item in items {
-                guard var entry = byPath[item.path]?.first else { continue }
-                byPath[item.path]?.removeFirst()
-                entry.title = item.title
-                entry.description = item.description
-                ordered.append(entry)
+            // The entries come back in manifest order, one per item.
+            var ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
+            for (index, item) in items.enumerated() {
+                ordered[index].title = item.title
+                ordered[index].description = item.description
             }
             let overrides = SectionOverrides(
                 columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,

@@ -75,6 +75,7 @@ public final class PNGWriter {
             }
             return mosaic_png_writer_open(cPath, &params, &result)
         }
+        TemporaryFiles.register(temporaryPath)
         guard let opened else {
             let reason = messageText(result.message)
             unlink(temporaryPath)
@@ -89,6 +90,7 @@ public final class PNGWriter {
     deinit {
         if let writer { mosaic_png_writer_abort(writer) }
         if !moved { unlink(temporaryPath) }
+        TemporaryFiles.unregister(temporaryPath)
     }
 
     /// Pushes the next rows: `band` must be `width` pixels wide, premultiplied RGBA.
@@ -231,6 +233,35 @@ extension Bitmap {
 func unpremultiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
     let a = UInt32(alpha)
     return UInt8(min(255, (UInt32(value) * 255 + a / 2) / a))
+}
+
+/// The temporary files being written, so that an interrupted program can remove them
+/// (`removeAll()` only calls `unlink`, which is safe in a signal handler).
+public enum TemporaryFiles {
+    static let lock = Lock()
+    /// C strings, kept allocated while registered.
+    nonisolated(unsafe) static var paths: [UnsafeMutablePointer<CChar>?] = Array(repeating: nil, count: 64)
+
+    static func register(_ path: String) {
+        lock.withLock {
+            if let slot = paths.firstIndex(where: { $0 == nil }) { paths[slot] = strdup(path) }
+        }
+    }
+
+    static func unregister(_ path: String) {
+        lock.withLock {
+            for (i, p) in paths.enumerated() where p != nil && String(cString: p!) == path {
+                free(p)
+                paths[i] = nil
+            }
+        }
+    }
+
+    /// Removes every registered temporary file: for a SIGINT or SIGTERM handler. The
+    /// destinations are untouched.
+    public static func removeAll() {
+        for p in paths { if let p { unlink(p) } }
+    }
 }
 
 /// A small mutex (pthread), for the temporary-name counter.

@@ -159,3 +159,35 @@ import Testing
         #expect(try CLI.run(["render", "x", "--background", "blurple"]).stderr.contains("--background: \"blurple\" is not a colour"))
     }
 }
+
+@Suite struct InterruptTests {
+    /// Ctrl-C in the middle of writing: the temporary file goes, the previous sheet stays.
+    @Test func anInterruptedRunLeavesThePreviousOutput() throws {
+        let dir = CLI.temporaryDirectory()
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: dir + "/sheet.png"))
+        let photos = try FileManager.default.contentsOfDirectory(atPath: CLI.sampleImages).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+        // Many cards at full size: long enough to interrupt.
+        let inputs = (0..<4).flatMap { _ in photos.map { CLI.sampleImages + "/" + $0 } }
+        let process = Process()
+        process.executableURL = CLI.productsDirectory.appendingPathComponent("mosaic")
+        process.arguments = ["render"] + inputs + ["-o", dir + "/sheet.png", "--width", "2400", "--columns", "3", "--jobs", "1", "--no-progress", "--font", RenderCommandTests.font]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary file exists, then interrupt.
+        let deadline = Date().addingTimeInterval(60)
+        var sawTemporary = false
+        while Date() < deadline && process.isRunning {
+            if try FileManager.default.contentsOfDirectory(atPath: dir).contains(where: { $0.hasPrefix(".sheet.png.mosaic-") }) {
+                sawTemporary = true
+                break
+            }
+            usleep(2000)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(sawTemporary)
+        #expect(process.terminationStatus == 130)
+        #expect(String(decoding: FileManager.default.contents(atPath: dir + "/sheet.png")!, as: UTF8.self) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["sheet.png"])
+    }
+}
