@@ -140,6 +140,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
+    @Test func aFileNamedTwiceIsTwoCards() throws {
+        let dir = CLI.temporaryDirectory()
+        let coins = CLI.sampleImages + "/coins.png"
+        let result = try CLI.run(["render", coins, coins, CLI.repository.path + "/README.md", "-o", dir + "/s.png", "--json", "-", "--no-progress"] + Self.fixed)
+        #expect(result.status == 0)
+        let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let cards = (map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }
+        #expect(cards.compactMap { $0["source"] as? String } == [coins, coins, CLI.repository.path + "/README.md"])
+        // Named explicitly, a file that is not an image is a placeholder, not skipped.
+        #expect((cards[2]["failure"] as? String)?.hasSuffix("README.md: not a JPEG or PNG file") == true)
+    }
+
     @Test func missingAndEmptyInputs() throws {
         let dir = CLI.temporaryDirectory()
         let missing = try CLI.run(["render", dir + "/nothing"])
