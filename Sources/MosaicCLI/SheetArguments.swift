@@ -104,8 +104,14 @@ struct SheetArguments: ParsableArguments {
     var headerSize: Double?
     @Option(help: "Section header colour.")
     var headerColor: String?
+    @Option(help: "Section footer colour.")
+    var footerColor: String?
     @Option(help: "Draw a background behind each section, in this colour.")
     var sectionBackground: String?
+    @Option(help: "Corner radius of section backgrounds, pixels.")
+    var sectionRadius: Int?
+    @Option(help: "Padding inside section backgrounds, pixels.")
+    var sectionPadding: Int?
 
     // Output and work
     @Option(help: "PNG zlib level, 0 (fastest) to 9 (smallest).")
@@ -124,7 +130,7 @@ struct SheetArguments: ParsableArguments {
         if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
         if let columnWidth, columnWidth < 1 { throw ValidationError("--column-width must be at least 1, got \(columnWidth)") }
         if rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
-        for (name, value) in [("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0), ("row-spacing", rowSpacing ?? 0), ("caption-lines", captionLines - 1), ("corner-radius", cornerRadius ?? 0), ("border-width", borderWidth ?? 0)] where value < 0 {
+        for (name, value) in [("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0), ("row-spacing", rowSpacing ?? 0), ("caption-lines", captionLines - 1), ("corner-radius", cornerRadius ?? 0), ("border-width", borderWidth ?? 0), ("section-radius", sectionRadius ?? 0), ("section-padding", sectionPadding ?? 0)] where value < 0 {
             throw ValidationError("--\(name) must not be negative, got \(name == "caption-lines" ? value + 1 : value)")
         }
         if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height must be at least 1, got \(maxHeight)") }
@@ -133,7 +139,7 @@ struct SheetArguments: ParsableArguments {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
         if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be a size in pixels above 0, got \(fontSize)") }
         if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be a size in pixels above 0, got \(headerSize)") }
-        for (name, value) in [("background", background), ("card-background", cardBackground), ("border-color", borderColor), ("title-color", titleColor), ("caption-color", captionColor), ("header-color", headerColor), ("section-background", sectionBackground)] {
+        for (name, value) in [("background", background), ("card-background", cardBackground), ("border-color", borderColor), ("title-color", titleColor), ("caption-color", captionColor), ("header-color", headerColor), ("footer-color", footerColor), ("section-background", sectionBackground)] {
             if let value, Color(parsing: value) == nil {
                 throw ValidationError("--\(name): \"\(value)\" is not a colour (use #rgb, #rrggbb, #rrggbbaa, a CSS name, or transparent)")
             }
@@ -189,7 +195,10 @@ struct SheetArguments: ParsableArguments {
         if let captionAlign { style.captionAlignment = captionAlign }
         if let headerSize { style.headerSize = headerSize }
         if let headerColor { style.headerColor = Color(parsing: headerColor)! }
+        if let footerColor { style.footerColor = Color(parsing: footerColor)! }
         if let sectionBackground { style.sectionBackground = Color(parsing: sectionBackground)! }
+        if let sectionRadius { style.sectionRadius = sectionRadius }
+        if let sectionPadding { style.sectionPadding = sectionPadding }
         o.style = style
         return o
     }

@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func usageErrorsExit64() throws {
-        for arguments in [["render"], ["render", "x", "--columns", "0"], ["render", "x", "--background", "blurple"], ["render", "x", "--order", "random"], ["render", "x", "--columns", "2", "--column-width", "100"]] {
+        for arguments in [["render"], ["render", "x", "--columns", "0"], ["render", "x", "--section-radius=-1"], ["render", "x", "--footer-color", "nope"], ["render", "x", "--background", "blurple"], ["render", "x", "--order", "random"], ["render", "x", "--columns", "2", "--column-width", "100"]] {
             let result = try CLI.run(arguments)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains("Usage: mosaic render"), "\(arguments)")
