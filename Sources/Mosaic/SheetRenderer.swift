@@ -56,14 +56,24 @@ final class DecodePipeline: @unchecked Sendable {
         self.jobs = jobs
         self.decodeOne = decode
         for n in 0..<max(1, workers) {
-            let thread = Thread { [unowned self] in self.work() }
+            // A strong reference: `finish()` waits for every worker to return and then
+            // lets go of the threads, which breaks the cycle.
+            let thread = Thread { self.work() }
             thread.name = "mosaic-decode-\(n)"
             thread.stackSize = 4 << 20
             threads.append(thread)
         }
     }
 
-    func start() { threads.forEach { $0.start() } }
+    /// Workers started and not yet returned.
+    private var running = 0
+
+    func start() {
+        condition.lock()
+        running = threads.count
+        condition.unlock()
+        threads.forEach { $0.start() }
+    }
 
     /// Lets the workers decode every card that starts above `y`.
     func allow(upTo y: Int) {
@@ -80,6 +90,8 @@ final class DecodePipeline: @unchecked Sendable {
             condition.lock()
             while !cancelled && next < jobs.count && jobs[next].minY >= allowedY { condition.wait() }
             if cancelled || next >= jobs.count {
+                running -= 1
+                condition.broadcast()
                 condition.unlock()
                 return
             }
@@ -118,8 +130,9 @@ final class DecodePipeline: @unchecked Sendable {
         condition.lock()
         cancelled = true
         condition.broadcast()
+        while running > 0 { condition.wait() }
         condition.unlock()
-        while threads.contains(where: { $0.isExecuting }) { usleep(1000) }
+        threads.removeAll()
     }
 }
 

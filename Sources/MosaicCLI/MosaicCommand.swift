@@ -1,25 +1,11 @@
 import ArgumentParser
 import Mosaic
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @main
 struct MosaicCommand: ParsableCommand {
     /// An interrupted run removes its temporary files; the previous outputs stay as they were.
     static func main() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for signal in [SIGINT, SIGTERM] {
-            Glibc.signal(signal) { number in
-                TemporaryFiles.removeAll()
-                _exit(128 + number)
-            }
-            sigaddset(&signals, signal)
-        }
-        // A parent may have blocked them (and a blocked mask is inherited): unblock.
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        TemporaryFiles.removeOnInterrupt()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -235,33 +235,16 @@ func unpremultiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
     return UInt8(min(255, (UInt32(value) * 255 + a / 2) / a))
 }
 
-/// The temporary files being written, so that an interrupted program can remove them
-/// (`removeAll()` only calls `unlink`, which is safe in a signal handler).
+/// The temporary files being written, so that an interrupted program can remove them.
+/// The table and the signal handler live in the C shim: a handler must be
+/// async-signal-safe, and Swift code may allocate or take runtime locks.
 public enum TemporaryFiles {
-    static let lock = Lock()
-    /// C strings, kept allocated while registered.
-    nonisolated(unsafe) static var paths: [UnsafeMutablePointer<CChar>?] = Array(repeating: nil, count: 64)
+    static func register(_ path: String) { _ = mosaic_temp_register(path) }
+    static func unregister(_ path: String) { mosaic_temp_unregister(path) }
 
-    static func register(_ path: String) {
-        lock.withLock {
-            if let slot = paths.firstIndex(where: { $0 == nil }) { paths[slot] = strdup(path) }
-        }
-    }
-
-    static func unregister(_ path: String) {
-        lock.withLock {
-            for (i, p) in paths.enumerated() where p != nil && String(cString: p!) == path {
-                free(p)
-                paths[i] = nil
-            }
-        }
-    }
-
-    /// Removes every registered temporary file: for a SIGINT or SIGTERM handler. The
-    /// destinations are untouched.
-    public static func removeAll() {
-        for p in paths { if let p { unlink(p) } }
-    }
+    /// Installs SIGINT and SIGTERM handlers that remove every temporary file being
+    /// written (the destinations stay untouched) and exit with 128 + the signal.
+    public static func removeOnInterrupt() { mosaic_install_interrupt_cleanup() }
 }
 
 /// A small mutex (pthread), for the temporary-name counter.

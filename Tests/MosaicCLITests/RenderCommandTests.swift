@@ -195,7 +195,15 @@ import Testing
             }
             usleep(2000)
         }
+        usleep(200_000)  // mid-way through decoding and writing
         process.interrupt()
+        // Never hang the test run: a process that ignores the interrupt is killed.
+        let exitDeadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < exitDeadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("mosaic did not exit within 30 s of SIGINT")
+        }
         process.waitUntilExit()
         #expect(sawTemporary)
         #expect(process.terminationStatus == 130)

@@ -156,6 +156,19 @@ mosaic_result mosaic_png_write_image(
 /// with a TIFF header; 1 when there is none or it is invalid. Parsed by libexif.
 int mosaic_exif_orientation(const uint8_t *data, size_t size);
 
+// MARK: Interrupted runs
+
+/// Remembers a temporary file to remove if the program is interrupted (SIGINT, SIGTERM).
+/// Returns 0 when the table (64 paths of up to 4 KiB) is full.
+int mosaic_temp_register(const char *path);
+
+/// Forgets a temporary file (it was renamed into place or removed).
+void mosaic_temp_unregister(const char *path);
+
+/// Installs async-signal-safe SIGINT and SIGTERM handlers that unlink every registered
+/// temporary file and exit with 128 + the signal, and unblocks both signals.
+void mosaic_install_interrupt_cleanup(void);
+
 #ifdef __cplusplus
 }
 #endif
