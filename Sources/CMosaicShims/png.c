@@ -58,6 +58,16 @@ static void mosaic_png_fill_info(png_structp png, png_infop info, mosaic_image_i
     out->interlaced = interlace != PNG_INTERLACE_NONE;
     out->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
     out->orientation = 1;
+    png_textp texts = NULL;
+    int text_count = 0;
+    if (png_get_text(png, info, &texts, &text_count) > 0 && texts != NULL) {
+        for (int i = 0; i < text_count; i++) {
+            if (texts[i].key && texts[i].text && strcmp(texts[i].key, "Software") == 0) {
+                snprintf(out->software, sizeof out->software, "%s", texts[i].text);
+                break;
+            }
+        }
+    }
 #ifdef PNG_eXIf_SUPPORTED
     png_uint_32 exif_size = 0;
     png_bytep exif = NULL;

@@ -265,6 +265,32 @@ public struct Catalog: Sendable {
         if reverse { entries.reverse() }
     }
 
+    /// Leaves out the sheet at `output` and its pages (`NAME-1.png`, `NAME-2.png`, ...)
+    /// when mosaic made them (their PNG says Software "mosaic"): a folder's own earlier
+    /// sheet is not one of its photos. Counted in `skippedFiles`. Any other file at those
+    /// paths stays (and the renderer refuses to write over it).
+    public mutating func leaveOut(sheetsAt output: String) {
+        let target = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath()
+        let folder = target.deletingLastPathComponent().path
+        let base = target.deletingPathExtension().lastPathComponent
+        let ext = target.pathExtension
+        func isSheet(_ entry: CatalogEntry) -> Bool {
+            guard entry.info?.software == "mosaic" else { return false }
+            let url = URL(fileURLWithPath: entry.path).standardizedFileURL.resolvingSymlinksInPath()
+            guard url.deletingLastPathComponent().path == folder, url.pathExtension == ext else { return false }
+            let name = url.deletingPathExtension().lastPathComponent
+            if name == base { return true }
+            guard name.hasPrefix(base + "-") else { return false }
+            let number = name.dropFirst(base.count + 1)
+            return !number.isEmpty && number.allSatisfy(\.isNumber)
+        }
+        for i in sections.indices {
+            for entry in sections[i].entries where isSheet(entry) { skippedFiles.append(entry.relativePath) }
+            sections[i].entries.removeAll(where: isSheet)
+        }
+        sections.removeAll { $0.entries.isEmpty }
+    }
+
     // MARK: File lists
 
     /// The given files, in the given order, as one section. Files that are not images are

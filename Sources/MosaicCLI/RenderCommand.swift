@@ -27,7 +27,7 @@ struct RenderCommand: ParsableCommand {
         let started = Date()
         try reportingErrors {
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
-            let catalog = try sheet.catalog(decoder: decoder)
+            let catalog = try sheet.catalog(decoder: decoder, output: output)
             if !quiet {
                 for failure in catalog.entries.compactMap(\.failure) { printError("warning: \(failure)") }
             }

@@ -203,15 +203,20 @@ struct SheetArguments: ParsableArguments {
         return o
     }
 
-    /// The catalog: one folder, one manifest, or a list of files.
-    func catalog(decoder: ImageDecoder) throws -> Catalog {
+    /// The catalog: one folder, one manifest, or a list of files. A folder's own earlier
+    /// sheets (`output`, or its pages `NAME-N.png`) are left out, so that
+    /// `mosaic render . -o sheet.png` can run again.
+    func catalog(decoder: ImageDecoder, output: String? = nil) throws -> Catalog {
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         if inputs.count == 1 {
             let input = inputs[0]
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
             if exists && isDirectory.boolValue {
-                return try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+                var catalog = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+                if let output { catalog.leaveOut(sheetsAt: output) }
+                if catalog.entries.isEmpty { throw CatalogError.noImages(path: input, skipped: catalog.skippedFiles.count) }
+                return catalog
             }
             let lower = input.lowercased()
             if lower.hasSuffix(".json") || lower.hasSuffix(".csv") {

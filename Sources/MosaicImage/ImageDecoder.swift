@@ -101,7 +101,8 @@ public struct ImageDecoder: Sendable {
             hasAlpha: raw.has_alpha != 0,
             isProgressive: format == .jpeg ? raw.progressive != 0 : raw.interlaced != 0,
             bitDepth: Int(raw.bit_depth),
-            colorModel: Self.colorModel(format, raw))
+            colorModel: Self.colorModel(format, raw),
+            software: { let text = messageText(raw.software); return text.isEmpty ? nil : text }())
     }
 
     static func colorModel(_ format: ImageFormat, _ raw: mosaic_image_info) -> String {

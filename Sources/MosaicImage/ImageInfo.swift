@@ -63,6 +63,8 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// A short name of the colour model: "grey", "rgb", "ycbcr", "cmyk", "ycck", "palette",
     /// "grey+alpha", "rgba".
     public var colorModel: String
+    /// PNG: the tEXt "Software" value ("mosaic" for mosaic's own sheets), if any.
+    public var software: String? = nil
 
     /// The size as displayed, after the orientation.
     public var orientedWidth: Int { orientation.swapsAxes ? height : width }

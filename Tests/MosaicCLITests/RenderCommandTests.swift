@@ -81,6 +81,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["coins.png", "sheet.png"])
     }
 
+    @Test func aFoldersOwnSheetIsLeftOutWhenRunAgain() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png", "cell.png"], to: dir)
+        let first = try CLI.run(["render", dir, "-o", dir + "/sheet.png", "--no-progress"] + Self.fixed)
+        #expect(first.status == 0)
+        let second = try CLI.run(["render", dir, "-o", dir + "/sheet.png", "--no-progress", "--json", "-"] + Self.fixed)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("rendered 2 images; skipped 1 other file"))
+        let map = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [String: Any]
+        #expect((map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }.count == 2)
+    }
+
     @Test func theOutputIsNeverAnInput() throws {
         let dir = CLI.temporaryDirectory()
         Self.copySamples(["coins.png", "cell.png"], to: dir)

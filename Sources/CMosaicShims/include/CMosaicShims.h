@@ -56,6 +56,8 @@ typedef struct {
     int adobe;
     /// PNG: Adam7.
     int interlaced;
+    /// PNG: the tEXt "Software" value before the image data, if any (truncated).
+    char software[64];
 } mosaic_image_info;
 
 // MARK: JPEG
