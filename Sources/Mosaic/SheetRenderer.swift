@@ -283,6 +283,11 @@ public struct SheetRenderer: Sendable {
                 let cover = aspectFill(aspectRatio: (Double(info.orientedWidth), Double(info.orientedHeight)), coveringRect: frame)
                 minimum = PixelSize(width: cover.width, height: cover.height)
             }
+            // Large decodes (a full-size PNG) wait for each other: workers together hold
+            // at most `DecodeBudget.shared` bytes of decoded pixels.
+            let bytes = job.card.entry.info.map { Self.decodedBytes($0, minimum: minimum) } ?? 0
+            DecodeBudget.shared.reserve(bytes)
+            defer { DecodeBudget.shared.release(bytes) }
             let decoded = try decoder.decode(job.card.entry.path, minimumSize: minimum)
             if let warning = decoded.warning { result.warning = warning.description }
             switch scaling {
@@ -296,6 +301,15 @@ public struct SheetRenderer: Sendable {
             result.failure = error.description
         }
         return result
+    }
+
+    /// What decoding `info` for `minimum` allocates: the DCT-scaled size for a JPEG, the
+    /// full size for a PNG.
+    static func decodedBytes(_ info: ImageInfo, minimum: PixelSize) -> Int {
+        let eighths = info.format == .jpeg
+            ? ImageDecoder.dctScale(stored: PixelSize(width: info.width, height: info.height), orientation: info.orientation, minimumSize: minimum)
+            : 8
+        return ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4
     }
 
     func drawDecoration(_ element: LayoutAttributes, on canvas: inout Canvas) {
@@ -364,5 +378,33 @@ public struct SheetRenderer: Sendable {
         var mask = CoverageMask(width: frame.width - 8, height: layout.height)
         sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0)
         canvas.draw(mask, at: Point(x: frame.minX + 4, y: frame.minY + max(0, (frame.height - layout.height) / 2)), color: RGBA(red: 0xB9, green: 0x1C, blue: 0x1C))
+    }
+}
+
+/// A budget of decoded-pixel bytes shared by the decoding workers: a decode waits while
+/// others hold the budget, so a folder of huge PNGs does not decode several at once. One
+/// decode larger than the whole budget still runs, alone.
+final class DecodeBudget: @unchecked Sendable {
+    static let shared = DecodeBudget(bytes: 512 << 20)
+
+    private let condition = NSCondition()
+    private let total: Int
+    private var used = 0
+
+    init(bytes: Int) { total = bytes }
+
+    func reserve(_ bytes: Int) {
+        let amount = min(bytes, total)
+        condition.lock()
+        while used > 0 && used + amount > total { condition.wait() }
+        used += amount
+        condition.unlock()
+    }
+
+    func release(_ bytes: Int) {
+        condition.lock()
+        used -= min(bytes, total)
+        condition.broadcast()
+        condition.unlock()
     }
 }

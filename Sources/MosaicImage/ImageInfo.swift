@@ -66,6 +66,21 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// PNG: the tEXt "Software" value ("mosaic" for mosaic's own sheets), if any.
     public var software: String? = nil
 
+    public init(
+        format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, isProgressive: Bool,
+        bitDepth: Int, colorModel: String, software: String? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+        self.isProgressive = isProgressive
+        self.bitDepth = bitDepth
+        self.colorModel = colorModel
+        self.software = software
+    }
+
     /// The size as displayed, after the orientation.
     public var orientedWidth: Int { orientation.swapsAxes ? height : width }
     public var orientedHeight: Int { orientation.swapsAxes ? width : height }

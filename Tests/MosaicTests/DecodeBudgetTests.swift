@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import Mosaic
+
+@Suite struct DecodeBudgetTests {
+    /// Two large decodes do not run at once; one larger than the budget runs alone.
+    @Test func largeDecodesWaitForEachOther() throws {
+        let budget = DecodeBudget(bytes: 100)
+        budget.reserve(70)
+        let second = NSCondition()
+        nonisolated(unsafe) var secondGotIt = false
+        let thread = Thread {
+            budget.reserve(70)
+            second.lock()
+            secondGotIt = true
+            second.broadcast()
+            second.unlock()
+            budget.release(70)
+        }
+        thread.start()
+        usleep(100_000)
+        second.lock()
+        #expect(!secondGotIt)  // 70 + 70 > 100: it waits
+        second.unlock()
+        budget.release(70)
+        second.lock()
+        let deadline = Date().addingTimeInterval(10)
+        while !secondGotIt && Date() < deadline { _ = second.wait(until: deadline) }
+        #expect(secondGotIt)
+        second.unlock()
+        // Larger than the whole budget: still runs (alone).
+        budget.reserve(1_000)
+        budget.release(1_000)
+    }
+
+    @Test func decodedBytesFollowTheDCTScale() {
+        let jpeg = ImageInfo(format: .jpeg, width: 4032, height: 3024, orientation: .up, hasAlpha: false, isProgressive: false, bitDepth: 8, colorModel: "ycbcr")
+        #expect(SheetRenderer.decodedBytes(jpeg, minimum: PixelSize(width: 260, height: 195)) == 504 * 378 * 4)
+        let png = ImageInfo(format: .png, width: 2000, height: 1500, orientation: .up, hasAlpha: false, isProgressive: false, bitDepth: 8, colorModel: "rgb")
+        #expect(SheetRenderer.decodedBytes(png, minimum: PixelSize(width: 260, height: 195)) == 2000 * 1500 * 4)
+    }
+}
