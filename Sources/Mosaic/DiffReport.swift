@@ -161,9 +161,22 @@ public struct DiffReport: Sendable {
         return CatalogEntry(path: path, relativePath: relative, info: info, failure: nil, title: title, description: description, fileSize: 0, modified: 0)
     }
 
+    /// Each pixel repeated `factor` times across and down (nearest neighbour).
+    static func zoomed(_ image: Bitmap, by factor: Int) -> Bitmap {
+        var out = Bitmap(width: image.width * factor, height: image.height * factor)
+        for y in 0..<out.height {
+            for x in 0..<out.width { out[x, y] = image[x / factor, y / factor] }
+        }
+        return out
+    }
+
     /// Images side by side at one height, 8 px apart on white.
     static func triptych(_ images: [Bitmap], height: Int) -> Bitmap {
         let scaled = images.map { image -> Bitmap in
+            // Small images (icons, UI crops) are zoomed by a whole factor, pixel for pixel,
+            // so the changed pixels stay visible; large ones are shrunk to the height.
+            let zoom = image.height > 0 ? height / image.height : 1
+            if zoom >= 2 { return Self.zoomed(image, by: zoom) }
             let h = min(height, max(1, image.height))
             let w = max(1, Int((Double(image.width) * Double(h) / Double(max(1, image.height))).rounded()))
             return image.resampled(width: w, height: h)
