@@ -169,6 +169,118 @@ mosaic_result mosaic_png_decode(
     return result;
 }
 
+// MARK: Streaming reads
+
+struct mosaic_png_stream {
+    png_structp png;
+    png_infop info;
+    mosaic_png_reader reader;
+    mosaic_result result;
+    int width;
+    int rows_left;
+};
+
+/// The transforms to RGBA8 straight alpha that mosaic_png_decode uses.
+static void mosaic_png_to_rgba8(png_structp png, png_infop info) {
+    int bit_depth = png_get_bit_depth(png, info);
+    int color_type = png_get_color_type(png, info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_scale_16(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) {
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    }
+}
+
+mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int width, int height, mosaic_result *result) {
+    *result = mosaic_png_ok();
+    mosaic_png_stream *stream = calloc(1, sizeof *stream);
+    if (!stream) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "out of memory");
+        return NULL;
+    }
+    stream->result = mosaic_png_ok();
+    stream->reader.data = data;
+    stream->reader.size = size;
+    stream->width = width;
+    stream->rows_left = height;
+    stream->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &stream->result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    stream->info = stream->png ? png_create_info_struct(stream->png) : NULL;
+    if (!stream->png || !stream->info || setjmp(png_jmpbuf(stream->png))) {
+        *result = stream->result;
+        result->status = MOSAIC_ERROR;
+        if (result->message[0] == 0) snprintf(result->message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        if (stream->png) png_destroy_read_struct(&stream->png, stream->info ? &stream->info : NULL, NULL);
+        free(stream);
+        return NULL;
+    }
+    png_set_read_fn(stream->png, &stream->reader, mosaic_png_read_fn);
+    png_read_info(stream->png, stream->info);
+    png_uint_32 file_width = png_get_image_width(stream->png, stream->info);
+    png_uint_32 file_height = png_get_image_height(stream->png, stream->info);
+    int interlaced = png_get_interlace_type(stream->png, stream->info) != PNG_INTERLACE_NONE;
+    if ((int)file_width != width || (int)file_height != height || interlaced) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, interlaced ? "interlaced: decode it whole" : "the image is %ux%u, not the %dx%d expected",
+                 file_width, file_height, width, height);
+        png_destroy_read_struct(&stream->png, &stream->info, NULL);
+        free(stream);
+        return NULL;
+    }
+    mosaic_png_to_rgba8(stream->png, stream->info);
+    png_read_update_info(stream->png, stream->info);
+    if (png_get_rowbytes(stream->png, stream->info) != (size_t)width * 4) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "unexpected row size");
+        png_destroy_read_struct(&stream->png, &stream->info, NULL);
+        free(stream);
+        return NULL;
+    }
+    return stream;
+}
+
+mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, size_t stride, int count) {
+    if (count > stream->rows_left) {
+        mosaic_result result = mosaic_png_ok();
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows asked, %d left", count, stream->rows_left);
+        return result;
+    }
+    if (setjmp(png_jmpbuf(stream->png))) {
+        mosaic_result result = stream->result;
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    for (int y = 0; y < count; y++) png_read_row(stream->png, rows + (size_t)y * stride, NULL);
+    stream->rows_left -= count;
+    return stream->result;
+}
+
+mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream) {
+    mosaic_result result = stream->result;
+    if (stream->rows_left == 0) {
+        if (setjmp(png_jmpbuf(stream->png))) {
+            // Every row is in; only what follows the image data was bad or missing.
+            result = stream->result;
+            if (result.warning_count == 0) snprintf(result.warning, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result.message);
+            result.warning_count += 1;
+            result.message[0] = 0;
+            result.status = MOSAIC_OK;
+            png_destroy_read_struct(&stream->png, &stream->info, NULL);
+            free(stream);
+            return result;
+        }
+        png_read_end(stream->png, NULL);
+        result = stream->result;
+    }
+    png_destroy_read_struct(&stream->png, &stream->info, NULL);
+    free(stream);
+    return result;
+}
+
 // MARK: Writing
 
 struct mosaic_png_writer {

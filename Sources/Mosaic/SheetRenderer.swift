@@ -303,9 +303,14 @@ public struct SheetRenderer: Sendable {
         return result
     }
 
-    /// What decoding `info` for `minimum` allocates: the DCT-scaled size for a JPEG, the
-    /// full size for a PNG.
+    /// What decoding `info` for `minimum` allocates: the DCT-scaled size for a JPEG; for a
+    /// PNG a band of rows and the block averages when it is read reduced, else its full size.
     static func decodedBytes(_ info: ImageInfo, minimum: PixelSize) -> Int {
+        if info.format == .png && !info.isProgressive {
+            let wanted = info.orientation.swapsAxes ? PixelSize(width: minimum.height, height: minimum.width) : minimum
+            let k = min(info.width / max(1, wanted.width), info.height / max(1, wanted.height))
+            if k >= 2 { return k * info.width * 4 + ((info.width + k - 1) / k) * ((info.height + k - 1) / k) * 4 }
+        }
         let eighths = info.format == .jpeg
             ? ImageDecoder.dctScale(stored: PixelSize(width: info.width, height: info.height), orientation: info.orientation, minimumSize: minimum)
             : 8

@@ -34,6 +34,8 @@ public struct DecodedImage: Sendable {
     public var info: ImageInfo
     /// The JPEG DCT scale used, in eighths (8: full size; always 8 for PNG).
     public var scaleEighths: Int
+    /// For a PNG read band by band: each side divided by this (block averages); 1 otherwise.
+    public var reduction: Int = 1
     /// Set when the decoder worked around damaged or missing data.
     public var warning: DecodingWarning?
 }
@@ -148,6 +150,11 @@ public struct ImageDecoder: Sendable {
         guard !overflow, pixels <= limits.maximumInputPixels else {
             throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)
         }
+        if info.format == .png, !info.isProgressive, let minimumSize,
+            let reduced = try decodeReducedPNG(bytes: bytes, info: info, path: path, minimumSize: minimumSize)
+        {
+            return reduced
+        }
         var eighths = 8
         if info.format == .jpeg, let minimumSize {
             eighths = Self.dctScale(stored: PixelSize(width: info.width, height: info.height), orientation: info.orientation, minimumSize: minimumSize)
@@ -178,7 +185,78 @@ public struct ImageDecoder: Sendable {
         if info.hasAlpha && premultiplyAlpha { Self.premultiplyInPlace(&storage) }
         // The storage holds exactly width * height * 4 bytes.
         let stored = Bitmap(width: width, height: height, pixels: storage)!
-        return DecodedImage(bitmap: stored.oriented(info.orientation), info: info, scaleEighths: eighths, warning: warning)
+        return DecodedImage(bitmap: stored.oriented(info.orientation), info: info, scaleEighths: eighths, reduction: 1, warning: warning)
+    }
+
+    /// A large PNG, when a smaller size is wanted: read a band of `k` rows at a time and
+    /// average each `k` x `k` block (premultiplied), for the largest `k` that still covers
+    /// `minimumSize` (upright). Memory: `k` rows of the file, not the whole image. Nil when
+    /// the image is not at least twice the wanted size (decode it whole).
+    func decodeReducedPNG(bytes: [UInt8], info: ImageInfo, path: String, minimumSize: PixelSize) throws(ImageDecodingError) -> DecodedImage? {
+        let wanted = info.orientation.swapsAxes ? PixelSize(width: minimumSize.height, height: minimumSize.width) : minimumSize
+        let k = min(info.width / max(1, wanted.width), info.height / max(1, wanted.height))
+        guard k >= 2 else { return nil }
+        let width = info.width, height = info.height
+        let outWidth = (width + k - 1) / k, outHeight = (height + k - 1) / k
+        var result = mosaic_result()
+        let stream: OpaquePointer? = bytes.withUnsafeBufferPointer { input in
+            mosaic_png_stream_open(input.baseAddress, input.count, Int32(width), Int32(height), &result)
+        }
+        guard let stream else { throw .png(path: path, message: messageText(result.message)) }
+        var closed = false
+        defer { if !closed { _ = mosaic_png_stream_close(stream) } }
+        var band = [UInt8](repeating: 0, count: k * width * 4)
+        var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        var sums = [Int](repeating: 0, count: outWidth * 4)
+        let premultiply = info.hasAlpha && premultiplyAlpha
+        for oy in 0..<outHeight {
+            let rows = min(k, height - oy * k)
+            // The bytes array outlives the stream: libpng reads from it in place.
+            let status = bytes.withUnsafeBufferPointer { _ in
+                band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
+            }
+            guard status.status == MOSAIC_OK else { throw .png(path: path, message: messageText(status.message)) }
+            if premultiply { Self.premultiplyInPlace(&band) }
+            band.withUnsafeBufferPointer { b in
+                sums.withUnsafeMutableBufferPointer { sum in
+                    output.withUnsafeMutableBufferPointer { out in
+                        for i in 0..<sum.count { sum[i] = 0 }
+                        for row in 0..<rows {
+                            var s = row &* width &* 4
+                            var d = 0
+                            var column = 0
+                            for _ in 0..<width {
+                                sum[d] &+= Int(b[s])
+                                sum[d &+ 1] &+= Int(b[s &+ 1])
+                                sum[d &+ 2] &+= Int(b[s &+ 2])
+                                sum[d &+ 3] &+= Int(b[s &+ 3])
+                                s &+= 4
+                                column &+= 1
+                                if column == k {
+                                    column = 0
+                                    d &+= 4
+                                }
+                            }
+                        }
+                        for ox in 0..<outWidth {
+                            let count = rows * min(k, width - ox * k)
+                            let o = (oy * outWidth + ox) * 4
+                            for c in 0..<4 { out[o + c] = UInt8((sum[ox * 4 + c] + count / 2) / count) }
+                        }
+                    }
+                }
+            }
+        }
+        closed = true
+        let end = mosaic_png_stream_close(stream)
+        var warning: DecodingWarning? = nil
+        if end.warning_count > 0 {
+            let message = messageText(end.warning)
+            if strict { throw .damaged(path: path, message: message) }
+            warning = DecodingWarning(path: path, message: message, count: Int(end.warning_count))
+        }
+        let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output)!
+        return DecodedImage(bitmap: reduced.oriented(info.orientation), info: info, scaleEighths: 8, reduction: k, warning: warning)
     }
 
     /// The smallest M in 1...8 for which the stored size scaled by M/8 (rounded up, as

@@ -307,3 +307,76 @@ import Testing
         #expect(!horse.isOpaque)
     }
 }
+
+/// Large PNGs read band by band and averaged in blocks when a smaller size is wanted.
+@Suite struct ReducedPNGTests {
+    let decoder = ImageDecoder()
+
+    /// The block averages of a full decode (premultiplied), worked out here.
+    static func blockAverage(_ full: Bitmap, _ k: Int) -> Bitmap {
+        let w = (full.width + k - 1) / k, h = (full.height + k - 1) / k
+        var out = Bitmap(width: w, height: h)
+        for oy in 0..<h {
+            for ox in 0..<w {
+                var sums = [0, 0, 0, 0]
+                var count = 0
+                for y in (oy * k)..<min(full.height, oy * k + k) {
+                    for x in (ox * k)..<min(full.width, ox * k + k) {
+                        let p = full[x, y]
+                        sums[0] += Int(p.red); sums[1] += Int(p.green); sums[2] += Int(p.blue); sums[3] += Int(p.alpha)
+                        count += 1
+                    }
+                }
+                out[ox, oy] = RGBA(
+                    red: UInt8((sums[0] + count / 2) / count), green: UInt8((sums[1] + count / 2) / count),
+                    blue: UInt8((sums[2] + count / 2) / count), alpha: UInt8((sums[3] + count / 2) / count))
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [false, true])
+    func blockAveragesEqualAFullDecode(alpha: Bool) throws {
+        let dir = Fixtures.directory()
+        let (w, h) = (401, 303)
+        let rgb = Fixtures.picture(width: w, height: h)
+        var rows: [UInt8] = []
+        for i in 0..<(w * h) {
+            rows += rgb[(3 * i)..<(3 * i + 3)]
+            if alpha { rows.append(UInt8((i * 7) % 256)) }
+        }
+        Fixtures.writePNG(dir + "/big.png", width: w, height: h, rows: rows, .init(colorType: alpha ? 6 : 2))
+        let reduced = try decoder.decode(dir + "/big.png", minimumSize: PixelSize(width: 100, height: 75))
+        #expect(reduced.reduction == 4)
+        #expect((reduced.bitmap.width, reduced.bitmap.height) == (101, 76))
+        let full = try decoder.decode(dir + "/big.png").bitmap
+        #expect(reduced.bitmap == Self.blockAverage(full, 4))
+    }
+
+    @Test func smallOrInterlacedPNGsDecodeWhole() throws {
+        let dir = Fixtures.directory()
+        let rgb = Fixtures.picture(width: 120, height: 90)
+        Fixtures.writePNG(dir + "/small.png", width: 120, height: 90, rows: rgb, .init(colorType: 2))
+        Fixtures.writePNG(dir + "/adam7.png", width: 120, height: 90, rows: rgb, .init(colorType: 2, interlaced: true))
+        #expect(try decoder.decode(dir + "/small.png", minimumSize: PixelSize(width: 70, height: 50)).reduction == 1)
+        let interlaced = try decoder.decode(dir + "/adam7.png", minimumSize: PixelSize(width: 30, height: 20))
+        #expect(interlaced.reduction == 1 && interlaced.bitmap.width == 120)
+    }
+
+    @Test func orientedAndDamagedReductions() throws {
+        let dir = Fixtures.directory()
+        let rgb = Fixtures.picture(width: 200, height: 100)
+        Fixtures.writePNG(dir + "/o6.png", width: 200, height: 100, rows: rgb, .init(colorType: 2, exif: Fixtures.exif(orientation: 6, withHeader: false)))
+        // Upright it is 100 x 200: 25 x 50 wanted -> every 4th pixel block.
+        let turned = try decoder.decode(dir + "/o6.png", minimumSize: PixelSize(width: 25, height: 50))
+        #expect(turned.reduction == 4 && (turned.bitmap.width, turned.bitmap.height) == (25, 50))
+        let whole = Fixtures.bytes(dir + "/o6.png")
+        Fixtures.write(Array(whole.prefix(whole.count - 12)), to: dir + "/no-end.png")
+        let damaged = try decoder.decode(dir + "/no-end.png", minimumSize: PixelSize(width: 25, height: 50))
+        #expect(damaged.warning?.message == "after the image data: the file ends early")
+        Fixtures.write(Array(whole.prefix(whole.count / 2)), to: dir + "/cut.png")
+        #expect(throws: ImageDecodingError.png(path: dir + "/cut.png", message: "the file ends early")) {
+            try decoder.decode(dir + "/cut.png", minimumSize: PixelSize(width: 25, height: 50))
+        }
+    }
+}

@@ -106,6 +106,20 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
 mosaic_result mosaic_png_decode(
     const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
 
+/// A PNG read a few rows at a time (non-interlaced only): memory for a band of rows, not
+/// the whole image. Rows come as RGBA8 straight alpha, as from mosaic_png_decode.
+typedef struct mosaic_png_stream mosaic_png_stream;
+
+/// Starts reading a whole PNG held in memory (which must outlive the stream). NULL on
+/// failure (or for an interlaced PNG: decode it whole), with `result` saying why.
+mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int width, int height, mosaic_result *result);
+
+/// Reads the next `count` rows into `rows`, `stride` bytes apart.
+mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, size_t stride, int count);
+
+/// Reads what follows the image data (a problem there is a warning) and frees the stream.
+mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream);
+
 typedef struct {
     int width;
     int height;
