@@ -33,7 +33,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef MOSAIC_FUZZ_PNG
     (void)mosaic_png_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_png_probe(data, size, 1, &info);
-    if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);
+    if (r.status == MOSAIC_OK) {
+        decode_at(data, size, &info, 8);
+        // The band-by-band reader, 3 rows at a time.
+        if (info.width > 0 && info.height > 0 && (uint64_t)info.width * (uint64_t)info.height <= 4096u * 4096u) {
+            mosaic_result opened;
+            mosaic_png_stream *stream = mosaic_png_stream_open(data, size, info.width, info.height, &opened);
+            if (stream) {
+                uint8_t *rows = malloc((size_t)info.width * 4 * 3);
+                int left = info.height;
+                while (rows && left > 0) {
+                    int n = left < 3 ? left : 3;
+                    if (mosaic_png_stream_read(stream, rows, (size_t)info.width * 4, n).status != MOSAIC_OK) break;
+                    left -= n;
+                }
+                free(rows);
+                (void)mosaic_png_stream_close(stream);
+            }
+        }
+    }
 #else
     (void)mosaic_jpeg_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_jpeg_probe(data, size, 1, &info);
