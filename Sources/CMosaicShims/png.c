@@ -105,6 +105,29 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
     return result;
 }
 
+/// The transforms to RGBA8 straight alpha, for the whole-image and the streaming reads.
+static void mosaic_png_to_rgba8(png_structp png, png_infop info) {
+    int bit_depth = png_get_bit_depth(png, info);
+    int color_type = png_get_color_type(png, info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_scale_16(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) {
+        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    }
+}
+
+/// A failure after every row was read (a bad or missing IEND) becomes a warning: the
+/// image itself is complete.
+static void mosaic_png_demote_to_warning(mosaic_result *result) {
+    if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result->message);
+    result->warning_count += 1;
+    result->message[0] = 0;
+    result->status = MOSAIC_OK;
+}
+
 mosaic_result mosaic_png_decode(
     const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
     mosaic_result result = mosaic_png_ok();
@@ -120,11 +143,7 @@ mosaic_result mosaic_png_decode(
     if (!info || setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
         if (rows_done) {
-            // Every row is in; only what follows the image data (IEND) was bad or missing.
-            if (result.warning_count == 0) snprintf(result.warning, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result.message);
-            result.warning_count += 1;
-            result.message[0] = 0;
-            result.status = MOSAIC_OK;
+            mosaic_png_demote_to_warning(&result);
         } else {
             result.status = MOSAIC_ERROR;
             if (result.message[0] == 0) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
@@ -133,23 +152,14 @@ mosaic_result mosaic_png_decode(
     }
     png_set_read_fn(png, &reader, mosaic_png_read_fn);
     png_read_info(png, info);
-    png_uint_32 file_width = 0, file_height = 0;
-    int bit_depth = 0, color_type = 0, interlace = 0;
-    png_get_IHDR(png, info, &file_width, &file_height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    png_uint_32 file_width = png_get_image_width(png, info), file_height = png_get_image_height(png, info);
     if ((int)file_width != width || (int)file_height != height || stride < (size_t)width * 4) {
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the image is %ux%u, not the %dx%d expected", file_width, file_height, width, height);
         png_destroy_read_struct(&png, &info, NULL);
         result.status = MOSAIC_ERROR;
         return result;
     }
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
-    if (bit_depth == 16) png_set_scale_16(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) {
-        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
-    }
+    mosaic_png_to_rgba8(png, info);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 4) {
@@ -179,20 +189,6 @@ struct mosaic_png_stream {
     int width;
     int rows_left;
 };
-
-/// The transforms to RGBA8 straight alpha that mosaic_png_decode uses.
-static void mosaic_png_to_rgba8(png_structp png, png_infop info) {
-    int bit_depth = png_get_bit_depth(png, info);
-    int color_type = png_get_color_type(png, info);
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
-    if (bit_depth == 16) png_set_scale_16(png);
-    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) {
-        png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
-    }
-}
 
 mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int width, int height, mosaic_result *result) {
     *result = mosaic_png_ok();
@@ -263,12 +259,8 @@ mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream) {
     mosaic_result result = stream->result;
     if (stream->rows_left == 0) {
         if (setjmp(png_jmpbuf(stream->png))) {
-            // Every row is in; only what follows the image data was bad or missing.
             result = stream->result;
-            if (result.warning_count == 0) snprintf(result.warning, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result.message);
-            result.warning_count += 1;
-            result.message[0] = 0;
-            result.status = MOSAIC_OK;
+            mosaic_png_demote_to_warning(&result);
             png_destroy_read_struct(&stream->png, &stream->info, NULL);
             free(stream);
             return result;

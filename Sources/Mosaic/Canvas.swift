@@ -33,11 +33,6 @@ struct Canvas {
         p[3] = UInt8(sa + (Int(p[3]) * inverse + 127) / 255)
     }
 
-    /// Fills the whole band.
-    mutating func clear(_ color: RGBA) {
-        bitmap = Bitmap(width: width, height: height, fill: color)
-    }
-
     /// The coverage (0...1) of a rounded rectangle at the centre of pixel (x, y) (page
     /// coordinates): 1 inside, 0 outside, anti-aliased over one pixel at the edge.
     @inline(__always)

@@ -132,7 +132,7 @@ public struct Catalog: Sendable {
         var folders: [(relative: String, files: [String])] = []
         try collect(root: path, relative: "", recursive: recursive, into: &folders, catalog: &catalog, visited: &visited)
         for folder in folders {
-            var entries = probe(folder.files.map { (path + "/" + ($0.isEmpty ? "" : $0), $0) }, decoder: decoder, jobs: jobs, catalog: &catalog)
+            var entries = probe(folder.files.map { (path + "/" + $0, $0) }, decoder: decoder, jobs: jobs, catalog: &catalog)
             sortEntries(&entries, by: sort, reverse: reverse)
             if entries.isEmpty { continue }
             catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))

@@ -34,7 +34,11 @@ struct DecodeJob: Sendable {
 struct DecodedCard: Sendable {
     var image: Bitmap?
     var imageOrigin: Point
-    var caption: CaptionLayout?
+    /// The caption's title and description, rasterized once (a card spans several bands).
+    var title: CoverageMask?
+    var description: CoverageMask?
+    /// Where the description starts below the caption's top.
+    var descriptionTop = 0
     var failure: String?
     var warning: String?
 }
@@ -192,8 +196,7 @@ public struct SheetRenderer: Sendable {
             while top < size.height {
                 let rows = min(bandHeight, size.height - top)
                 pipeline.allow(upTo: top + rows + lookahead)
-                var canvas = Canvas(bitmap: Bitmap(width: size.width, height: rows), top: top)
-                canvas.clear(options.style.background.premultiplied)
+                var canvas = Canvas(bitmap: Bitmap(width: size.width, height: rows, fill: options.style.background.premultiplied), top: top)
                 let band = Rect(x: -reach, y: top - reach, width: size.width + 2 * reach, height: rows + 2 * reach)
                 for element in sheet.layout.elements(in: band, page: page) {
                     switch element.kind {
@@ -261,9 +264,12 @@ public struct SheetRenderer: Sendable {
     func decode(_ job: DecodeJob) -> DecodedCard {
         let options = sheet.options
         let frame = job.attributes.imageFrame!
-        var result = DecodedCard(image: nil, imageOrigin: frame.origin, caption: nil, failure: nil, warning: nil)
+        var result = DecodedCard(image: nil, imageOrigin: frame.origin)
         if let caption = job.card.caption, let captionFrame = job.attributes.captionFrame {
-            result.caption = sheet.captions.layout(caption, width: captionFrame.width)
+            let set = sheet.captions.layout(caption, width: captionFrame.width)
+            result.title = set.title.map { mask($0, width: captionFrame.width) }
+            result.description = set.description.map { mask($0, width: captionFrame.width) }
+            result.descriptionTop = set.descriptionTop
         }
         if let failure = job.card.entry.failure {
             result.failure = failure
@@ -306,11 +312,8 @@ public struct SheetRenderer: Sendable {
     /// What decoding `info` for `minimum` allocates: the DCT-scaled size for a JPEG; for a
     /// PNG a band of rows and the block averages when it is read reduced, else its full size.
     static func decodedBytes(_ info: ImageInfo, minimum: PixelSize) -> Int {
-        if info.format == .png && !info.isProgressive {
-            let wanted = info.orientation.swapsAxes ? PixelSize(width: minimum.height, height: minimum.width) : minimum
-            let k = min(info.width / max(1, wanted.width), info.height / max(1, wanted.height))
-            if k >= 2 { return k * info.width * 4 + ((info.width + k - 1) / k) * ((info.height + k - 1) / k) * 4 }
-        }
+        let k = ImageDecoder.pngReduction(info, minimumSize: minimum)
+        if k >= 2 { return k * info.width * 4 + ((info.width + k - 1) / k) * ((info.height + k - 1) / k) * 4 }
         let eighths = info.format == .jpeg
             ? ImageDecoder.dctScale(stored: PixelSize(width: info.width, height: info.height), orientation: info.orientation, minimumSize: minimum)
             : 8
@@ -328,9 +331,7 @@ public struct SheetRenderer: Sendable {
         let style = element.kind == .header ? sheet.headerStyle : sheet.footerStyle
         let color = element.kind == .header ? sheet.options.style.headerColor : sheet.options.style.footerColor
         guard let layout = try? sheet.typesetter.layout(text, style: style, width: element.frame.width) else { return }
-        var mask = CoverageMask(width: element.frame.width, height: max(1, layout.height))
-        sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0)
-        canvas.draw(mask, at: element.frame.origin, color: color.premultiplied)
+        canvas.draw(mask(layout, width: element.frame.width), at: element.frame.origin, color: color.premultiplied)
     }
 
     func drawCard(_ element: LayoutAttributes, _ decoded: DecodedCard, on canvas: inout Canvas) {
@@ -357,18 +358,21 @@ public struct SheetRenderer: Sendable {
         if style.borderWidth > 0 {
             canvas.strokeRoundedRect(frame, radius: style.cornerRadius, lineWidth: style.borderWidth, color: style.borderColor.premultiplied)
         }
-        if let caption = decoded.caption, let captionFrame = element.captionFrame {
-            if let title = caption.title {
-                var mask = CoverageMask(width: captionFrame.width, height: title.height)
-                sheet.typesetter.draw(title, into: &mask, x: 0, y: 0)
-                canvas.draw(mask, at: captionFrame.origin, color: style.titleColor.premultiplied)
+        if let captionFrame = element.captionFrame {
+            if let title = decoded.title {
+                canvas.draw(title, at: captionFrame.origin, color: style.titleColor.premultiplied)
             }
-            if let description = caption.description {
-                var mask = CoverageMask(width: captionFrame.width, height: description.height)
-                sheet.typesetter.draw(description, into: &mask, x: 0, y: 0)
-                canvas.draw(mask, at: Point(x: captionFrame.minX, y: captionFrame.minY + caption.descriptionTop), color: style.captionColor.premultiplied)
+            if let description = decoded.description {
+                canvas.draw(description, at: Point(x: captionFrame.minX, y: captionFrame.minY + decoded.descriptionTop), color: style.captionColor.premultiplied)
             }
         }
+    }
+
+    /// `layout` drawn into a coverage mask `width` pixels wide and as tall as the text.
+    func mask(_ layout: TextLayout, width: Int) -> CoverageMask {
+        var mask = CoverageMask(width: width, height: max(1, layout.height))
+        sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0)
+        return mask
     }
 
     /// A card for an input that could not be drawn: a hatched grey panel naming the file.
@@ -380,9 +384,7 @@ public struct SheetRenderer: Sendable {
         let textStyle = TextStyle(font: style.font, bold: true, size: max(10, style.captionSize), maximumLines: 3, alignment: .center)
         let message = "⚠ cannot read\n\(name)"
         guard frame.width > 8, let layout = try? sheet.typesetter.layout(message, style: textStyle, width: frame.width - 8) else { return }
-        var mask = CoverageMask(width: frame.width - 8, height: layout.height)
-        sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0)
-        canvas.draw(mask, at: Point(x: frame.minX + 4, y: frame.minY + max(0, (frame.height - layout.height) / 2)), color: RGBA(red: 0xB9, green: 0x1C, blue: 0x1C))
+        canvas.draw(mask(layout, width: frame.width - 8), at: Point(x: frame.minX + 4, y: frame.minY + max(0, (frame.height - layout.height) / 2)), color: RGBA(red: 0xB9, green: 0x1C, blue: 0x1C))
     }
 }
 

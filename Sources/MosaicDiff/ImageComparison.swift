@@ -179,9 +179,7 @@ public enum ImageComparison {
                     out[d + 1] = bitmap.pixels[s + 1]
                     out[d + 2] = bitmap.pixels[s + 2]
                 } else if alpha > 0 {
-                    for c in 0..<3 {
-                        out[d + c] = UInt8(min(255, (Int(bitmap.pixels[s + c]) * 255 + Int(alpha) / 2) / Int(alpha)))
-                    }
+                    for c in 0..<3 { out[d + c] = unpremultiply(bitmap.pixels[s + c], alpha) }
                 }
             }
         }

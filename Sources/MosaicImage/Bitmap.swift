@@ -102,3 +102,11 @@ public func premultiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
     let product = UInt32(value) * UInt32(alpha) + 128
     return UInt8((product + (product >> 8)) >> 8)
 }
+
+/// `value * 255 / alpha`, rounded, at most 255: the inverse of `premultiply` (for alpha
+/// above 0).
+@inline(__always)
+public func unpremultiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
+    let a = UInt32(alpha)
+    return UInt8(min(255, (UInt32(value) * 255 + a / 2) / a))
+}

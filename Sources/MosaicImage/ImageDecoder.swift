@@ -150,7 +150,7 @@ public struct ImageDecoder: Sendable {
         guard !overflow, pixels <= limits.maximumInputPixels else {
             throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)
         }
-        if info.format == .png, !info.isProgressive, let minimumSize,
+        if info.format == .png, let minimumSize,
             let reduced = try decodeReducedPNG(bytes: bytes, info: info, path: path, minimumSize: minimumSize)
         {
             return reduced
@@ -176,12 +176,7 @@ public struct ImageDecoder: Sendable {
         guard result.status == MOSAIC_OK else {
             throw libraryError(info.format, path: path, message: messageText(result.message))
         }
-        var warning: DecodingWarning? = nil
-        if result.warning_count > 0 {
-            let message = messageText(result.warning)
-            if strict { throw .damaged(path: path, message: message) }
-            warning = DecodingWarning(path: path, message: message, count: Int(result.warning_count))
-        }
+        let warning = try warning(result, path: path)
         if info.hasAlpha && premultiplyAlpha { Self.premultiplyInPlace(&storage) }
         // The storage holds exactly width * height * 4 bytes.
         let stored = Bitmap(width: width, height: height, pixels: storage)!
@@ -193,70 +188,85 @@ public struct ImageDecoder: Sendable {
     /// `minimumSize` (upright). Memory: `k` rows of the file, not the whole image. Nil when
     /// the image is not at least twice the wanted size (decode it whole).
     func decodeReducedPNG(bytes: [UInt8], info: ImageInfo, path: String, minimumSize: PixelSize) throws(ImageDecodingError) -> DecodedImage? {
-        let wanted = info.orientation.swapsAxes ? PixelSize(width: minimumSize.height, height: minimumSize.width) : minimumSize
-        let k = min(info.width / max(1, wanted.width), info.height / max(1, wanted.height))
+        let k = Self.pngReduction(info, minimumSize: minimumSize)
         guard k >= 2 else { return nil }
         let width = info.width, height = info.height
         let outWidth = (width + k - 1) / k, outHeight = (height + k - 1) / k
-        var result = mosaic_result()
-        let stream: OpaquePointer? = bytes.withUnsafeBufferPointer { input in
-            mosaic_png_stream_open(input.baseAddress, input.count, Int32(width), Int32(height), &result)
-        }
-        guard let stream else { throw .png(path: path, message: messageText(result.message)) }
-        var closed = false
-        defer { if !closed { _ = mosaic_png_stream_close(stream) } }
-        var band = [UInt8](repeating: 0, count: k * width * 4)
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
-        var sums = [Int](repeating: 0, count: outWidth * 4)
-        let premultiply = info.hasAlpha && premultiplyAlpha
-        for oy in 0..<outHeight {
-            let rows = min(k, height - oy * k)
-            // The bytes array outlives the stream: libpng reads from it in place.
-            let status = bytes.withUnsafeBufferPointer { _ in
-                band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
+        // libpng reads from the file's bytes in place: the stream lives inside this scope.
+        let end = try bytes.withUnsafeBufferPointer { (input) throws(ImageDecodingError) -> mosaic_result in
+            var opened = mosaic_result()
+            guard let stream = mosaic_png_stream_open(input.baseAddress, input.count, Int32(width), Int32(height), &opened) else {
+                throw .png(path: path, message: messageText(opened.message))
             }
-            guard status.status == MOSAIC_OK else { throw .png(path: path, message: messageText(status.message)) }
-            if premultiply { Self.premultiplyInPlace(&band) }
-            band.withUnsafeBufferPointer { b in
-                sums.withUnsafeMutableBufferPointer { sum in
-                    output.withUnsafeMutableBufferPointer { out in
-                        for i in 0..<sum.count { sum[i] = 0 }
-                        for row in 0..<rows {
-                            var s = row &* width &* 4
-                            var d = 0
-                            var column = 0
-                            for _ in 0..<width {
-                                sum[d] &+= Int(b[s])
-                                sum[d &+ 1] &+= Int(b[s &+ 1])
-                                sum[d &+ 2] &+= Int(b[s &+ 2])
-                                sum[d &+ 3] &+= Int(b[s &+ 3])
-                                s &+= 4
-                                column &+= 1
-                                if column == k {
-                                    column = 0
-                                    d &+= 4
-                                }
-                            }
-                        }
-                        for ox in 0..<outWidth {
-                            let count = rows * min(k, width - ox * k)
-                            let o = (oy * outWidth + ox) * 4
-                            for c in 0..<4 { out[o + c] = UInt8((sum[ox * 4 + c] + count / 2) / count) }
+            var closed = false
+            defer { if !closed { _ = mosaic_png_stream_close(stream) } }
+            var band = [UInt8](repeating: 0, count: k * width * 4)
+            var sums = [Int](repeating: 0, count: outWidth * 4)
+            let premultiply = info.hasAlpha && premultiplyAlpha
+            for oy in 0..<outHeight {
+                let rows = min(k, height - oy * k)
+                let status = band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
+                guard status.status == MOSAIC_OK else { throw .png(path: path, message: messageText(status.message)) }
+                if premultiply { Self.premultiplyInPlace(&band) }
+                Self.addBlockRow(band, rows: rows, width: width, k: k, sums: &sums)
+                for ox in 0..<outWidth {
+                    let count = rows * min(k, width - ox * k)
+                    let o = (oy * outWidth + ox) * 4
+                    for c in 0..<4 { output[o + c] = UInt8((sums[ox * 4 + c] + count / 2) / count) }
+                }
+            }
+            closed = true
+            return mosaic_png_stream_close(stream)
+        }
+        let warning = try warning(end, path: path)
+        let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output)!
+        return DecodedImage(bitmap: reduced.oriented(info.orientation), info: info, scaleEighths: 8, reduction: k, warning: warning)
+    }
+
+    /// Sums each `k`-pixel-wide column block of the first `rows` rows of `band` into `sums`
+    /// (four channels per block), starting from zero.
+    static func addBlockRow(_ band: [UInt8], rows: Int, width: Int, k: Int, sums: inout [Int]) {
+        band.withUnsafeBufferPointer { b in
+            sums.withUnsafeMutableBufferPointer { sum in
+                for i in 0..<sum.count { sum[i] = 0 }
+                for row in 0..<rows {
+                    var s = row &* width &* 4
+                    var d = 0
+                    var column = 0
+                    for _ in 0..<width {
+                        sum[d] &+= Int(b[s])
+                        sum[d &+ 1] &+= Int(b[s &+ 1])
+                        sum[d &+ 2] &+= Int(b[s &+ 2])
+                        sum[d &+ 3] &+= Int(b[s &+ 3])
+                        s &+= 4
+                        column &+= 1
+                        if column == k {
+                            column = 0
+                            d &+= 4
                         }
                     }
                 }
             }
         }
-        closed = true
-        let end = mosaic_png_stream_close(stream)
-        var warning: DecodingWarning? = nil
-        if end.warning_count > 0 {
-            let message = messageText(end.warning)
-            if strict { throw .damaged(path: path, message: message) }
-            warning = DecodingWarning(path: path, message: message, count: Int(end.warning_count))
-        }
-        let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output)!
-        return DecodedImage(bitmap: reduced.oriented(info.orientation), info: info, scaleEighths: 8, reduction: k, warning: warning)
+    }
+
+    /// The block size a PNG is read reduced by for `minimumSize` (upright pixels): the
+    /// largest whole factor that still covers it; below 2 the PNG is decoded whole.
+    /// Interlaced PNGs are always decoded whole (1).
+    public static func pngReduction(_ info: ImageInfo, minimumSize: PixelSize) -> Int {
+        guard info.format == .png, !info.isProgressive else { return 1 }
+        let wanted = info.orientation.swapsAxes ? PixelSize(width: minimumSize.height, height: minimumSize.width) : minimumSize
+        return max(1, min(info.width / max(1, wanted.width), info.height / max(1, wanted.height)))
+    }
+
+    /// The decoder's warning as the caller sees it: nil, a `DecodingWarning`, or in strict
+    /// mode a `.damaged` error.
+    func warning(_ result: mosaic_result, path: String) throws(ImageDecodingError) -> DecodingWarning? {
+        guard result.warning_count > 0 else { return nil }
+        let message = messageText(result.warning)
+        if strict { throw .damaged(path: path, message: message) }
+        return DecodingWarning(path: path, message: message, count: Int(result.warning_count))
     }
 
     /// The smallest M in 1...8 for which the stored size scaled by M/8 (rounded up, as

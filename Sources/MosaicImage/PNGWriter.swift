@@ -228,13 +228,6 @@ extension Bitmap {
     }
 }
 
-/// `value * 255 / alpha`, rounded, at most 255: the inverse of `premultiply`.
-@inline(__always)
-func unpremultiply(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
-    let a = UInt32(alpha)
-    return UInt8(min(255, (UInt32(value) * 255 + a / 2) / a))
-}
-
 /// The temporary files being written, so that an interrupted program can remove them.
 /// The table and the signal handler live in the C shim: a handler must be
 /// async-signal-safe, and Swift code may allocate or take runtime locks.
