@@ -44,6 +44,12 @@ struct SheetArguments: ParsableArguments {
     var captionLines = 2
 
     // Layout
+    @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).", valueName: "name"))
+    var layout = SheetLayout.all[0].name
+    @Option(help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2).")
+    var cellAspect: Double = 1
+    @Flag(help: "Grid layout: crop each image to fill its cell instead of fitting it inside.")
+    var crop = false
     @Option(help: "Sheet width in pixels (vertical boards).")
     var width = 1800
     @Option(help: "Number of columns (default 6).")
@@ -124,6 +130,12 @@ struct SheetArguments: ParsableArguments {
     var strict = false
 
     func validate() throws {
+        guard SheetLayout.named(layout) != nil else {
+            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(SheetLayout.all.map(\.name).joined(separator: " or ")))")
+        }
+        if !(cellAspect.isFinite && cellAspect >= 1.0 / 64 && cellAspect <= 64) {
+            throw ValidationError("--cell-aspect must be a ratio between 1/64 and 64, got \(cellAspect)")
+        }
         if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
         if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
         if let columns, columns < 1 { throw ValidationError("--columns must be at least 1, got \(columns)") }
@@ -158,6 +170,7 @@ struct SheetArguments: ParsableArguments {
 
     var options: SheetOptions {
         var o = SheetOptions()
+        o.layout = layout == "grid" ? .grid(cellAspect: cellAspect, crop: crop) : SheetLayout.named(layout) ?? .masonry
         o.direction = direction
         o.width = width
         o.height = height

@@ -7,7 +7,7 @@ import Testing
 @Suite struct MasonryExampleTests {
     @Test func twoColumnsShortestFirst() throws {
         // available = 200 - 2 * 10 - 10 = 170: two columns of 85 at x 10 and 105.
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             extent: 200, contentInsets: Insets(all: 10),
             sectionStyle: SectionStyle(columns: .count(2), columnSpacing: 10, rowSpacing: 10))
         let layout = try MasonryLayout(
@@ -24,7 +24,7 @@ import Testing
 
     @Test func threeColumnsShareTheRemainder() throws {
         // 100 = 34 + 33 + 33: the first 100 mod 3 = 1 column gets the extra pixel.
-        let configuration = MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(3)))
+        let configuration = BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(3)))
         let layout = try MasonryLayout(
             configuration: configuration, sections: [LayoutSection(items: items(Array(repeating: (1, 1), count: 5)))])
         #expect(cardFrames(layout) == [
@@ -38,7 +38,7 @@ import Testing
 
     @Test func targetColumnWidthDerivesTheCount() throws {
         // (1000 + 10) / (300 + 10) = 3 columns of (1000 - 20) / 3 = 326 (+1 for the first 2).
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             extent: 1000, sectionStyle: SectionStyle(columns: .targetWidth(300), columnSpacing: 10))
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items([(1, 1), (1, 1), (1, 1)]))])
         #expect(cardFrames(layout).map(\.width) == [327, 327, 326])
@@ -52,7 +52,7 @@ import Testing
             footer: Supplementary(length: 10, insets: Insets(top: 2, left: 0, bottom: 1, right: 0)),
             decoration: Decoration(insets: Insets(all: 1)))
         let layout = try MasonryLayout(
-            configuration: MasonryConfiguration(extent: 100, sectionStyle: style),
+            configuration: BoardConfiguration(extent: 100, sectionStyle: style),
             sections: [LayoutSection(items: items([(100, 50)]))])
         let all = layout.elements(onPage: 0)
         #expect(all.map(\.kind) == [.decoration, .card, .header, .footer])
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func sectionsWithDifferentColumnCounts() throws {
-        let configuration = MasonryConfiguration(extent: 100, contentInsets: Insets(top: 5, left: 0, bottom: 5, right: 0))
+        let configuration = BoardConfiguration(extent: 100, contentInsets: Insets(top: 5, left: 0, bottom: 5, right: 0))
         let layout = try MasonryLayout(
             configuration: configuration,
             sections: [
@@ -91,13 +91,13 @@ import Testing
         (ItemOrder.rightToLeft, [Rect(x: 50, y: 0, width: 50, height: 100), Rect(x: 0, y: 0, width: 50, height: 50), Rect(x: 50, y: 100, width: 50, height: 50)]),
     ])
     func itemOrders(order: ItemOrder, expected: [Rect]) throws {
-        let configuration = MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(2), order: order))
+        let configuration = BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(2), order: order))
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items([(1, 2), (1, 1), (1, 1)]))])
         #expect(cardFrames(layout) == expected)
     }
 
     @Test func captionsPaddingAndCaptionSpacing() throws {
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             extent: 108, cellPadding: Insets(all: 4), captionSpacing: 6, sectionStyle: SectionStyle(columns: .count(1)))
         let caption = Caption(title: "Title", description: String(repeating: "x", count: 25))
         let layout = try MasonryLayout(
@@ -117,7 +117,7 @@ import Testing
 
     @Test func horizontalRows() throws {
         // Extent 100 is the height: rows of (100 - 10) / 2 = 45 at y 0 and 55.
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             direction: .horizontal, extent: 100, sectionStyle: SectionStyle(columns: .count(2), columnSpacing: 10))
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items([(2, 1), (1, 1), (1, 2)]))])
         #expect(cardFrames(layout) == [
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func horizontalCaptionBlock() throws {
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             direction: .horizontal, extent: 100, cellPadding: Insets(all: 2), captionSpacing: 4,
             sectionStyle: SectionStyle(columns: .count(1)))
         let layout = try MasonryLayout(
@@ -145,7 +145,7 @@ import Testing
 
     @Test(arguments: [ClampMode.fill, .fit])
     func aspectClamp(mode: ClampMode) throws {
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             extent: 100, aspectClamp: AspectClamp(minimum: 0.5, maximum: 2, mode: mode),
             sectionStyle: SectionStyle(columns: .count(1)))
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items([(1, 10_000), (10_000, 1), (1, 1)]))])
@@ -157,17 +157,17 @@ import Testing
 
     @Test func extremeAspectWithoutClampStaysAtLeastOnePixel() throws {
         let layout = try MasonryLayout(
-            configuration: MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(1))),
+            configuration: BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(1))),
             sections: [LayoutSection(items: items([(10_000, 1), (1, 10_000)]))])
         #expect(cardFrames(layout).map(\.height) == [1, 1_000_000])
     }
 
     @Test func minimumContentLength() throws {
         let layout = try MasonryLayout(
-            configuration: MasonryConfiguration(extent: 100, minimumContentLength: 500),
+            configuration: BoardConfiguration(extent: 100, minimumContentLength: 500),
             sections: [LayoutSection(items: items([(1, 1)]))])
         #expect(layout.pageSize() == Size(width: 100, height: 500))
-        let empty = try MasonryLayout(configuration: MasonryConfiguration(extent: 100, contentInsets: Insets(all: 7)), sections: [])
+        let empty = try MasonryLayout(configuration: BoardConfiguration(extent: 100, contentInsets: Insets(all: 7)), sections: [])
         #expect(empty.pageSize() == Size(width: 100, height: 14))
         #expect(empty.pageCount == 1)
         #expect(empty.elements(onPage: 0).isEmpty)
@@ -175,7 +175,7 @@ import Testing
 
     @Test func pagination() throws {
         // Cards of 80 (100 - 2 * 10 across) with 10 between them on pages of at most 250.
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             extent: 100, contentInsets: Insets(all: 10),
             sectionStyle: SectionStyle(columns: .count(1), rowSpacing: 10), maximumPageLength: 250)
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items(Array(repeating: (1, 1), count: 5)))])
@@ -191,7 +191,7 @@ import Testing
     @Test func paginationRestartsEveryColumnAndMovesTheFooter() throws {
         let style = SectionStyle(
             columns: .count(2), footer: Supplementary(length: 80), decoration: Decoration())
-        let configuration = MasonryConfiguration(extent: 100, sectionStyle: style, maximumPageLength: 120)
+        let configuration = BoardConfiguration(extent: 100, sectionStyle: style, maximumPageLength: 120)
         // Cards of 50: page 0 holds two rows (0-50, 50-100); the fifth card starts page 1
         // in column 0 again; the footer (50-130) does not fit there and starts page 2.
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items(Array(repeating: (1, 1), count: 5)))])
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func anElementLongerThanAPageGetsAPageOfItsOwn() throws {
-        let configuration = MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(1)), maximumPageLength: 150)
+        let configuration = BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(1)), maximumPageLength: 150)
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items([(1, 1), (1, 3), (1, 1)]))])
         #expect(layout.pageCount == 3)
         #expect((0..<3).map { layout.pageSize($0).height } == [100, 300, 100])
@@ -215,7 +215,7 @@ import Testing
         let style = SectionStyle(
             columns: .count(3), columnSpacing: 3, rowSpacing: 5, header: Supplementary(length: 12),
             footer: Supplementary(length: 9), decoration: Decoration(insets: Insets(all: 2)))
-        let configuration = MasonryConfiguration(extent: 301, contentInsets: Insets(all: 8), sectionStyle: style, maximumPageLength: 400)
+        let configuration = BoardConfiguration(extent: 301, contentInsets: Insets(all: 8), sectionStyle: style, maximumPageLength: 400)
         let sizes = [(3, 4), (4, 3), (1, 1), (16, 9), (9, 16), (2, 5), (5, 2), (1, 3), (3, 1), (7, 7), (2, 3), (3, 2)]
         let first = LayoutSection(items: items(Array(sizes.prefix(5))))
         var grown = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: []), first])
@@ -230,13 +230,13 @@ import Testing
     }
 
     @Test func appendWithoutSectionsIsAnError() throws {
-        var layout = try MasonryLayout(configuration: MasonryConfiguration(extent: 10), sections: [])
+        var layout = try MasonryLayout(configuration: BoardConfiguration(extent: 10), sections: [])
         #expect(throws: LayoutError.noSectionToAppendTo) { try layout.append(items([(1, 1)])) }
     }
 
     @Test func aFailedAppendChangesNothing() throws {
         var layout = try MasonryLayout(
-            configuration: MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(footer: Supplementary(length: 10))),
+            configuration: BoardConfiguration(extent: 100, sectionStyle: SectionStyle(footer: Supplementary(length: 10))),
             sections: [LayoutSection(items: items([(1, 1)]))])
         let before = layout.elements(onPage: 0)
         #expect(throws: LayoutError.invalidItemSize(section: 0, item: 2, width: 0, height: 1)) {
@@ -249,7 +249,7 @@ import Testing
     @Test func queriesReturnZThenDocumentOrder() throws {
         let style = SectionStyle(columns: .count(2), header: Supplementary(length: 10), decoration: Decoration())
         let layout = try MasonryLayout(
-            configuration: MasonryConfiguration(extent: 100, sectionStyle: style),
+            configuration: BoardConfiguration(extent: 100, sectionStyle: style),
             sections: [LayoutSection(items: items([(1, 2), (1, 1), (1, 1), (1, 1)]))])
         let band = layout.elements(in: Rect(x: 0, y: 5, width: 100, height: 60))
         #expect(band.map(\.kind) == [.decoration, .card, .card, .card, .header])
@@ -262,7 +262,7 @@ import Testing
 
     @Test func attributesRoundTripThroughJSON() throws {
         let layout = try MasonryLayout(
-            configuration: MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(header: Supplementary(length: 5))),
+            configuration: BoardConfiguration(extent: 100, sectionStyle: SectionStyle(header: Supplementary(length: 5))),
             sections: [LayoutSection(items: [LayoutItem(width: 1, height: 1, caption: Caption(title: "x"))])], measurer: FakeText())
         let elements = layout.elements(onPage: 0)
         let data = try JSONEncoder().encode(elements)

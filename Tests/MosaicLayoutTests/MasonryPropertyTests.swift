@@ -6,7 +6,7 @@ import Testing
 /// extreme aspect ratios (1x10000, 10000x1).
 @Suite struct MasonryPropertyTests {
     struct Board {
-        var configuration: MasonryConfiguration
+        var configuration: BoardConfiguration
         var sections: [LayoutSection]
     }
 
@@ -35,7 +35,7 @@ import Testing
         let direction: Direction = Bool.random(using: &g) ? .vertical : .horizontal
         let columns = Int.random(in: 1...12, using: &g)
         let padding = randomInsets(&g, upTo: 6)
-        var configuration = MasonryConfiguration(
+        var configuration = BoardConfiguration(
             direction: direction,
             extent: Int.random(in: 400...2400, using: &g),
             contentInsets: randomInsets(&g, upTo: 30),
@@ -77,7 +77,7 @@ import Testing
     }
 
     /// Column starts and widths from the contract's formula, worked out independently.
-    static func columns(of style: SectionStyle, configuration: MasonryConfiguration) -> [(start: Int, length: Int)] {
+    static func columns(of style: SectionStyle, configuration: BoardConfiguration) -> [(start: Int, length: Int)] {
         let vertical = configuration.direction == .vertical
         let c = configuration.contentInsets, s = style.insets
         let crossStart = vertical ? c.left + s.left : c.top + s.top
@@ -113,71 +113,13 @@ import Testing
             #expect(available < columns * (padding + 1), "seed \(seed)")
             return false
         }
+        try checkShared(layout, board: board, seed: seed)
         let configuration = board.configuration
         let vertical = configuration.direction == .vertical
         let mainMin: (Rect) -> Int = { vertical ? $0.minY : $0.minX }
         let mainMax: (Rect) -> Int = { vertical ? $0.maxY : $0.maxX }
         let crossMin: (Rect) -> Int = { vertical ? $0.minX : $0.minY }
         let crossLength: (Rect) -> Int = { vertical ? $0.width : $0.height }
-
-        // Every input appears exactly once.
-        #expect(layout.sectionCount == board.sections.count, "seed \(seed)")
-        var seen = 0
-        for page in 0..<layout.pageCount {
-            let size = layout.pageSize(page)
-            let all = layout.elements(onPage: page)
-            let cards = all.filter { $0.kind == .card }
-            seen += cards.count
-            // Every element lies inside the page; cards inside the content insets.
-            let content = Rect(x: 0, y: 0, width: size.width, height: size.height).inset(by: configuration.contentInsets)
-            for element in all {
-                #expect(element.frame.width >= 0 && element.frame.height >= 0, "seed \(seed)")
-                #expect(element.page == page)
-                if element.kind == .card {
-                    #expect(content.contains(element.frame), "seed \(seed): \(element.frame) outside \(content)")
-                    let image = try #require(element.imageFrame)
-                    #expect(element.frame.contains(image))
-                    if let caption = element.captionFrame { #expect(element.frame.contains(caption)) }
-                }
-            }
-            // No two cards overlap: sweep in flow order.
-            let sorted = cards.map(\.frame).sorted { mainMin($0) < mainMin($1) }
-            for i in sorted.indices {
-                var j = i + 1
-                while j < sorted.count, mainMin(sorted[j]) < mainMax(sorted[i]) {
-                    #expect(!sorted[i].intersects(sorted[j]), "seed \(seed): \(sorted[i]) overlaps \(sorted[j])")
-                    j += 1
-                }
-            }
-            // Pages are no longer than the maximum unless one element alone is longer.
-            // (An element that cannot fit on an empty page is placed anyway, alone in its
-            // column at the page's top: it is never cut.)
-            if let maximum = configuration.maximumPageLength, (vertical ? size.height : size.width) > maximum {
-                let along: (Insets) -> Int = { vertical ? $0.vertical : $0.horizontal }
-                let oversized = all.contains { element in
-                    let style = board.sections[element.section].style ?? configuration.sectionStyle
-                    var needed = mainMax(element.frame) - mainMin(element.frame) + along(configuration.contentInsets) + along(style.insets)
-                    switch element.kind {
-                    case .header: needed += along(style.header!.insets)
-                    case .footer: needed += along(style.footer!.insets)
-                    default: break
-                    }
-                    return element.kind != .decoration && needed > maximum
-                }
-                #expect(oversized, "seed \(seed): page \(page) is too long")
-            }
-            // Band queries agree with a brute-force filter.
-            var g = SeededGenerator(seed: seed ^ 0xBAD5EED)
-            for _ in 0..<8 {
-                let rect = Rect(
-                    x: Int.random(in: -50...size.width, using: &g), y: Int.random(in: -50...size.height, using: &g),
-                    width: Int.random(in: 1...400, using: &g), height: Int.random(in: 1...400, using: &g))
-                let expected = all.filter { $0.frame.intersects(rect) }
-                #expect(layout.elements(in: rect, page: page) == expected, "seed \(seed) rect \(rect)")
-            }
-        }
-        #expect(seen == board.sections.map(\.items.count).reduce(0, +), "seed \(seed)")
-
         // Per section: columns from the formula, aspect ratios, and the order rule replayed.
         for (sectionIndex, section) in board.sections.enumerated() {
             let style = section.style ?? configuration.sectionStyle

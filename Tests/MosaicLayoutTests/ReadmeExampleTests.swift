@@ -19,7 +19,7 @@ import Testing
             func reservedHeight(of caption: Caption) -> Int { 16 }
         }
 
-        let configuration = MasonryConfiguration(
+        let configuration = BoardConfiguration(
             extent: 1200,  // the sheet's width in pixels
             contentInsets: Insets(all: 24),
             cellPadding: Insets(all: 8),

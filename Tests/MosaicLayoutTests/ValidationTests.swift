@@ -3,48 +3,48 @@ import Testing
 
 /// Bad input is a thrown error naming the field and the value; never a crash or a NaN frame.
 @Suite struct ValidationTests {
-    func layout(_ configuration: MasonryConfiguration, _ sections: [LayoutSection] = [LayoutSection(items: items([(1, 1)]))]) throws {
+    func layout(_ configuration: BoardConfiguration, _ sections: [LayoutSection] = [LayoutSection(items: items([(1, 1)]))]) throws {
         _ = try MasonryLayout(configuration: configuration, sections: sections, measurer: FakeText())
     }
 
     @Test func nonPositiveExtent() {
-        #expect(throws: LayoutError.notPositive(field: "extent", value: 0)) { try layout(MasonryConfiguration(extent: 0)) }
-        #expect(throws: LayoutError.notPositive(field: "extent", value: -5)) { try layout(MasonryConfiguration(extent: -5)) }
+        #expect(throws: LayoutError.notPositive(field: "extent", value: 0)) { try layout(BoardConfiguration(extent: 0)) }
+        #expect(throws: LayoutError.notPositive(field: "extent", value: -5)) { try layout(BoardConfiguration(extent: -5)) }
     }
 
     @Test func tooLargeExtent() {
         #expect(throws: LayoutError.tooLarge(field: "extent", value: 1 << 40, limit: maximumLayoutLength)) {
-            try layout(MasonryConfiguration(extent: 1 << 40))
+            try layout(BoardConfiguration(extent: 1 << 40))
         }
     }
 
     @Test func columnCountBelowOne() {
         #expect(throws: LayoutError.notPositive(field: "sectionStyle.columns.count", value: 0)) {
-            try layout(MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(0))))
+            try layout(BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(0))))
         }
         #expect(throws: LayoutError.notPositive(field: "sectionStyle.columns.targetWidth", value: -1)) {
-            try layout(MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .targetWidth(-1))))
+            try layout(BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .targetWidth(-1))))
         }
     }
 
     @Test func aSectionsOwnStyleIsNamedWithItsIndex() {
         let bad = LayoutSection(items: [], style: SectionStyle(columnSpacing: -3))
         #expect(throws: LayoutError.negative(field: "sections[1].style.columnSpacing", value: -3)) {
-            try layout(MasonryConfiguration(extent: 100), [LayoutSection(items: []), bad])
+            try layout(BoardConfiguration(extent: 100), [LayoutSection(items: []), bad])
         }
     }
 
     @Test func negativeSpacingInsetsAndPadding() {
-        let cases: [(MasonryConfiguration, LayoutError)] = [
-            (MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(rowSpacing: -1)), .negative(field: "sectionStyle.rowSpacing", value: -1)),
-            (MasonryConfiguration(extent: 100, contentInsets: Insets(top: 0, left: -2, bottom: 0, right: 0)), .negative(field: "contentInsets.left", value: -2)),
-            (MasonryConfiguration(extent: 100, cellPadding: Insets(top: 0, left: 0, bottom: -4, right: 0)), .negative(field: "cellPadding.bottom", value: -4)),
-            (MasonryConfiguration(extent: 100, captionSpacing: -1), .negative(field: "captionSpacing", value: -1)),
-            (MasonryConfiguration(extent: 100, minimumContentLength: -1), .negative(field: "minimumContentLength", value: -1)),
-            (MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(header: Supplementary(length: -1))), .negative(field: "sectionStyle.header.length", value: -1)),
-            (MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(footer: Supplementary(length: 1, insets: Insets(top: -1)))), .negative(field: "sectionStyle.footer.insets.top", value: -1)),
-            (MasonryConfiguration(extent: 100, sectionStyle: SectionStyle(decoration: Decoration(insets: Insets(all: -1)))), .negative(field: "sectionStyle.decoration.insets.top", value: -1)),
-            (MasonryConfiguration(extent: 100, maximumPageLength: 0), .notPositive(field: "maximumPageLength", value: 0)),
+        let cases: [(BoardConfiguration, LayoutError)] = [
+            (BoardConfiguration(extent: 100, sectionStyle: SectionStyle(rowSpacing: -1)), .negative(field: "sectionStyle.rowSpacing", value: -1)),
+            (BoardConfiguration(extent: 100, contentInsets: Insets(top: 0, left: -2, bottom: 0, right: 0)), .negative(field: "contentInsets.left", value: -2)),
+            (BoardConfiguration(extent: 100, cellPadding: Insets(top: 0, left: 0, bottom: -4, right: 0)), .negative(field: "cellPadding.bottom", value: -4)),
+            (BoardConfiguration(extent: 100, captionSpacing: -1), .negative(field: "captionSpacing", value: -1)),
+            (BoardConfiguration(extent: 100, minimumContentLength: -1), .negative(field: "minimumContentLength", value: -1)),
+            (BoardConfiguration(extent: 100, sectionStyle: SectionStyle(header: Supplementary(length: -1))), .negative(field: "sectionStyle.header.length", value: -1)),
+            (BoardConfiguration(extent: 100, sectionStyle: SectionStyle(footer: Supplementary(length: 1, insets: Insets(top: -1)))), .negative(field: "sectionStyle.footer.insets.top", value: -1)),
+            (BoardConfiguration(extent: 100, sectionStyle: SectionStyle(decoration: Decoration(insets: Insets(all: -1)))), .negative(field: "sectionStyle.decoration.insets.top", value: -1)),
+            (BoardConfiguration(extent: 100, maximumPageLength: 0), .notPositive(field: "maximumPageLength", value: 0)),
         ]
         for (configuration, error) in cases {
             #expect(throws: error) { try layout(configuration) }
@@ -55,7 +55,7 @@ import Testing
     func invalidItemSizes(width: Double, height: Double) {
         let bad = LayoutSection(items: [LayoutItem(width: 1, height: 1), LayoutItem(width: width, height: height)])
         #expect {
-            try layout(MasonryConfiguration(extent: 100), [bad])
+            try layout(BoardConfiguration(extent: 100), [bad])
         } throws: { error in
             guard case .invalidItemSize(section: 0, item: 1, let w, let h) = error as? LayoutError else { return false }
             return (w == width || (w.isNaN && width.isNaN)) && (h == height || (h.isNaN && height.isNaN))
@@ -65,7 +65,7 @@ import Testing
     @Test func invalidAspectClamp() {
         for (minimum, maximum) in [(2.0, 1.0), (0, 1), (.nan, 1), (1, .infinity)] {
             #expect {
-                try layout(MasonryConfiguration(extent: 100, aspectClamp: AspectClamp(minimum: minimum, maximum: maximum)))
+                try layout(BoardConfiguration(extent: 100, aspectClamp: AspectClamp(minimum: minimum, maximum: maximum)))
             } throws: { error in
                 if case .invalidAspectClamp = error as? LayoutError { return true }
                 return false
@@ -76,16 +76,16 @@ import Testing
     @Test func columnsTooNarrowForTheirPadding() {
         // 10 px across, 3 columns with 2 px spacing: 6 px for 3 cards padded by 2 + 2.
         #expect(throws: LayoutError.columnsTooNarrow(section: 0, available: 6, columns: 3, padding: 4)) {
-            try layout(MasonryConfiguration(extent: 10, cellPadding: Insets(all: 2), sectionStyle: SectionStyle(columns: .count(3), columnSpacing: 2)))
+            try layout(BoardConfiguration(extent: 10, cellPadding: Insets(all: 2), sectionStyle: SectionStyle(columns: .count(3), columnSpacing: 2)))
         }
         // Insets wider than the sheet.
         #expect(throws: LayoutError.columnsTooNarrow(section: 0, available: -20, columns: 1, padding: 0)) {
-            try layout(MasonryConfiguration(extent: 100, contentInsets: Insets(all: 60), sectionStyle: SectionStyle(columns: .count(1))))
+            try layout(BoardConfiguration(extent: 100, contentInsets: Insets(all: 60), sectionStyle: SectionStyle(columns: .count(1))))
         }
     }
 
     @Test func rowsTooShortForTheCaptionBlock() {
-        let configuration = MasonryConfiguration(direction: .horizontal, extent: 40, sectionStyle: SectionStyle(columns: .count(1)))
+        let configuration = BoardConfiguration(direction: .horizontal, extent: 40, sectionStyle: SectionStyle(columns: .count(1)))
         let section = LayoutSection(items: [LayoutItem(width: 1, height: 1, caption: Caption(title: "t"))])
         // FakeText reserves 32 px; 40 - 32 leaves 8: fine. With 8 px of caption spacing: none.
         #expect(throws: Never.self) { try layout(configuration, [section]) }
@@ -96,7 +96,7 @@ import Testing
 
     @Test func anImageTooLongToLayOut() {
         #expect {
-            try layout(MasonryConfiguration(extent: 1000, sectionStyle: SectionStyle(columns: .count(1))), [LayoutSection(items: [LayoutItem(width: 1e-300, height: 1e300)])])
+            try layout(BoardConfiguration(extent: 1000, sectionStyle: SectionStyle(columns: .count(1))), [LayoutSection(items: [LayoutItem(width: 1e-300, height: 1e300)])])
         } throws: { error in
             if case .itemTooLong(section: 0, item: 0, _) = error as? LayoutError { return true }
             return false

@@ -35,7 +35,7 @@ let items = (0..<cardCount).map { _ in
     let shape = shapes.randomElement(using: &generator)!
     return LayoutItem(width: shape.0 * 1000, height: shape.1 * 1000)
 }
-let configuration = MasonryConfiguration(
+let configuration = BoardConfiguration(
     extent: 1800, contentInsets: Insets(all: 16), cellPadding: Insets(all: 6),
     sectionStyle: SectionStyle(columns: .count(6), columnSpacing: 8, rowSpacing: 8))
 

@@ -18,7 +18,7 @@ func checkInsets(_ insets: Insets, _ field: String) throws(LayoutError) {
     try checkLength(insets.right, field + ".right")
 }
 
-extension MasonryConfiguration {
+extension BoardConfiguration {
     /// Throws the first field that is out of range.
     func validate() throws(LayoutError) {
         try checkLength(extent, "extent", allowZero: false)
@@ -27,11 +27,6 @@ extension MasonryConfiguration {
         try checkInsets(cellPadding, "cellPadding")
         try checkLength(captionSpacing, "captionSpacing")
         if let page = maximumPageLength { try checkLength(page, "maximumPageLength", allowZero: false) }
-        if let clamp = aspectClamp {
-            guard clamp.minimum.isFinite, clamp.maximum.isFinite, clamp.minimum > 0,
-                clamp.minimum <= clamp.maximum
-            else { throw .invalidAspectClamp(minimum: clamp.minimum, maximum: clamp.maximum) }
-        }
         try sectionStyle.validate("sectionStyle")
     }
 }

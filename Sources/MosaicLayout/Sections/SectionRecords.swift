@@ -17,7 +17,7 @@ struct CardRecord: Sendable {
     var item: Int32
     var page: Int32
     var hasCaption: Bool
-    var clamped: Bool
+    var scaling: ImageScaling
 
     var mainEnd: Int { main + Int(mainLength) }
 }
@@ -148,9 +148,11 @@ struct SectionGeometry: Sendable {
     var order: ItemOrder
 
     var laneCount: Int { lanes.count }
+    /// The narrowest column's length across (the last: remainder pixels go to the first).
+    var narrowestLane: Int { lanes[lanes.count - 1].length }
 
     init(
-        section: Int, style: SectionStyle, configuration: MasonryConfiguration, axis: FlowAxis, padding: FlowInsets
+        section: Int, style: SectionStyle, configuration: BoardConfiguration, axis: FlowAxis, padding: FlowInsets
     ) throws(LayoutError) {
         let content = axis.flow(configuration.contentInsets)
         sectionInsets = axis.flow(style.insets)
@@ -210,13 +212,4 @@ struct CloseMark: Sendable {
     var blockSupplementaryCount: Int
     var blockDecoration: Int?
     var usedEnd: Int
-}
-
-struct CardSize: Sendable {
-    var length: Int
-    var imageLength: Int
-    var imageCross: Int
-    var captionLength: Int
-    var hasCaption: Bool
-    var clamped: Bool
 }

@@ -108,8 +108,8 @@ public struct SectionStyle: Hashable, Codable, Sendable {
     }
 }
 
-/// The settings of a whole board.
-public struct MasonryConfiguration: Hashable, Codable, Sendable {
+/// The settings of a whole board, whatever its layout.
+public struct BoardConfiguration: Hashable, Codable, Sendable {
     public var direction: Direction
     /// The fixed size across the flow, pixels: the sheet's width on a vertical board, its
     /// height on a horizontal one.
@@ -122,8 +122,8 @@ public struct MasonryConfiguration: Hashable, Codable, Sendable {
     public var cellPadding: Insets
     /// Space between an image and its caption, pixels (only when there is a caption).
     public var captionSpacing: Int
-    /// Keeps the frame given to an image within an aspect ratio range; `nil` keeps every
-    /// image's own ratio.
+    /// Masonry: keeps the frame given to an image within an aspect ratio range; `nil` keeps
+    /// every image's own ratio. (A grid's cells have one aspect of their own.)
     public var aspectClamp: AspectClamp?
     /// The style of sections that do not bring their own.
     public var sectionStyle: SectionStyle

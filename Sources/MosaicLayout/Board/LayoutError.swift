@@ -22,6 +22,8 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
     case rowsTooShort(section: Int, rowHeight: Int, reserved: Int)
     /// `append` was called on a layout without sections.
     case noSectionToAppendTo
+    /// A grid's cell aspect ratio is not a finite number in 1/64...64.
+    case invalidCellAspect(Double)
 
     public var description: String {
         switch self {
@@ -47,6 +49,8 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "padding and caption"
         case .noSectionToAppendTo:
             return "there is no section to append to"
+        case .invalidCellAspect(let aspect):
+            return "cellAspect \(aspect) is invalid: it must be a finite ratio between 1/64 and 64"
         }
     }
 }

@@ -1,0 +1,19 @@
+/// Why a catalog could not be made.
+public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(path: String)
+    case notADirectory(path: String)
+    case unreadableDirectory(path: String, reason: String)
+    case noImages(path: String, skipped: Int)
+    case manifest(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .notADirectory(let path): return "\(path): not a folder"
+        case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
+        case .noImages(let path, let skipped):
+            return skipped > 0 ? "\(path): no JPEG or PNG images (\(skipped) other files skipped)" : "\(path): no images: the folder is empty"
+        case .manifest(let path, let message): return "\(path): \(message)"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a card's caption says.
+public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
+    case none
+    /// The file name.
+    case name
+    /// The file name without its extension.
+    case stem
+    /// The manifest's title and description; the file's stem when there is no title.
+    case title
+    /// A template with {name} {stem} {ext} {width} {height} {index} {section} {title}
+    /// {description}; a line break ("\n") separates the title from the description.
+    case template(String)
+
+    public init(parsing text: String) {
+        switch text {
+        case "none": self = .none
+        case "name": self = .name
+        case "stem": self = .stem
+        case "title": self = .title
+        default: self = .template(text.replacingOccurrences(of: "\\n", with: "\n"))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .none: return "none"
+        case .name: return "name"
+        case .stem: return "stem"
+        case .title: return "title"
+        case .template(let t): return t
+        }
+    }
+
+    /// The caption for `entry`, the `index`-th card (from 1) in section `section`.
+    func caption(for entry: CatalogEntry, index: Int, section: String) -> Caption? {
+        switch self {
+        case .none: return nil
+        case .name: return Caption(title: entry.name)
+        case .stem: return Caption(title: entry.stem)
+        case .title: return Caption(title: entry.title ?? entry.stem, description: entry.description ?? "")
+        case .template(let template):
+            var text = template
+            let fields: [(String, String)] = [
+                ("{name}", entry.name), ("{stem}", entry.stem), ("{ext}", entry.fileExtension),
+                ("{width}", entry.info.map { String($0.orientedWidth) } ?? "?"),
+                ("{height}", entry.info.map { String($0.orientedHeight) } ?? "?"),
+                ("{index}", String(index)), ("{section}", section),
+                ("{title}", entry.title ?? entry.stem), ("{description}", entry.description ?? ""),
+            ]
+            for (key, value) in fields { text = text.replacingOccurrences(of: key, with: value) }
+            let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let caption = Caption(title: String(parts[0]), description: parts.count > 1 ? String(parts[1]) : "")
+            return caption.isEmpty ? nil : caption
+        }
+    }
+}

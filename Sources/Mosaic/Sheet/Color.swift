@@ -1,0 +1,73 @@
+import Foundation
+
+/// A colour with straight (not premultiplied) alpha.
+public struct Color: Hashable, Sendable, CustomStringConvertible {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// Premultiplied, for drawing.
+    public var premultiplied: RGBA { RGBA(straightRed: red, green: green, blue: blue, alpha: alpha) }
+
+    public var isOpaque: Bool { alpha == 255 }
+
+    static let names: [String: (UInt8, UInt8, UInt8)] = [
+        "black": (0, 0, 0), "white": (255, 255, 255), "red": (255, 0, 0), "green": (0, 128, 0), "lime": (0, 255, 0),
+        "blue": (0, 0, 255), "yellow": (255, 255, 0), "cyan": (0, 255, 255), "aqua": (0, 255, 255),
+        "magenta": (255, 0, 255), "fuchsia": (255, 0, 255), "gray": (128, 128, 128), "grey": (128, 128, 128),
+        "silver": (192, 192, 192), "maroon": (128, 0, 0), "olive": (128, 128, 0), "purple": (128, 0, 128),
+        "teal": (0, 128, 128), "navy": (0, 0, 128), "orange": (255, 165, 0), "pink": (255, 192, 203),
+        "brown": (165, 42, 42), "gold": (255, 215, 0), "indigo": (75, 0, 130), "violet": (238, 130, 238),
+        "whitesmoke": (245, 245, 245), "gainsboro": (220, 220, 220), "lightgray": (211, 211, 211),
+        "lightgrey": (211, 211, 211), "darkgray": (169, 169, 169), "darkgrey": (169, 169, 169),
+        "dimgray": (105, 105, 105), "dimgrey": (105, 105, 105), "slategray": (112, 128, 144),
+        "ivory": (255, 255, 240), "beige": (245, 245, 220), "linen": (250, 240, 230), "snow": (255, 250, 250),
+        "crimson": (220, 20, 60), "tomato": (255, 99, 71), "coral": (255, 127, 80), "salmon": (250, 128, 114),
+        "skyblue": (135, 206, 235), "steelblue": (70, 130, 180), "royalblue": (65, 105, 225),
+        "midnightblue": (25, 25, 112), "forestgreen": (34, 139, 34), "seagreen": (46, 139, 87),
+        "chocolate": (210, 105, 30), "tan": (210, 180, 140), "khaki": (240, 230, 140), "lavender": (230, 230, 250),
+    ]
+
+    /// Parses `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, a CSS colour name or `transparent`.
+    public init?(parsing text: String) {
+        let value = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if value == "transparent" || value == "none" {
+            self = .transparent
+            return
+        }
+        if let (r, g, b) = Self.names[value] {
+            self.init(red: r, green: g, blue: b)
+            return
+        }
+        guard value.hasPrefix("#") else { return nil }
+        let hex = Array(value.dropFirst())
+        guard hex.allSatisfy(\.isHexDigit) else { return nil }
+        func byte(_ s: ArraySlice<Character>) -> UInt8 { UInt8(String(s), radix: 16)! }
+        switch hex.count {
+        case 3, 4:
+            let digits = hex.map { byte([$0, $0][...]) }
+            self.init(red: digits[0], green: digits[1], blue: digits[2], alpha: hex.count == 4 ? digits[3] : 255)
+        case 6, 8:
+            self.init(
+                red: byte(hex[0..<2]), green: byte(hex[2..<4]), blue: byte(hex[4..<6]),
+                alpha: hex.count == 8 ? byte(hex[6..<8]) : 255)
+        default:
+            return nil
+        }
+    }
+
+    public var description: String {
+        func hex(_ v: UInt8) -> String { (v < 16 ? "0" : "") + String(v, radix: 16) }
+        return "#" + hex(red) + hex(green) + hex(blue) + (alpha == 255 ? "" : hex(alpha))
+    }
+}

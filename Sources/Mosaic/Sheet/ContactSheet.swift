@@ -1,0 +1,67 @@
+import Foundation
+
+/// A laid-out contact sheet: the catalog, the options, the typesetting and the board.
+///
+/// Made from headers only (no pixel is decoded); `SheetRenderer` draws it.
+public struct ContactSheet: Sendable {
+    public let catalog: Catalog
+    public let options: SheetOptions
+    /// The board, laid out by `options.layout`.
+    public let layout: any BoardLayout
+    /// Sets the cards' captions (measured for the layout, drawn by the renderer).
+    public let captions: CaptionTypesetter
+    let typesetter: Typesetter
+    /// Per layout section: its cards (none for the title section).
+    let cards: [[SheetCard]]
+    /// Per layout section: header and footer text.
+    let headers: [String?]
+    let footers: [String?]
+    let headerStyle: TextStyle
+    let footerStyle: TextStyle
+
+    /// Lays out `catalog` with `options`.
+    ///
+    /// - Throws: `SheetError.option` for an option out of range (named by its `SheetOptions`
+    ///   property), `.text` when a font cannot be used, `.layout` when the board cannot be
+    ///   laid out.
+    public init(catalog: Catalog, options: SheetOptions, typesetter: Typesetter) throws(SheetError) {
+        try options.validate()
+        self.catalog = catalog
+        self.options = options
+        self.typesetter = typesetter
+        let style = options.style
+        let captionStyle = CaptionStyle(
+            title: TextStyle(font: style.font, bold: true, size: style.captionSize + 1, lineSpacing: 1.15, maximumLines: 1, alignment: style.captionAlignment),
+            description: TextStyle(font: style.font, size: style.captionSize - 1, lineSpacing: 1.2, maximumLines: max(1, options.captionLines), alignment: style.captionAlignment),
+            gap: 2)
+        headerStyle = TextStyle(font: style.font, bold: true, size: style.headerSize, lineSpacing: 1.1, maximumLines: 2)
+        footerStyle = TextStyle(font: style.font, size: style.captionSize, lineSpacing: 1.2, maximumLines: 3)
+        do {
+            captions = try CaptionTypesetter(typesetter: typesetter, style: captionStyle)
+            try typesetter.validate(headerStyle)
+        } catch {
+            throw .text(error)
+        }
+        let built = try SheetSections(catalog: catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle)
+        do {
+            layout = try options.layout.make(built.configuration, built.sections, captions)
+        } catch {
+            throw .layout(error)
+        }
+        cards = built.cards
+        headers = built.headers
+        footers = built.footers
+    }
+
+    /// The card at `path` (a path the layout gave).
+    func card(_ path: ItemPath) -> SheetCard { cards[path.section][path.item] }
+
+    /// The output file of each page: `sheet.png`, or `sheet-1.png`, `sheet-2.png`... when
+    /// there are several.
+    public func pagePaths(for output: String) -> [String] {
+        if layout.pageCount == 1 { return [output] }
+        let base = (output as NSString).deletingPathExtension
+        let ext = (output as NSString).pathExtension
+        return (1...layout.pageCount).map { "\(base)-\($0)" + (ext.isEmpty ? "" : ".\(ext)") }
+    }
+}

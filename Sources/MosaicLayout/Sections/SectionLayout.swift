@@ -1,0 +1,269 @@
+/// A board of sections: cards dealt into equal columns (equal rows when horizontal) by the
+/// section's `ItemOrder`, sections stacked with headers, footers and decorations, the whole
+/// optionally split into pages. How long each card is, is `Cards`'s business: masonry cards
+/// follow their image's aspect ratio (`MasonryLayout`), grid cards are equal cells
+/// (`GridLayout`). Everything else is shared.
+///
+/// Build one with a layout's initializer, then query it (it conforms to `BoardLayout`).
+/// It is a value; frames are integral pixels, origin top-left, per page.
+public struct SectionLayout<Cards: CardSizing>: Sendable {
+    public let configuration: BoardConfiguration
+    /// What sizes the cards.
+    public let cardSizing: Cards
+    let axis: FlowAxis
+    let padding: FlowInsets
+
+    /// Every card, in section then item order: the global index of a card is its position.
+    var cardRecords: [CardRecord] = []
+    /// Headers, footers and decorations, in the order they were placed.
+    var supplementaries: [SupplementaryRecord] = []
+    var pageRecords: [PageRecord] = []
+    /// The global index of the first card of each section.
+    var sectionFirstCard: [Int] = []
+    var sectionStyles: [SectionStyle] = []
+
+    /// The state of the last section before it was closed, kept so that `append` can
+    /// reopen it.
+    var open: OpenSection?
+    var closeMark: CloseMark?
+
+    /// Lays out `sections` with `cardSizing`.
+    ///
+    /// - Parameters:
+    ///   - configuration: the board's settings.
+    ///   - cardSizing: how long each card is.
+    ///   - sections: the sections, in order; their items in order.
+    ///   - measurer: measures the captions (`NoText()` when there are none).
+    /// - Throws: `LayoutError` naming the first field or item that is out of range.
+    /// - Complexity: O(n * c) for n cards in sections of c columns.
+    public init(
+        configuration: BoardConfiguration, cardSizing: Cards, sections: [LayoutSection], measurer: some TextMeasuring = NoText()
+    ) throws(LayoutError) {
+        try configuration.validate()
+        try cardSizing.validate()
+        self.configuration = configuration
+        self.cardSizing = cardSizing
+        self.axis = FlowAxis(configuration.direction)
+        self.padding = axis.flow(configuration.cellPadding)
+        let insets = axis.flow(configuration.contentInsets)
+        pageRecords = [PageRecord(blocks: [], usedEnd: insets.mainStart)]
+        var top = insets.mainStart
+        var hasContent = false
+        for (index, section) in sections.enumerated() {
+            var state = try beginSection(index, style: section.style, top: top, pageHasContent: hasContent)
+            try place(section.items, in: &state, measurer: measurer)
+            top = close(&state)
+            hasContent = true
+        }
+    }
+
+    // MARK: - Building
+
+    /// Opens section `index` at `top` on the current page: places its header and returns
+    /// the state that its cards are dealt from.
+    mutating func beginSection(
+        _ index: Int, style: SectionStyle?, top: Int, pageHasContent: Bool
+    ) throws(LayoutError) -> OpenSection {
+        let style = style ?? configuration.sectionStyle
+        if style != configuration.sectionStyle { try style.validate("sections[\(index)].style") }
+        let geometry = try SectionGeometry(
+            section: index, style: style, configuration: configuration, axis: axis, padding: padding)
+        sectionFirstCard.append(cardRecords.count)
+        sectionStyles.append(style)
+        // A section starts on a new page when not even its header and insets fit.
+        var top = top
+        var pageHasContent = pageHasContent
+        let headerInsets = style.header.map { axis.flow($0.insets) }
+        let emptyLength = geometry.sectionInsets.main + (style.header.map { $0.length + headerInsets!.main } ?? 0)
+        if pageHasContent, !fits(end: top + emptyLength) {
+            top = axis.flow(configuration.contentInsets).mainStart
+            pageRecords.append(PageRecord(blocks: [], usedEnd: top))
+            pageHasContent = false
+        }
+        var state = OpenSection(
+            section: index, geometry: geometry, page: pageRecords.count - 1, sectionTop: top,
+            itemTop: top, laneNext: [], laneEnd: [], itemCount: 0, pageHasContent: pageHasContent,
+            block: SectionBlock(section: index, mainStart: top, lanes: geometry.lanes))
+        var itemTop = top + geometry.sectionInsets.mainStart
+        if let header = style.header, let headerInsets {
+            let start = top + headerInsets.mainStart
+            let frame = supplementaryFrame(main: start, length: header.length, insets: headerInsets)
+            addSupplementary(.header, frame: frame, state: &state)
+            itemTop = start + header.length + headerInsets.mainEnd + geometry.sectionInsets.mainStart
+        }
+        state.itemTop = itemTop
+        state.laneNext = Array(repeating: itemTop, count: geometry.laneCount)
+        state.laneEnd = state.laneNext
+        return state
+    }
+
+    /// Deals `items` into the open section.
+    mutating func place(
+        _ items: [LayoutItem], in state: inout OpenSection, measurer: some TextMeasuring
+    ) throws(LayoutError) {
+        // Grow geometrically: reserving the exact count on every append would copy the
+        // whole board each time.
+        if cardRecords.capacity < cardRecords.count + items.count {
+            cardRecords.reserveCapacity(max(cardRecords.count + items.count, 2 * cardRecords.capacity))
+        }
+        if state.block.entryCount == 0 {
+            // A fresh block: room for each column's share up front (columns fill about
+            // evenly). Only here, so that appending in pieces keeps the arrays' own growth.
+            let share = items.count / state.geometry.laneCount + items.count / (8 * state.geometry.laneCount) + 1
+            for lane in 0..<state.geometry.laneCount { state.block.lanes[lane].reserveCapacity(share) }
+        }
+        let order = state.geometry.order
+        for item in items {
+            let index = state.itemCount
+            var lane = chooseLane(order: order, index: index, state: state)
+            var size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
+            if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
+                breakPage(&state, keepingEmptyBlock: false)
+                let previous = state.geometry.lanes[lane]
+                lane = chooseLane(order: order, index: index, state: state)
+                if state.geometry.lanes[lane].length != previous.length {
+                    size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
+                }
+            }
+            let main = state.laneNext[lane]
+            let laneGeometry = state.geometry.lanes[lane]
+            let globalIndex = cardRecords.count
+            cardRecords.append(CardRecord(
+                main: main, mainLength: Int32(size.length), cross: Int32(laneGeometry.start),
+                crossLength: Int32(laneGeometry.length), imageLength: Int32(size.imageLength),
+                imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
+                section: Int32(state.section), item: Int32(index), page: Int32(state.page),
+                hasCaption: size.hasCaption, scaling: size.scaling))
+            state.block.add(
+                card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])
+            state.laneEnd[lane] = main + size.length
+            state.laneNext[lane] = main + size.length + state.geometry.rowSpacing
+            state.itemCount += 1
+            state.pageHasContent = true
+        }
+    }
+
+    /// Closes the open section: its footer and decoration. Returns where the next section
+    /// starts. Remembers enough to reopen the section for `append`.
+    mutating func close(_ state: inout OpenSection) -> Int {
+        // Kept without its block: `append` takes the block back from its page, and a second
+        // reference here would make it copy the columns.
+        var reopenable = state
+        reopenable.block = SectionBlock(section: state.section, mainStart: 0, lanes: [])
+        open = reopenable
+        closeMark = CloseMark(
+            supplementaryCount: supplementaries.count, pageCount: pageRecords.count,
+            blockMainEnd: state.block.mainEnd, blockSupplementaryCount: state.block.supplementaries.count,
+            blockDecoration: state.block.decoration, usedEnd: pageRecords[state.page].usedEnd)
+        var end = itemsEnd(state) + state.geometry.sectionInsets.mainEnd
+        if let footer = sectionStyles[state.section].footer {
+            let footerInsets = axis.flow(footer.insets)
+            var start = end + footerInsets.mainStart
+            if state.pageHasContent, !fits(end: start + footer.length + footerInsets.mainEnd) {
+                // The block stays even when empty: `append` takes it back from its page.
+                breakPage(&state, keepingEmptyBlock: true)
+                start = state.sectionTop + footerInsets.mainStart
+            }
+            let frame = supplementaryFrame(main: start, length: footer.length, insets: footerInsets)
+            addSupplementary(.footer, frame: frame, state: &state)
+            end = start + footer.length + footerInsets.mainEnd
+        }
+        finishBlock(&state, end: end)
+        return end
+    }
+
+    /// The bottom of the open section's longest column on the current page.
+    func itemsEnd(_ state: OpenSection) -> Int {
+        state.laneEnd.max() ?? state.itemTop
+    }
+
+    /// Ends the section's block on the current page at `end` (its extent and decoration)
+    /// and puts it on the page. The state's block must not be changed afterwards.
+    mutating func finishBlock(_ state: inout OpenSection, end: Int) {
+        let page = state.page
+        state.block.mainEnd = end
+        pageRecords[page].usedEnd = max(pageRecords[page].usedEnd, end)
+        if let decoration = sectionStyles[state.section].decoration {
+            let insets = axis.flow(configuration.contentInsets)
+            let frame = axis.rect(
+                main: state.sectionTop, cross: insets.crossStart,
+                mainLength: end - state.sectionTop, crossLength: configuration.extent - insets.cross
+            ).inset(by: decoration.insets)
+            supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
+            state.block.decoration = supplementaries.count - 1
+        }
+        pageRecords[page].blocks.append(state.block)
+    }
+
+    /// Whether something ending at `end` (its own end insets included) fits on a page:
+    /// always true without pagination.
+    func fits(end: Int) -> Bool {
+        guard let pageLength = configuration.maximumPageLength else { return true }
+        return end + axis.flow(configuration.contentInsets).mainEnd <= pageLength
+    }
+
+    /// Ends the current page for the open section and continues it at the top of a new one:
+    /// every column restarts at the page's top inset plus the section's top inset. A block
+    /// that holds nothing yet moves whole (no empty background is left behind) unless
+    /// `keepingEmptyBlock`.
+    mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool) {
+        if keepingEmptyBlock || !state.block.supplementaries.isEmpty || state.block.entryCount > 0 {
+            finishBlock(&state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd)
+        }
+        let top = axis.flow(configuration.contentInsets).mainStart
+        pageRecords.append(PageRecord(blocks: [], usedEnd: top))
+        state.block = SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes)
+        state.page = pageRecords.count - 1
+        state.sectionTop = top
+        state.itemTop = top + state.geometry.sectionInsets.mainStart
+        for lane in state.laneNext.indices {
+            state.laneNext[lane] = state.itemTop
+            state.laneEnd[lane] = state.itemTop
+        }
+        state.pageHasContent = false
+    }
+
+    mutating func addSupplementary(_ kind: ElementKind, frame: Rect, state: inout OpenSection) {
+        supplementaries.append(SupplementaryRecord(kind: kind, section: state.section, page: state.page, frame: frame))
+        state.block.supplementaries.append(supplementaries.count - 1)
+        state.pageHasContent = true
+    }
+
+    func supplementaryFrame(main: Int, length: Int, insets: FlowInsets) -> Rect {
+        let content = axis.flow(configuration.contentInsets)
+        return axis.rect(
+            main: main, cross: content.crossStart + insets.crossStart, mainLength: length,
+            crossLength: max(0, configuration.extent - content.cross - insets.cross))
+    }
+
+    @inline(__always)
+    func chooseLane(order: ItemOrder, index: Int, state: OpenSection) -> Int {
+        let count = state.laneNext.count
+        switch order {
+        case .leftToRight:
+            return index % count
+        case .rightToLeft:
+            return count - 1 - index % count
+        case .shortestFirst:
+            var best = 0
+            var bestNext = state.laneNext[0]
+            for lane in 1..<count where state.laneNext[lane] < bestNext {
+                best = lane
+                bestNext = state.laneNext[lane]
+            }
+            return best
+        }
+    }
+
+    /// The size `cardSizing` gives item `index` of `section` in `lane`.
+    @inline(__always)
+    func cardSize(
+        _ item: LayoutItem, section: Int, index: Int, lane: LaneGeometry, narrowest: Int, measurer: some TextMeasuring
+    ) throws(LayoutError) -> CardSize {
+        let slot = CardSlot(
+            path: ItemPath(section: section, item: index), isVertical: axis.isVertical, laneLength: lane.length,
+            narrowestLaneLength: narrowest,
+            paddingMain: padding.main, paddingCross: padding.cross, captionSpacing: configuration.captionSpacing)
+        return try cardSizing.cardSize(item, in: slot, measurer: measurer)
+    }
+}
