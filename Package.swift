@@ -28,9 +28,9 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
 
-        .target(name: "MosaicImage", dependencies: ["CMosaicShims"]),
+        .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout"]),
         .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout"]),
-        .target(name: "MosaicDiff", dependencies: ["MosaicImage"]),
+        .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout"]),
         .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff"]),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
         .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"]),
@@ -39,10 +39,10 @@ let package = Package(
             dependencies: ["Mosaic", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
-        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "CMosaicShims"]),
+        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"]),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"]),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic"]),
-        .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"]),
+        .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"]),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]

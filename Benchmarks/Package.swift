@@ -12,7 +12,7 @@ let package = Package(
             dependencies: [.product(name: "MosaicLayout", package: "mosaic")]),
         .executableTarget(
             name: "ImageBenchmark",
-            dependencies: [.product(name: "MosaicImage", package: "mosaic")]),
+            dependencies: [.product(name: "MosaicImage", package: "mosaic"), .product(name: "MosaicLayout", package: "mosaic")]),
         .executableTarget(
             name: "DiffBenchmark",
             dependencies: [.product(name: "Mosaic", package: "mosaic")]),

@@ -41,13 +41,13 @@ struct DiffCommand: ParsableCommand {
         _ = try regions()
     }
 
-    func regions() throws -> [IgnoreRegion] {
+    func regions() throws -> [Rect] {
         try ignore.map { text in
             let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w >= 0, h >= 0 else {
                 throw ValidationError("--ignore: \"\(text)\" is not x,y,w,h")
             }
-            return IgnoreRegion(x: x, y: y, width: w, height: h)
+            return Rect(x: x, y: y, width: w, height: h)
         }
     }
 

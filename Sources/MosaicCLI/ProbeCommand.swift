@@ -45,7 +45,7 @@ struct ProbeCommand: ParsableCommand {
                     var line = "\(path): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                     if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
                     if info.hasAlpha { line += ", alpha" }
-                    if info.isProgressive { line += info.format == .jpeg ? ", progressive" : ", interlaced" }
+                    if let interlacing = info.interlacing { line += ", \(interlacing)" }
                     line += ", orientation \(info.orientation)"
                     if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
                     print(line)

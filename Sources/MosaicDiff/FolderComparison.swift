@@ -1,5 +1,6 @@
 import Foundation
 import MosaicImage
+import MosaicLayout
 
 /// Why a comparison could not be made.
 public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {

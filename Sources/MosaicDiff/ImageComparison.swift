@@ -1,25 +1,5 @@
 import MosaicImage
-
-/// A rectangle of pixels to leave out of a comparison.
-public struct IgnoreRegion: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    func contains(_ px: Int, _ py: Int) -> Bool {
-        px >= x && px < x + width && py >= y && py < y + height
-    }
-
-    public var description: String { "\(x),\(y),\(width),\(height)" }
-}
+import MosaicLayout
 
 /// How two images are compared: pixelmatch's perceptual YIQ colour delta.
 public struct ComparisonOptions: Hashable, Sendable {
@@ -27,8 +7,8 @@ public struct ComparisonOptions: Hashable, Sendable {
     public var threshold: Double
     /// Count anti-aliased pixels as differences too.
     public var includeAntialiasing: Bool
-    /// Pixels left out of the comparison.
-    public var ignoreRegions: [IgnoreRegion]
+    /// Rectangles of pixels left out of the comparison.
+    public var ignoreRegions: [Rect]
     /// How much of the baseline shows (faded to grey) under the diff image's marks, 0...1.
     public var fade: Double
     /// Changed pixels in the diff image.
@@ -39,7 +19,7 @@ public struct ComparisonOptions: Hashable, Sendable {
     public var maskOnly: Bool
 
     public init(
-        threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [IgnoreRegion] = [], fade: Double = 0.1,
+        threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [Rect] = [], fade: Double = 0.1,
         diffColor: RGBA = RGBA(red: 255, green: 0, blue: 0), antialiasingColor: RGBA = RGBA(red: 255, green: 255, blue: 0),
         maskOnly: Bool = false
     ) {
@@ -63,15 +43,15 @@ public struct ImageDifference: Sendable {
     public var antialiasedPixels: Int
     /// Pixels compared (the overlapping area, less ignored regions).
     public var comparedPixels: Int
-    /// The smallest rectangle holding every differing pixel: (x, y, width, height).
-    public var bounds: IgnoreRegion?
+    /// The smallest rectangle holding every differing pixel.
+    public var bounds: Rect?
     /// The largest delta found, 0...1 (1: black against white).
     public var largestDelta: Double
     /// The baseline faded to grey with differing pixels in the diff colour and anti-aliased
     /// ones in their own (or only the marks, on transparent).
     public var diffImage: Bitmap
     /// Set when the sizes differ: the comparison covers their overlap only.
-    public var sizeMismatch: (baseline: PixelSize, current: PixelSize)?
+    public var sizeMismatch: (baseline: Size, current: Size)?
 
     /// differing / compared (0 when nothing was compared).
     public var fraction: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
@@ -116,7 +96,7 @@ public enum ImageComparison {
                         for x in 0..<width {
                             let index = y &* width &+ x
                             let pos = index &* 4
-                            if checkRegions && options.ignoreRegions.contains(where: { $0.contains(x, y) }) {
+                            if checkRegions && options.ignoreRegions.contains(where: { $0.contains(x: x, y: y) }) {
                                 if !options.maskOnly { grey(img1, pos, fade, output) }
                                 continue
                             }
@@ -150,13 +130,13 @@ public enum ImageComparison {
                 }
             }
         }
-        var mismatch: (PixelSize, PixelSize)? = nil
+        var mismatch: (Size, Size)? = nil
         if baseline.width != current.width || baseline.height != current.height {
-            mismatch = (PixelSize(width: baseline.width, height: baseline.height), PixelSize(width: current.width, height: current.height))
+            mismatch = (Size(width: baseline.width, height: baseline.height), Size(width: current.width, height: current.height))
         }
         return ImageDifference(
             differingPixels: differing, antialiasedPixels: antialiased, comparedPixels: compared,
-            bounds: maxX < 0 ? nil : IgnoreRegion(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
+            bounds: maxX < 0 ? nil : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
             largestDelta: largest / maximumDelta, diffImage: diffImage, sizeMismatch: mismatch)
     }
 

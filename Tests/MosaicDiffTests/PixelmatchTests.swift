@@ -1,5 +1,6 @@
 import Foundation
 import MosaicDiff
+import MosaicLayout
 import MosaicImage
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
         #expect(result.fraction == Double(result.differingPixels) / Double(96 * 64))
         #expect(result.antialiasedPixels > 0)
         let box = try #require(result.bounds)
-        #expect(box.x >= 0 && box.x + box.width <= 96 && box.y >= 0 && box.y + box.height <= 64)
+        #expect(box.minX >= 0 && box.minX + box.width <= 96 && box.minY >= 0 && box.minY + box.height <= 64)
         #expect(result.largestDelta > 0.3 && result.largestDelta <= 1)
         // The diff image: red where counted, yellow where anti-aliased, grey elsewhere.
         var red = 0, yellow = 0
@@ -58,7 +59,7 @@ import Testing
     @Test func ignoredRegionsAndMasks() throws {
         let a = try Self.load("shape-colour-a"), b = try Self.load("shape-colour-b")
         let all = ImageComparison.compare(a, b, premultiplied: false)
-        let ignored = ImageComparison.compare(a, b, options: ComparisonOptions(ignoreRegions: [IgnoreRegion(x: 0, y: 0, width: 96, height: 64)]), premultiplied: false)
+        let ignored = ImageComparison.compare(a, b, options: ComparisonOptions(ignoreRegions: [Rect(x: 0, y: 0, width: 96, height: 64)]), premultiplied: false)
         #expect(all.differingPixels > 0 && ignored.differingPixels == 0 && ignored.comparedPixels == 0)
         let mask = ImageComparison.compare(a, b, options: ComparisonOptions(maskOnly: true), premultiplied: false)
         #expect(mask.diffImage.pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element == 255 }.count == mask.differingPixels)
@@ -68,7 +69,7 @@ import Testing
         let a = Bitmap(width: 10, height: 10, fill: .white), b = Bitmap(width: 12, height: 10, fill: .white)
         let result = ImageComparison.compare(a, b)
         #expect(!result.isMatch && result.differingPixels == 0)
-        #expect(result.sizeMismatch?.baseline == PixelSize(width: 10, height: 10) && result.sizeMismatch?.current == PixelSize(width: 12, height: 10))
+        #expect(result.sizeMismatch?.baseline == Size(width: 10, height: 10) && result.sizeMismatch?.current == Size(width: 12, height: 10))
         #expect(!DiffTolerance(maximumPixels: 1000).accepts(result))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicImage
+import MosaicLayout
 import Testing
 
 @Suite struct PNGDecodeTests {
@@ -99,12 +100,12 @@ import Testing
         var badCRC = good
         badCRC[29] ^= 0xFF
         Fixtures.write(badCRC, to: dir + "/crc.png")
-        #expect(throws: ImageDecodingError.png(path: dir + "/crc.png", message: "IHDR: CRC error")) { try decoder.decode(dir + "/crc.png") }
-        #expect(throws: ImageDecodingError.png(path: dir + "/crc.png", message: "IHDR: CRC error")) { try decoder.probe(dir + "/crc.png") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/crc.png", format: .png, message: "IHDR: CRC error")) { try decoder.decode(dir + "/crc.png") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/crc.png", format: .png, message: "IHDR: CRC error")) { try decoder.probe(dir + "/crc.png") }
         Fixtures.write(Array(good.prefix(good.count - 20)), to: dir + "/cut.png")
-        #expect(throws: ImageDecodingError.png(path: dir + "/cut.png", message: "the file ends early")) { try decoder.decode(dir + "/cut.png") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/cut.png", format: .png, message: "the file ends early")) { try decoder.decode(dir + "/cut.png") }
         Fixtures.write(Array(good.prefix(8)), to: dir + "/signature-only.png")
-        #expect(throws: ImageDecodingError.png(path: dir + "/signature-only.png", message: "the file ends early")) {
+        #expect(throws: ImageDecodingError.codec(path: dir + "/signature-only.png", format: .png, message: "the file ends early")) {
             try decoder.probe(dir + "/signature-only.png")
         }
         // Every row there, IEND missing: decoded, with a warning (an error when strict).
@@ -231,13 +232,13 @@ import Testing
     }
 
     @Test func dctScaleIsTheSmallestThatCovers() {
-        let stored = PixelSize(width: 4032, height: 3024)
-        #expect(ImageDecoder.dctScale(stored: stored, orientation: .up, minimumSize: PixelSize(width: 300, height: 225)) == 1)  // 504x378
-        #expect(ImageDecoder.dctScale(stored: stored, orientation: .up, minimumSize: PixelSize(width: 505, height: 1)) == 2)
-        #expect(ImageDecoder.dctScale(stored: stored, orientation: .up, minimumSize: PixelSize(width: 4032, height: 3024)) == 8)
-        #expect(ImageDecoder.dctScale(stored: stored, orientation: .up, minimumSize: PixelSize(width: 9000, height: 1)) == 8)
+        let stored = Size(width: 4032, height: 3024)
+        #expect(JPEGCodec.dctScale(stored: stored, orientation: .up, minimumSize: Size(width: 300, height: 225)) == 1)  // 504x378
+        #expect(JPEGCodec.dctScale(stored: stored, orientation: .up, minimumSize: Size(width: 505, height: 1)) == 2)
+        #expect(JPEGCodec.dctScale(stored: stored, orientation: .up, minimumSize: Size(width: 4032, height: 3024)) == 8)
+        #expect(JPEGCodec.dctScale(stored: stored, orientation: .up, minimumSize: Size(width: 9000, height: 1)) == 8)
         // Upright 3024 wide is stored 3024 tall: 1000 wide needs 3/8 (1134 of 3024).
-        #expect(ImageDecoder.dctScale(stored: stored, orientation: .right, minimumSize: PixelSize(width: 1000, height: 10)) == 3)
+        #expect(JPEGCodec.dctScale(stored: stored, orientation: .right, minimumSize: Size(width: 1000, height: 10)) == 3)
     }
 
     /// A DCT-scaled decode matches a full decode resampled to the same size.
@@ -247,7 +248,7 @@ import Testing
         let (w, h) = (400, 304)
         Fixtures.writeJPEG(dir + "/s.jpg", pixels: Fixtures.picture(width: w, height: h), width: w, height: h, components: 3, quality: 95)
         let scaledWidth = (w * eighths + 7) / 8, scaledHeight = (h * eighths + 7) / 8
-        let scaled = try decoder.decode(dir + "/s.jpg", minimumSize: PixelSize(width: scaledWidth, height: scaledHeight))
+        let scaled = try decoder.decode(dir + "/s.jpg", minimumSize: Size(width: scaledWidth, height: scaledHeight))
         #expect(scaled.scaleEighths == eighths)
         #expect((scaled.bitmap.width, scaled.bitmap.height) == (scaledWidth, scaledHeight))
         let full = try decoder.decode(dir + "/s.jpg").bitmap.resampled(width: scaledWidth, height: scaledHeight, filter: .box)
@@ -279,18 +280,18 @@ import Testing
         let sof = try #require((0..<(zero.count - 1)).first { zero[$0] == 0xFF && zero[$0 + 1] == 0xC0 })
         for i in (sof + 5)...(sof + 8) { zero[i] = 0 }
         Fixtures.write(zero, to: dir + "/zero.jpg")
-        #expect(throws: ImageDecodingError.jpeg(path: dir + "/zero.jpg", message: "Empty JPEG image (DNL not supported)")) { try decoder.decode(dir + "/zero.jpg") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/zero.jpg", format: .jpeg, message: "Empty JPEG image (DNL not supported)")) { try decoder.decode(dir + "/zero.jpg") }
         // Cut inside the tables.
         Fixtures.write(Array(good.prefix(300)), to: dir + "/tables.jpg")
-        #expect(throws: ImageDecodingError.jpeg(path: dir + "/tables.jpg", message: "the file ends inside its headers (300 bytes)")) { try decoder.probe(dir + "/tables.jpg") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/tables.jpg", format: .jpeg, message: "the file ends inside its headers (300 bytes)")) { try decoder.probe(dir + "/tables.jpg") }
         // SOI then EOI.
         Fixtures.write([0xFF, 0xD8, 0xFF, 0xD9], to: dir + "/empty.jpg")
-        #expect(throws: ImageDecodingError.jpeg(path: dir + "/empty.jpg", message: "JPEG datastream contains no image")) { try decoder.decode(dir + "/empty.jpg") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/empty.jpg", format: .jpeg, message: "JPEG datastream contains no image")) { try decoder.decode(dir + "/empty.jpg") }
         // A marker that does not exist, in the headers.
         var bogus = good
         bogus[2...3] = [0xFF, 0x06]
         Fixtures.write(bogus, to: dir + "/marker.jpg")
-        #expect(throws: ImageDecodingError.jpeg(path: dir + "/marker.jpg", message: "Unsupported marker type 0x06")) { try decoder.decode(dir + "/marker.jpg") }
+        #expect(throws: ImageDecodingError.codec(path: dir + "/marker.jpg", format: .jpeg, message: "Unsupported marker type 0x06")) { try decoder.decode(dir + "/marker.jpg") }
     }
 
     @Test func theSamplePhotosDecode() throws {
@@ -346,7 +347,7 @@ import Testing
             if alpha { rows.append(UInt8((i * 7) % 256)) }
         }
         Fixtures.writePNG(dir + "/big.png", width: w, height: h, rows: rows, .init(colorType: alpha ? 6 : 2))
-        let reduced = try decoder.decode(dir + "/big.png", minimumSize: PixelSize(width: 100, height: 75))
+        let reduced = try decoder.decode(dir + "/big.png", minimumSize: Size(width: 100, height: 75))
         #expect(reduced.reduction == 4)
         #expect((reduced.bitmap.width, reduced.bitmap.height) == (101, 76))
         let full = try decoder.decode(dir + "/big.png").bitmap
@@ -358,8 +359,8 @@ import Testing
         let rgb = Fixtures.picture(width: 120, height: 90)
         Fixtures.writePNG(dir + "/small.png", width: 120, height: 90, rows: rgb, .init(colorType: 2))
         Fixtures.writePNG(dir + "/adam7.png", width: 120, height: 90, rows: rgb, .init(colorType: 2, interlaced: true))
-        #expect(try decoder.decode(dir + "/small.png", minimumSize: PixelSize(width: 70, height: 50)).reduction == 1)
-        let interlaced = try decoder.decode(dir + "/adam7.png", minimumSize: PixelSize(width: 30, height: 20))
+        #expect(try decoder.decode(dir + "/small.png", minimumSize: Size(width: 70, height: 50)).reduction == 1)
+        let interlaced = try decoder.decode(dir + "/adam7.png", minimumSize: Size(width: 30, height: 20))
         #expect(interlaced.reduction == 1 && interlaced.bitmap.width == 120)
     }
 
@@ -368,15 +369,15 @@ import Testing
         let rgb = Fixtures.picture(width: 200, height: 100)
         Fixtures.writePNG(dir + "/o6.png", width: 200, height: 100, rows: rgb, .init(colorType: 2, exif: Fixtures.exif(orientation: 6, withHeader: false)))
         // Upright it is 100 x 200: 25 x 50 wanted -> every 4th pixel block.
-        let turned = try decoder.decode(dir + "/o6.png", minimumSize: PixelSize(width: 25, height: 50))
+        let turned = try decoder.decode(dir + "/o6.png", minimumSize: Size(width: 25, height: 50))
         #expect(turned.reduction == 4 && (turned.bitmap.width, turned.bitmap.height) == (25, 50))
         let whole = Fixtures.bytes(dir + "/o6.png")
         Fixtures.write(Array(whole.prefix(whole.count - 12)), to: dir + "/no-end.png")
-        let damaged = try decoder.decode(dir + "/no-end.png", minimumSize: PixelSize(width: 25, height: 50))
+        let damaged = try decoder.decode(dir + "/no-end.png", minimumSize: Size(width: 25, height: 50))
         #expect(damaged.warning?.message == "after the image data: the file ends early")
         Fixtures.write(Array(whole.prefix(whole.count / 2)), to: dir + "/cut.png")
-        #expect(throws: ImageDecodingError.png(path: dir + "/cut.png", message: "the file ends early")) {
-            try decoder.decode(dir + "/cut.png", minimumSize: PixelSize(width: 25, height: 50))
+        #expect(throws: ImageDecodingError.codec(path: dir + "/cut.png", format: .png, message: "the file ends early")) {
+            try decoder.decode(dir + "/cut.png", minimumSize: Size(width: 25, height: 50))
         }
     }
 }

@@ -8,6 +8,7 @@
 // One `thumbnail FILE 1` run is what to time as a whole process beside
 // `djpeg -scale 1/8 -outfile /dev/null FILE`.
 import MosaicImage
+import MosaicLayout
 
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,7 @@ guard let command = arguments.first else {
 /// Decodes at the smallest DCT scale that covers 300 px across (one read of the file),
 /// then resamples to 300 px wide (or less for a smaller image).
 func thumbnail(_ path: String, decoder: ImageDecoder) throws -> Bitmap {
-    let decoded = try decoder.decode(path, minimumSize: PixelSize(width: 300, height: 1))
+    let decoded = try decoder.decode(path, minimumSize: Size(width: 300, height: 1))
     let info = decoded.info
     let width = min(300, info.orientedWidth)
     let height = max(1, Int((Double(width) * Double(info.orientedHeight) / Double(info.orientedWidth)).rounded()))
@@ -63,7 +64,7 @@ do {
             var decodeTimes: [Double] = [], resampleTimes: [Double] = []
             for _ in 0..<runs {
                 var start = clock.now
-                let decoded = try decoder.decode(path, minimumSize: PixelSize(width: 300, height: 225))
+                let decoded = try decoder.decode(path, minimumSize: Size(width: 300, height: 225))
                 decodeTimes.append(seconds(clock.now - start))
                 start = clock.now
                 _ = decoded.bitmap.resampled(width: 300, height: 300 * info.orientedHeight / info.orientedWidth)

@@ -133,7 +133,7 @@ public struct Catalog: Sendable {
             case .skipped(let relative):
                 if keepingOthers {
                     let path = files.first { $0.relative == relative }?.path ?? relative
-                    entries.append(CatalogEntry(path: path, relativePath: relative, info: nil, failure: "\(path): not a JPEG or PNG file", title: nil, description: nil, fileSize: 0, modified: 0))
+                    entries.append(CatalogEntry(path: path, relativePath: relative, info: nil, failure: "\(path): not a \(CodecRegistry.standard.formatNames) file", title: nil, description: nil, fileSize: 0, modified: 0))
                 } else {
                     catalog.skippedFiles.append(relative)
                 }

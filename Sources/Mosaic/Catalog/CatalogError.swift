@@ -12,7 +12,7 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notADirectory(let path): return "\(path): not a folder"
         case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
         case .noImages(let path, let skipped):
-            return skipped > 0 ? "\(path): no JPEG or PNG images (\(skipped) other files skipped)" : "\(path): no images: the folder is empty"
+            return skipped > 0 ? "\(path): no \(CodecRegistry.standard.formatNames) images (\(skipped) other files skipped)" : "\(path): no images: the folder is empty"
         case .manifest(let path, let message): return "\(path): \(message)"
         }
     }

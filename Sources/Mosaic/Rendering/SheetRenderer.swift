@@ -283,15 +283,15 @@ public struct SheetRenderer: Sendable {
             if scaling == .fit, let info = job.card.entry.info {
                 target = aspectFit(aspectRatio: (Double(info.orientedWidth), Double(info.orientedHeight)), insideRect: frame)
             }
-            var minimum = PixelSize(width: target.width, height: target.height)
+            var minimum = Size(width: target.width, height: target.height)
             if scaling == .fill, let info = job.card.entry.info {
                 // Cropping: the decoded image must cover the frame on both sides.
                 let cover = aspectFill(aspectRatio: (Double(info.orientedWidth), Double(info.orientedHeight)), coveringRect: frame)
-                minimum = PixelSize(width: cover.width, height: cover.height)
+                minimum = Size(width: cover.width, height: cover.height)
             }
             // Large decodes (a full-size PNG) wait for each other: workers together hold
             // at most `DecodeBudget.shared` bytes of decoded pixels.
-            let bytes = job.card.entry.info.map { Self.decodedBytes($0, minimum: minimum) } ?? 0
+            let bytes = job.card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             DecodeBudget.shared.reserve(bytes)
             defer { DecodeBudget.shared.release(bytes) }
             let decoded = try decoder.decode(job.card.entry.path, minimumSize: minimum)
@@ -307,17 +307,6 @@ public struct SheetRenderer: Sendable {
             result.failure = error.description
         }
         return result
-    }
-
-    /// What decoding `info` for `minimum` allocates: the DCT-scaled size for a JPEG; for a
-    /// PNG a band of rows and the block averages when it is read reduced, else its full size.
-    static func decodedBytes(_ info: ImageInfo, minimum: PixelSize) -> Int {
-        let k = ImageDecoder.pngReduction(info, minimumSize: minimum)
-        if k >= 2 { return k * info.width * 4 + ((info.width + k - 1) / k) * ((info.height + k - 1) / k) * 4 }
-        let eighths = info.format == .jpeg
-            ? ImageDecoder.dctScale(stored: PixelSize(width: info.width, height: info.height), orientation: info.orientation, minimumSize: minimum)
-            : 8
-        return ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4
     }
 
     func drawDecoration(_ element: LayoutAttributes, on canvas: inout Canvas) {

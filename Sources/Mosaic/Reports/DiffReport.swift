@@ -40,7 +40,7 @@ public struct DiffReport: Sendable {
             return "size \(mismatch.baseline) -> \(mismatch.current); \(d.differingPixels) px differ in the overlap"
         }
         var text = "\(d.differingPixels) px (\(String(format: "%.3f", d.fraction * 100))%)"
-        if let box = d.bounds { text += " in \(box.x),\(box.y) \(box.width)x\(box.height)" }
+        if let box = d.bounds { text += " in \(box.minX),\(box.minY) \(box.width)x\(box.height)" }
         text += ", largest delta \(String(format: "%.3f", d.largestDelta))"
         if d.antialiasedPixels > 0 { text += ", \(d.antialiasedPixels) anti-aliased" }
         return text
@@ -57,9 +57,15 @@ public struct DiffReport: Sendable {
         var antialiasedPixels: Int?
         var fraction: Double?
         var largestDelta: Double?
-        var bounds: IgnoreRegion?
-        var baselineSize: PixelSize?
-        var currentSize: PixelSize?
+        var bounds: JSONRect?
+        var baselineSize: Size?
+        var currentSize: Size?
+    }
+
+    /// A rectangle as the report's schema writes it: x, y, width, height.
+    struct JSONRect: Encodable {
+        var x, y, width, height: Int
+        init(_ rect: Rect) { (x, y, width, height) = (rect.minX, rect.minY, rect.width, rect.height) }
     }
 
     struct JSONReport: Encodable {
@@ -77,7 +83,7 @@ public struct DiffReport: Sendable {
             JSONPair(
                 path: r.relativePath, status: r.status.rawValue, baseline: r.baselinePath, current: r.currentPath,
                 differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
-                fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds,
+                fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
                 baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
         }
         let report = JSONReport(

@@ -34,6 +34,11 @@ public struct Rect: Hashable, Codable, Sendable, CustomStringConvertible {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 
+    /// True when the pixel at (`x`, `y`) lies inside (the right and bottom edges are outside).
+    public func contains(x: Int, y: Int) -> Bool {
+        x >= minX && x < maxX && y >= minY && y < maxY
+    }
+
     /// The rectangle shrunk by `insets` (the size never goes below zero).
     public func inset(by insets: Insets) -> Rect {
         Rect(

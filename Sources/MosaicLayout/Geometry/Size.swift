@@ -1,5 +1,5 @@
 /// A size in whole pixels.
-public struct Size: Hashable, Codable, Sendable {
+public struct Size: Hashable, Codable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
@@ -9,4 +9,7 @@ public struct Size: Hashable, Codable, Sendable {
     }
 
     public static let zero = Size(width: 0, height: 0)
+
+    /// "WIDTHxHEIGHT".
+    public var description: String { "\(width)x\(height)" }
 }

@@ -33,13 +33,13 @@ public enum ResamplingFilter: String, Sendable, Hashable, CaseIterable, Codable 
 }
 
 /// A rectangle of a source bitmap, in (fractional) source pixels.
-public struct SourceRegion: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+struct SourceRegion: Hashable, Sendable {
+    var x: Double
+    var y: Double
+    var width: Double
+    var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -106,9 +106,14 @@ struct Contributions {
 }
 
 extension Bitmap {
-    /// This bitmap (or `region` of it) resampled to exactly `width` x `height` with a
-    /// separable filter, in premultiplied alpha. Both sizes are at least 1 (smaller counts as 1).
-    public func resampled(width: Int, height: Int, filter: ResamplingFilter = .lanczos3, region: SourceRegion? = nil) -> Bitmap {
+    /// This bitmap resampled to exactly `width` x `height` with a separable filter, in
+    /// premultiplied alpha. Both sizes are at least 1 (smaller counts as 1).
+    public func resampled(width: Int, height: Int, filter: ResamplingFilter = .lanczos3) -> Bitmap {
+        resampled(width: width, height: height, filter: filter, region: nil)
+    }
+
+    /// `region` (fractional source pixels; nil for all) resampled to `width` x `height`.
+    func resampled(width: Int, height: Int, filter: ResamplingFilter, region: SourceRegion?) -> Bitmap {
         let width = max(1, width), height = max(1, height)
         guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
         let region = region ?? SourceRegion(x: 0, y: 0, width: Double(self.width), height: Double(self.height))

@@ -3,12 +3,10 @@
 public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`reason` is the system's message).
     case unreadable(path: String, reason: String)
-    /// The signature is neither JPEG nor PNG: the first bytes, for the message.
+    /// No registered codec recognises the signature: the first bytes, for the message.
     case unsupportedFormat(path: String, signature: [UInt8])
-    /// libjpeg refused the file.
-    case jpeg(path: String, message: String)
-    /// libpng refused the file.
-    case png(path: String, message: String)
+    /// The format's library refused the file, with its own message.
+    case codec(path: String, format: ImageFormat, message: String)
     /// The image is larger than the limit allows (checked from the header, before any
     /// pixel memory is taken).
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
@@ -17,7 +15,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
 
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .unsupportedFormat(let path, _), .jpeg(let path, _), .png(let path, _),
+        case .unreadable(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _):
             return path
         }
@@ -32,11 +30,9 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
                 let digits = String(byte, radix: 16)
                 return digits.count == 1 ? "0" + digits : digits
             }.joined(separator: " ")
-            return "\(path): not a JPEG or PNG file (it starts with \(hex.isEmpty ? "nothing: it is empty" : hex))"
-        case .jpeg(let path, let message):
-            return "\(path): invalid JPEG: \(message)"
-        case .png(let path, let message):
-            return "\(path): invalid PNG: \(message)"
+            return "\(path): not a \(CodecRegistry.standard.formatNames) file (it starts with \(hex.isEmpty ? "nothing: it is empty" : hex))"
+        case .codec(let path, let format, let message):
+            return "\(path): invalid \(format): \(message)"
         case .tooLarge(let path, let width, let height, let limit):
             return "\(path): \(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
         case .damaged(let path, let message):

@@ -1,0 +1,37 @@
+import MosaicLayout
+
+/// The codecs mosaic reads with, tried in order by signature.
+public struct CodecRegistry: Sendable {
+    /// How many bytes of a file's start the codecs are shown to recognise it.
+    public static let signatureLength = 16
+
+    /// The registered codecs, in the order they are tried.
+    public let codecs: [any ImageCodec]
+
+    public init(codecs: [any ImageCodec]) {
+        self.codecs = codecs
+    }
+
+    /// Every format mosaic reads: one line per codec.
+    public static let standard = CodecRegistry(codecs: [
+        JPEGCodec(),
+        PNGCodec(),
+    ])
+
+    /// The codec whose signature starts `signature`, or nil.
+    public func codec(for signature: [UInt8]) -> (any ImageCodec)? {
+        codecs.first { $0.matches(signature: signature) }
+    }
+
+    /// The codec of `format`, or nil when none is registered.
+    public func codec(of format: ImageFormat) -> (any ImageCodec)? {
+        codecs.first { $0.format == format }
+    }
+
+    /// The formats, for messages ("JPEG or PNG").
+    public var formatNames: String {
+        let names = codecs.map(\.format.description)
+        guard names.count > 1 else { return names.first ?? "no" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+}

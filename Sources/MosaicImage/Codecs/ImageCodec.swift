@@ -1,0 +1,57 @@
+import MosaicLayout
+
+/// One image format: how to recognise it, read its headers and decode its pixels.
+///
+/// A codec is a small value in a file of its own (`JPEGCodec.swift`, `PNGCodec.swift`),
+/// registered with one line in `CodecRegistry.standard`; the C it needs lives in the shim.
+/// Nothing outside a codec switches on the format.
+public protocol ImageCodec: Sendable {
+    /// The format this codec reads.
+    var format: ImageFormat { get }
+
+    /// True when `signature` (the file's first `CodecRegistry.signatureLength` bytes, fewer
+    /// for a shorter file) starts a file of this format.
+    func matches(signature: [UInt8]) -> Bool
+
+    /// Reads the headers from the first bytes of a file: size, orientation, alpha, colour
+    /// model; never decodes scan data.
+    ///
+    /// - Returns: nil when `bytes` end before the headers do and `isWholeFile` is false
+    ///   (the caller reads more and calls again).
+    /// - Throws: `ImageDecodingError.codec` with the library's message.
+    func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo?
+
+    /// Decodes the whole file `bytes`, whose headers said `info`, as stored (the caller
+    /// turns it upright): at full size, or smaller but still covering
+    /// `request.minimumSize` (upright pixels) where the format can (shrink-on-load).
+    func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+
+    /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
+    /// (nil: full size): what the decode budget reserves before it starts.
+    func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
+}
+
+/// What a decode is asked for.
+public struct DecodeRequest: Sendable {
+    /// Names the file in errors and warnings.
+    public var path: String
+    /// The smallest upright size the result must cover; nil for full size.
+    public var minimumSize: Size?
+    /// Premultiply the alpha (everything but comparisons wants it).
+    public var premultiplyAlpha: Bool
+    /// Damaged data that the library works around is an error, not a warning.
+    public var strict: Bool
+
+    public init(path: String, minimumSize: Size? = nil, premultiplyAlpha: Bool = true, strict: Bool = false) {
+        self.path = path
+        self.minimumSize = minimumSize
+        self.premultiplyAlpha = premultiplyAlpha
+        self.strict = strict
+    }
+
+    /// `minimumSize` turned to the stored axes of an image with `orientation`.
+    func storedMinimum(_ orientation: Orientation) -> Size? {
+        guard let minimumSize else { return nil }
+        return orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
+    }
+}

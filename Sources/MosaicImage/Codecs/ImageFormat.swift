@@ -1,0 +1,20 @@
+import MosaicLayout
+
+/// An image file format, named by its codec ("jpeg", "png"). Formats are recognised by
+/// their signature (never the extension), through `CodecRegistry`.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The short lowercase name ("jpeg").
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The name as written in messages ("JPEG").
+    public var description: String { rawValue.uppercased() }
+
+    /// The registered format whose signature starts `bytes`, or nil.
+    public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat? {
+        CodecRegistry.standard.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength)))?.format
+    }
+}

@@ -1,0 +1,80 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// JPEG through libjpeg-turbo (the shim's setjmp fences): greyscale, RGB, YCbCr, CMYK and
+/// YCCK; baseline, progressive and arithmetic-coded; EXIF orientation from APP1.
+/// Shrink-on-load: the smallest DCT scale M/8 that still covers the wanted size.
+public struct JPEGCodec: ImageCodec {
+    public static let format = ImageFormat(rawValue: "jpeg")
+    public var format: ImageFormat { Self.format }
+
+    public init() {}
+
+    public func matches(signature: [UInt8]) -> Bool {
+        signature.count >= 3 && signature[0] == 0xFF && signature[1] == 0xD8 && signature[2] == 0xFF
+    }
+
+    public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        var raw = mosaic_image_info()
+        let result = bytes.withUnsafeBufferPointer { mosaic_jpeg_probe($0.baseAddress, $0.count, isWholeFile ? 1 : 0, &raw) }
+        if result.status == MOSAIC_NEED_MORE_DATA { return nil }
+        guard result.status == MOSAIC_OK else { throw .codec(path: path, format: format, message: result.messageText) }
+        return raw.imageInfo(format, interlacing: raw.progressive != 0 ? "progressive" : nil, colorModel: Self.colorModel(raw.color_space))
+    }
+
+    /// libjpeg's J_COLOR_SPACE as a name.
+    static func colorModel(_ space: Int32) -> String {
+        switch space {
+        case 1: return "grey"
+        case 2: return "rgb"
+        case 3: return "ycbcr"
+        case 4: return "cmyk"
+        case 5: return "ycck"
+        default: return "unknown"
+        }
+    }
+
+    public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let eighths = request.minimumSize.map { Self.dctScale(stored: info.size, orientation: info.orientation, minimumSize: $0) } ?? 8
+        let width = (info.width * eighths + 7) / 8
+        let height = (info.height * eighths + 7) / 8
+        // Every byte is written by the decoder (or the call fails): no zero-fill.
+        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        let result = bytes.withUnsafeBufferPointer { input in
+            storage.withUnsafeMutableBufferPointer { output in
+                mosaic_jpeg_decode(input.baseAddress, input.count, Int32(eighths), output.baseAddress, width * 4, Int32(width), Int32(height))
+            }
+        }
+        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
+        let warning = try result.warning(path: request.path, strict: request.strict)
+        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
+        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
+            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
+        }
+        return DecodedImage(bitmap: bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: warning)
+    }
+
+    /// The DCT-scaled output: what libjpeg writes into.
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
+        let eighths = minimumSize.map { Self.dctScale(stored: info.size, orientation: info.orientation, minimumSize: $0) } ?? 8
+        return ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4
+    }
+
+    /// The smallest M in 1...8 for which the stored size scaled by M/8 (rounded up, as
+    /// libjpeg does) still covers `minimumSize` turned to the stored axes; 8 when none does.
+    public static func dctScale(stored: Size, orientation: Orientation, minimumSize: Size) -> Int {
+        let wanted = orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
+        for eighths in 1...8 {
+            let width = (stored.width * eighths + 7) / 8
+            let height = (stored.height * eighths + 7) / 8
+            if width >= wanted.width && height >= wanted.height { return eighths }
+        }
+        return 8
+    }
+}
+
+extension ImageFormat {
+    /// JPEG (`JPEGCodec`).
+    public static let jpeg = JPEGCodec.format
+}

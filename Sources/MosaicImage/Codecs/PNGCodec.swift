@@ -1,0 +1,145 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// PNG through libpng (the shim's setjmp fences): every colour type and bit depth, palettes
+/// with tRNS, colour keys, Adam7, EXIF orientation from eXIf. Shrink-on-load: a large,
+/// non-interlaced PNG is read a band of rows at a time and averaged in k x k blocks.
+public struct PNGCodec: ImageCodec {
+    public static let format = ImageFormat(rawValue: "png")
+    public var format: ImageFormat { Self.format }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    public init() {}
+
+    public func matches(signature: [UInt8]) -> Bool {
+        signature.starts(with: Self.signature)
+    }
+
+    public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        var raw = mosaic_image_info()
+        let result = bytes.withUnsafeBufferPointer { mosaic_png_probe($0.baseAddress, $0.count, isWholeFile ? 1 : 0, &raw) }
+        if result.status == MOSAIC_NEED_MORE_DATA { return nil }
+        guard result.status == MOSAIC_OK else { throw .codec(path: path, format: format, message: result.messageText) }
+        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: Self.colorModel(raw.color_space))
+    }
+
+    /// libpng's colour type as a name.
+    static func colorModel(_ type: Int32) -> String {
+        switch type {
+        case 0: return "grey"
+        case 2: return "rgb"
+        case 3: return "palette"
+        case 4: return "grey+alpha"
+        case 6: return "rgba"
+        default: return "unknown"
+        }
+    }
+
+    public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let k = request.minimumSize.map { Self.reduction(info, minimumSize: $0) } ?? 1
+        if k >= 2 { return try decodeReduced(bytes, info: info, k: k, request: request) }
+        let width = info.width, height = info.height
+        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        let result = bytes.withUnsafeBufferPointer { input in
+            storage.withUnsafeMutableBufferPointer { output in
+                mosaic_png_decode(input.baseAddress, input.count, output.baseAddress, width * 4, Int32(width), Int32(height))
+            }
+        }
+        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
+        let warning = try result.warning(path: request.path, strict: request.strict)
+        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
+        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
+            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
+        }
+        return DecodedImage(bitmap: bitmap, info: info, scaleEighths: 8, reduction: 1, warning: warning)
+    }
+
+    /// A band of `k` rows at a time, each `k` x `k` block averaged (premultiplied). Memory:
+    /// `k` rows of the file, not the whole image.
+    func decodeReduced(_ bytes: [UInt8], info: ImageInfo, k: Int, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let width = info.width, height = info.height
+        let outWidth = (width + k - 1) / k, outHeight = (height + k - 1) / k
+        var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        // libpng reads from the file's bytes in place: the stream lives inside this scope.
+        let end = try bytes.withUnsafeBufferPointer { (input) throws(ImageDecodingError) -> mosaic_result in
+            var opened = mosaic_result()
+            guard let stream = mosaic_png_stream_open(input.baseAddress, input.count, Int32(width), Int32(height), &opened) else {
+                throw .codec(path: request.path, format: format, message: opened.messageText)
+            }
+            var closed = false
+            defer { if !closed { _ = mosaic_png_stream_close(stream) } }
+            var band = [UInt8](repeating: 0, count: k * width * 4)
+            var sums = [Int](repeating: 0, count: outWidth * 4)
+            let premultiply = info.hasAlpha && request.premultiplyAlpha
+            for oy in 0..<outHeight {
+                let rows = min(k, height - oy * k)
+                let status = band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
+                guard status.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: status.messageText) }
+                if premultiply { premultiplyInPlace(&band) }
+                Self.addBlockRow(band, rows: rows, width: width, k: k, sums: &sums)
+                for ox in 0..<outWidth {
+                    let count = rows * min(k, width - ox * k)
+                    let o = (oy * outWidth + ox) * 4
+                    for c in 0..<4 { output[o + c] = UInt8((sums[ox * 4 + c] + count / 2) / count) }
+                }
+            }
+            closed = true
+            return mosaic_png_stream_close(stream)
+        }
+        let warning = try end.warning(path: request.path, strict: request.strict)
+        guard let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output) else {
+            throw .codec(path: request.path, format: format, message: "the reduction made \(output.count) bytes for \(outWidth)x\(outHeight)")
+        }
+        return DecodedImage(bitmap: reduced, info: info, scaleEighths: 8, reduction: k, warning: warning)
+    }
+
+    /// Sums each `k`-pixel-wide column block of the first `rows` rows of `band` into `sums`
+    /// (four channels per block), starting from zero.
+    static func addBlockRow(_ band: [UInt8], rows: Int, width: Int, k: Int, sums: inout [Int]) {
+        band.withUnsafeBufferPointer { b in
+            sums.withUnsafeMutableBufferPointer { sum in
+                for i in 0..<sum.count { sum[i] = 0 }
+                for row in 0..<rows {
+                    var s = row &* width &* 4
+                    var d = 0
+                    var column = 0
+                    for _ in 0..<width {
+                        sum[d] &+= Int(b[s])
+                        sum[d &+ 1] &+= Int(b[s &+ 1])
+                        sum[d &+ 2] &+= Int(b[s &+ 2])
+                        sum[d &+ 3] &+= Int(b[s &+ 3])
+                        s &+= 4
+                        column &+= 1
+                        if column == k {
+                            column = 0
+                            d &+= 4
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A band of rows and the block averages when read reduced, else the full image.
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
+        let k = minimumSize.map { Self.reduction(info, minimumSize: $0) } ?? 1
+        if k >= 2 { return k * info.width * 4 + ((info.width + k - 1) / k) * ((info.height + k - 1) / k) * 4 }
+        return info.width * info.height * 4
+    }
+
+    /// The block size a PNG is read reduced by for `minimumSize` (upright pixels): the
+    /// largest whole factor that still covers it; below 2 the PNG is decoded whole.
+    /// Interlaced PNGs are always decoded whole (1).
+    public static func reduction(_ info: ImageInfo, minimumSize: Size) -> Int {
+        guard info.interlacing == nil else { return 1 }
+        let wanted = info.orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
+        return max(1, min(info.width / max(1, wanted.width), info.height / max(1, wanted.height)))
+    }
+}
+
+extension ImageFormat {
+    /// PNG (`PNGCodec`).
+    public static let png = PNGCodec.format
+}

@@ -1,0 +1,54 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// The text of a fixed-size C message buffer.
+func messageText<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in
+        let bytes = raw.prefix { $0 != 0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension mosaic_result {
+    /// The library's message of a failed call.
+    var messageText: String { MosaicImage.messageText(message) }
+
+    /// The decoder's warning as the caller sees it: nil, a `DecodingWarning`, or in strict
+    /// mode a `.damaged` error.
+    func warning(path: String, strict: Bool) throws(ImageDecodingError) -> DecodingWarning? {
+        guard warning_count > 0 else { return nil }
+        let text = MosaicImage.messageText(warning)
+        if strict { throw .damaged(path: path, message: text) }
+        return DecodingWarning(path: path, message: text, count: Int(warning_count))
+    }
+}
+
+extension mosaic_image_info {
+    /// The fields every codec fills, as an `ImageInfo` of `format`; `colorModel` names the
+    /// format's own colour model.
+    func imageInfo(_ format: ImageFormat, interlacing: String?, colorModel: String) -> ImageInfo {
+        let software = MosaicImage.messageText(self.software)
+        return ImageInfo(
+            format: format, width: Int(width), height: Int(height),
+            orientation: Orientation(rawValue: Int(orientation)) ?? .up, hasAlpha: has_alpha != 0,
+            interlacing: interlacing, bitDepth: Int(bit_depth), colorModel: colorModel,
+            software: software.isEmpty ? nil : software)
+    }
+}
+
+/// Premultiplies RGBA8 pixels in place.
+func premultiplyInPlace(_ pixels: inout [UInt8]) {
+    pixels.withUnsafeMutableBufferPointer { buffer in
+        var i = 0
+        while i < buffer.count {
+            let alpha = buffer[i + 3]
+            if alpha != 255 {
+                buffer[i] = premultiply(buffer[i], alpha)
+                buffer[i + 1] = premultiply(buffer[i + 1], alpha)
+                buffer[i + 2] = premultiply(buffer[i + 2], alpha)
+            }
+            i += 4
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import MosaicLayout
+
+/// Reads image files through the codec registry: headers only (`probe`) or pixels
+/// (`decode`), limits checked from the headers before any pixel memory is taken.
+public struct ImageDecoder: Sendable {
+    public var limits: ImageLimits
+    /// When true, damaged data that the library works around (a truncated JPEG) is an error
+    /// instead of a warning.
+    public var strict: Bool
+    /// False: bitmaps keep the file's straight alpha (for comparisons that must see the
+    /// stored values, as pixelmatch does); everything else in mosaic wants premultiplied.
+    public var premultiplyAlpha = true
+    /// The formats read.
+    public var codecs: CodecRegistry
+
+    public init(limits: ImageLimits = ImageLimits(), strict: Bool = false, codecs: CodecRegistry = .standard) {
+        self.limits = limits
+        self.strict = strict
+        self.codecs = codecs
+    }
+
+    /// How many bytes a probe reads first; more only when the headers are longer.
+    static let probePrefix = 64 * 1024
+
+    // MARK: Probing
+
+    /// Reads the headers of the file at `path`: format (from the signature), size, EXIF
+    /// orientation, alpha. Reads the first 64 KiB (more only for longer headers); never
+    /// reads or decodes scan data.
+    public func probe(_ path: String) throws(ImageDecodingError) -> ImageInfo {
+        var prefix = Self.probePrefix
+        while true {
+            let (bytes, isWhole) = try FileBytes.read(path, limit: prefix)
+            if let info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) { return info }
+            prefix *= 4
+        }
+    }
+
+    /// Reads the headers from the first bytes of a file; nil when they end before the
+    /// headers do (and `isWholeFile` is false): call again with more.
+    public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path)?.info
+    }
+
+    func probeWithCodec(bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> (info: ImageInfo, codec: any ImageCodec)? {
+        let signature = Array(bytes.prefix(CodecRegistry.signatureLength))
+        guard let codec = codecs.codec(for: signature) else {
+            if !isWholeFile && bytes.count < CodecRegistry.signatureLength { return nil }
+            throw .unsupportedFormat(path: path, signature: Array(bytes.prefix(8)))
+        }
+        guard let info = try codec.probe(bytes, isWholeFile: isWholeFile, path: path) else { return nil }
+        guard info.width > 0, info.height > 0 else {
+            throw .codec(path: path, format: codec.format, message: "the header gives a size of \(info.width)x\(info.height)")
+        }
+        return (info, codec)
+    }
+
+    // MARK: Decoding
+
+    /// Decodes the file at `path`, upright: at full size, or (shrink-on-load, where the
+    /// format can) smaller but still covering `minimumSize` in upright pixels.
+    public func decode(_ path: String, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
+        let (bytes, _) = try FileBytes.read(path)
+        return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
+    }
+
+    /// Decodes a whole file held in memory; `path` names it in errors.
+    public func decode(bytes: [UInt8], path: String, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
+        guard let (info, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else {
+            throw .unreadable(path: path, reason: "the headers are incomplete")
+        }
+        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+        guard !overflow, pixels <= limits.maximumInputPixels else {
+            throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)
+        }
+        let request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict)
+        var decoded = try codec.decode(bytes, info: info, request: request)
+        decoded.bitmap = decoded.bitmap.oriented(info.orientation)
+        return decoded
+    }
+
+    /// The bytes of pixel memory decoding `info` for `minimumSize` will hold (for a decode
+    /// budget); 0 for a format no codec reads.
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
+        codecs.codec(of: info.format)?.decodedBytes(info, minimumSize: minimumSize) ?? 0
+    }
+}

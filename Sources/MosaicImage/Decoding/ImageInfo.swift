@@ -1,0 +1,46 @@
+import MosaicLayout
+
+/// What an image's headers say, read without decoding a pixel.
+public struct ImageInfo: Sendable, Hashable, Codable {
+    public var format: ImageFormat
+    /// The stored size in pixels.
+    public var width: Int
+    public var height: Int
+    public var orientation: Orientation
+    public var hasAlpha: Bool
+    /// How the image data is spread over passes, in the format's own word ("progressive"
+    /// JPEG scans, "interlaced" Adam7 PNG); nil for sequential data.
+    public var interlacing: String?
+    /// Bits per sample (PNG 1 to 16; JPEG 8).
+    public var bitDepth: Int
+    /// A short name of the colour model: "grey", "rgb", "ycbcr", "cmyk", "ycck", "palette",
+    /// "grey+alpha", "rgba".
+    public var colorModel: String
+    /// PNG: the tEXt "Software" value ("mosaic" for mosaic's own sheets), if any.
+    public var software: String? = nil
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: String? = nil,
+        bitDepth: Int, colorModel: String, software: String? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+        self.interlacing = interlacing
+        self.bitDepth = bitDepth
+        self.colorModel = colorModel
+        self.software = software
+    }
+
+    /// True when the data comes in several passes (progressive or interlaced).
+    public var isProgressive: Bool { interlacing != nil }
+
+    /// The stored size in pixels.
+    public var size: Size { Size(width: width, height: height) }
+
+    /// The size as displayed, after the orientation.
+    public var orientedWidth: Int { orientation.swapsAxes ? height : width }
+    public var orientedHeight: Int { orientation.swapsAxes ? width : height }
+}
