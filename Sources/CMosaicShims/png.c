@@ -3,6 +3,8 @@
 // is read from memory by a C callback; output goes to C stdio files.
 #include "CMosaicShims.h"
 
+#include <errno.h>
+
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,7 +346,8 @@ mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_par
     writer->rows_left = params->height;
     writer->file = fopen(path, "wb");
     if (!writer->file) {
-        result->status = MOSAIC_ERROR;
+        result->status = MOSAIC_SYSTEM_ERROR;
+        result->system_errno = errno;
         snprintf(result->message, MOSAIC_MESSAGE_SIZE, "cannot create the file");
         free(writer);
         return NULL;
@@ -427,7 +430,8 @@ mosaic_result mosaic_png_write_image(
     mosaic_result result = mosaic_png_ok();
     FILE *file = fopen(path, "wb");
     if (!file) {
-        result.status = MOSAIC_ERROR;
+        result.status = MOSAIC_SYSTEM_ERROR;
+        result.system_errno = errno;
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "cannot create the file");
         return result;
     }

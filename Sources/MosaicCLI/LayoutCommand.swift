@@ -18,7 +18,7 @@ struct LayoutCommand: ParsableCommand {
             let options = sheet.options
             let catalog = try sheet.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output)
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
-            FileHandle.standardOutput.write(contactSheet.imageMapJSON(output: output))
+            FileHandle.standardOutput.write(try contactSheet.imageMapJSON(output: output))
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
     }

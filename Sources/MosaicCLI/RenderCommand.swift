@@ -28,46 +28,43 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             let catalog = try sheet.catalog(decoder: decoder, output: output)
-            if !quiet {
-                for failure in catalog.entries.compactMap(\.failure) { printError("warning: \(failure)") }
+            let probeProblems = catalog.entries.compactMap(\.problem)
+            if !quiet && !options.strict {
+                for problem in probeProblems { printError("warning: \(problem)") }
             }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
-            let showProgress = !quiet && (progress ?? (isatty(2) == 1))
-            let bar = ProgressBar(enabled: showProgress)
-            var renderer = SheetRenderer(sheet: contactSheet)
-            renderer.bandHeight = 256
-            let summary = try renderer.render(to: output) { bar.update($0) }
+            let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
+            let summary = try SheetRenderer(sheet: contactSheet).render(to: output) { bar.update($0) }
             bar.finish()
             if let json {
-                let data = contactSheet.imageMapJSON(output: output)
+                let data = try contactSheet.imageMapJSON(output: output, problems: summary.failures)
                 if json == "-" {
-                    FileHandle.standardOutput.write(data)
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    FileHandle.standardOutput.write(data + Data("\n".utf8))
                 } else {
                     try writeAtomically(data, to: json)
                 }
             }
-            if !quiet {
-                for failure in summary.failures where !catalog.entries.contains(where: { $0.failure == failure }) {
-                    printError("warning: \(failure)")
-                }
-                for warning in summary.warnings { printError("warning: \(warning)") }
-                if !summary.missingCharacters.isEmpty {
-                    let list = summary.missingCharacters.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
-                    printError("warning: no font has these characters (drawn as boxes): \(list)")
-                }
-                let seconds = Date().timeIntervalSince(started)
-                var line = "rendered \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"
-                if !summary.failures.isEmpty {
-                    let names = summary.failures.map { String($0.prefix { $0 != ":" }) }
-                    line += ", \(summary.failures.count) failed: " + names.joined(separator: ", ")
-                }
-                if !catalog.skippedFiles.isEmpty { line += "; skipped \(catalog.skippedFiles.count) other file\(catalog.skippedFiles.count == 1 ? "" : "s")" }
-                line += " -> " + summary.files.joined(separator: ", ")
-                line += " (\(String(format: "%.2f", seconds)) s)"
-                printError(line)
-            }
+            if !quiet { report(summary, catalog: catalog, alreadyWarned: Set(probeProblems), seconds: Date().timeIntervalSince(started)) }
         }
+    }
+
+    /// The warnings not yet printed and the closing line: counts, the failed files by
+    /// their whole paths, skipped files, the pages written.
+    func report(_ summary: RenderSummary, catalog: Catalog, alreadyWarned: Set<CardProblem>, seconds: Double) {
+        for failure in summary.failures where !alreadyWarned.contains(failure) { printError("warning: \(failure)") }
+        for warning in summary.warnings { printError("warning: \(warning)") }
+        if !summary.missingCharacters.isEmpty {
+            let list = summary.missingCharacters.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+            printError("warning: no font has these characters (drawn as boxes): \(list)")
+        }
+        var line = "rendered \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"
+        if !summary.failures.isEmpty {
+            line += ", \(summary.failures.count) failed: " + summary.failures.map(\.path).joined(separator: ", ")
+        }
+        if !catalog.skippedFiles.isEmpty { line += "; skipped \(catalog.skippedFiles.count) other file\(catalog.skippedFiles.count == 1 ? "" : "s")" }
+        line += " -> " + summary.files.joined(separator: ", ")
+        line += " (\(String(format: "%.2f", seconds)) s)"
+        printError(line)
     }
 }
 

@@ -265,8 +265,25 @@ func reportingErrors(_ body: () throws -> Void) throws {
         try body()
     } catch let error as ExitCode {
         throw error
+    } catch SheetError.option(let name, let message) {
+        // The library names its options by property; the user typed flags.
+        printError("error: \(flag(forOption: name)): \(message)")
+        throw ExitCode(64)
     } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure {
         printError("error: \(error)")
         throw ExitCode(1)
     }
+}
+
+/// The flag of a `SheetOptions` property: its kebab-case (`maxAspect` -> `--max-aspect`).
+func flag(forOption property: String) -> String {
+    var flag = "--"
+    for character in property {
+        if character.isUppercase {
+            flag += "-" + character.lowercased()
+        } else {
+            flag.append(character)
+        }
+    }
+    return flag
 }

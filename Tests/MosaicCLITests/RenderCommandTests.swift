@@ -161,7 +161,44 @@ import Testing
         let cards = (map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }
         #expect(cards.compactMap { $0["source"] as? String } == [coins, coins, CLI.repository.path + "/README.md"])
         // Named explicitly, a file that is not an image is a placeholder, not skipped.
-        #expect((cards[2]["failure"] as? String)?.hasSuffix("README.md: not a JPEG or PNG file") == true)
+        #expect((cards[2]["failure"] as? String) == CLI.repository.path + "/README.md: not a JPEG or PNG file (it starts with 23 20 6d 6f 73 61 69 63)")
+        let problem = try #require(cards[2]["problem"] as? [String: String])
+        #expect(problem == ["code": "unsupportedFormat", "reason": "not a JPEG or PNG file (it starts with 23 20 6d 6f 73 61 69 63)"])
+    }
+
+    /// A failing file whose name holds colons is named whole: in the warning, the closing
+    /// line and the map (the summary once cut paths at the first colon).
+    @Test func aFailingFileWithColonsIsNamedWhole() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png"], to: dir)
+        let jpeg = FileManager.default.contents(atPath: CLI.sampleImages + "/rocket.jpg")!
+        let broken = dir + "/IMG 10:42:07.jpg"
+        try jpeg.prefix(300).write(to: URL(fileURLWithPath: broken))
+        let result = try CLI.run(["render", dir, "-o", dir + "/out/s.png", "--json", dir + "/map.json", "--no-progress"] + Self.fixed, creating: dir + "/out")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(broken): invalid JPEG: the file ends inside its headers (300 bytes)\n"))
+        #expect(result.stderr.contains("rendered 1 image, 1 failed: \(broken) -> "))
+        let map = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: dir + "/map.json")!) as! [String: Any]
+        let card = try #require((map["elements"] as! [[String: Any]]).first { ($0["source"] as? String) == broken })
+        #expect(card["failure"] as? String == "\(broken): invalid JPEG: the file ends inside its headers (300 bytes)")
+        #expect(card["problem"] as? [String: String] == ["code": "codec", "format": "jpeg", "reason": "invalid JPEG: the file ends inside its headers (300 bytes)"])
+    }
+
+    /// `--layout grid`: equal cells in rows, in the map and in the pixels.
+    @Test func aGridSheet() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages, "--layout", "grid", "--columns", "4", "--width", "800", "-o", dir + "/grid.png", "--json", "-", "--no-progress"] + Self.fixed)
+        #expect(result.status == 0, "\(result.stderr)")
+        let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let cards = (map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }
+        #expect(cards.count == 15)
+        let frames = cards.map { ($0["frame"] as! [String: [String: Int]]) }
+        #expect(Set(frames.map { $0["size"]!["height"]! }).count == 1)
+        #expect(Set(frames.map { $0["origin"]!["y"]! }).count == 4)  // 15 cards in rows of 4
+        #expect(Set(frames.map { $0["origin"]!["x"]! }).count == 4)
+        let bad = try CLI.run(["render", CLI.sampleImages, "--layout", "spiral", "-o", dir + "/x.png"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--layout: \"spiral\" is not a layout (use masonry or grid)"))
     }
 
     @Test func missingAndEmptyInputs() throws {

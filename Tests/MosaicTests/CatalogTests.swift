@@ -58,7 +58,8 @@ import Testing
         let catalog = try Catalog.folder(dir)
         let broken = try #require(catalog.entries.first { $0.name == "broken.png" })
         #expect(broken.info == nil)
-        #expect(broken.failure == dir + "/broken.png: invalid PNG: the file ends early")
+        #expect(broken.problem == CardProblem(path: dir + "/broken.png", error: .codec(path: dir + "/broken.png", format: .png, message: "the file ends early")))
+        #expect(broken.problem?.description == dir + "/broken.png: invalid PNG: the file ends early")
     }
 
     @Test func folderErrors() throws {
@@ -113,7 +114,7 @@ import Testing
         // Invalid UTF-8 in a manifest is replaced, never a crash.
         try Data([0x70, 0x61, 0x74, 0x68, 0x0A, 0xFF, 0xFE, 0x2E, 0x6A, 0x70, 0x67, 0x0A]).write(to: URL(fileURLWithPath: dir + "/latin1.csv"))
         let odd = try Catalog.manifest(dir + "/latin1.csv")
-        #expect(odd.entries.count == 1 && odd.entries[0].failure != nil && odd.entries[0].relativePath.contains("\u{FFFD}"))
+        #expect(odd.entries.count == 1 && odd.entries[0].problem != nil && odd.entries[0].relativePath.contains("\u{FFFD}"))
     }
 
     @Test func colours() {

@@ -21,6 +21,9 @@ typedef enum {
     MOSAIC_ERROR = 1,
     /// A probe ran out of bytes before the end of the headers: call again with more.
     MOSAIC_NEED_MORE_DATA = 2,
+    /// A system call failed (the output file could not be created); `system_errno` is its
+    /// errno, read at once.
+    MOSAIC_SYSTEM_ERROR = 3,
 } mosaic_status;
 
 enum { MOSAIC_MESSAGE_SIZE = 200 };
@@ -34,6 +37,8 @@ typedef struct {
     int warning_count;
     /// The first warning's message.
     char warning[MOSAIC_MESSAGE_SIZE];
+    /// With MOSAIC_SYSTEM_ERROR: the errno of the call that failed.
+    int system_errno;
 } mosaic_result;
 
 /// What the headers say.

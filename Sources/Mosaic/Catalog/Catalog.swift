@@ -103,7 +103,7 @@ public struct Catalog: Sendable {
         let results = ProbeResults(count: files.count)
         let work: @Sendable (Int) -> Void = { (i: Int) in
             let (path, relative) = files[i]
-            var entry = CatalogEntry(path: path, relativePath: relative, info: nil, failure: nil, title: nil, description: nil, fileSize: 0, modified: 0)
+            var entry = CatalogEntry(path: path, relativePath: relative)
             var status = stat()
             if stat(path, &status) == 0 {
                 entry.fileSize = Int(status.st_size)
@@ -113,10 +113,11 @@ public struct Catalog: Sendable {
                 entry.info = try decoder.probe(path)
                 results.set(i, .image(entry))
             } catch {
-                if case .unsupportedFormat = error {
+                if case .unsupportedFormat = error, !keepingOthers {
                     results.set(i, .skipped(relative))
                 } else {
-                    entry.failure = error.description
+                    // Kept in its place: a file the user named, or an image that is broken.
+                    entry.problem = CardProblem(path: path, error: error)
                     results.set(i, .image(entry))
                 }
             }
@@ -131,12 +132,7 @@ public struct Catalog: Sendable {
             switch result {
             case .image(let entry): entries.append(entry)
             case .skipped(let relative):
-                if keepingOthers {
-                    let path = files.first { $0.relative == relative }?.path ?? relative
-                    entries.append(CatalogEntry(path: path, relativePath: relative, info: nil, failure: "\(path): not a \(CodecRegistry.standard.formatNames) file", title: nil, description: nil, fileSize: 0, modified: 0))
-                } else {
-                    catalog.skippedFiles.append(relative)
-                }
+                catalog.skippedFiles.append(relative)
             case nil: break
             }
         }

@@ -9,13 +9,30 @@ extension ContactSheet {
         public var item: Int?
         public var page: Int
         public var source: String?
+        /// Why the card shows a placeholder, for people (it names the file).
         public var failure: String?
+        /// The same, for programs.
+        public var problem: MapProblem?
         public var frame: Rect
         public var imageFrame: Rect?
         public var captionFrame: Rect?
         public var title: String?
         public var description: String?
         public var text: String?
+    }
+
+    /// A card's problem in the map: the error's case, its format when a codec refused the
+    /// file, and the reason without the path.
+    public struct MapProblem: Codable, Sendable, Equatable {
+        public var code: String
+        public var format: String?
+        public var reason: String
+
+        init(_ problem: CardProblem) {
+            code = problem.error.code
+            reason = problem.error.reason
+            if case .codec(_, let format, _) = problem.error { self.format = format.rawValue }
+        }
     }
 
     public struct MapPage: Codable, Sendable {
@@ -33,38 +50,55 @@ extension ContactSheet {
     }
 
     /// The layout as an image map: every element with its frames (pixels, top-left origin,
-    /// per page), its source file and caption.
-    public func imageMap(output: String?) -> ImageMap {
-        let files = output.map { pagePaths(for: $0) }
+    /// per page), its source file, caption and problem. `problems` adds those found while
+    /// rendering (the catalog's own are always there); `output` names the page files.
+    public func imageMap(output: String?, problems: [CardProblem] = []) -> ImageMap {
+        let files = output.map { PNGSink.pagePaths(for: $0, pageCount: layout.pageCount) }
+        let rendered = Dictionary(problems.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var pages: [MapPage] = []
         var elements: [MapElement] = []
         for page in 0..<layout.pageCount {
             let size = layout.pageSize(page)
             pages.append(MapPage(index: page, file: files?[page], width: size.width, height: size.height))
             for element in layout.elements(onPage: page) {
-                var mapped = MapElement(
-                    kind: element.kind.rawValue, section: element.section, item: element.item, page: page, source: nil,
-                    failure: nil, frame: element.frame, imageFrame: element.imageFrame, captionFrame: element.captionFrame)
-                switch element.kind {
-                case .card:
-                    let card = card(element.itemPath!)
-                    mapped.source = card.entry.path
-                    mapped.failure = card.entry.failure
-                    mapped.title = card.caption?.title
-                    mapped.description = card.caption.flatMap { $0.description.isEmpty ? nil : $0.description }
-                case .header: mapped.text = headers[element.section]
-                case .footer: mapped.text = footers[element.section]
-                case .decoration: break
-                }
-                elements.append(mapped)
+                elements.append(mapElement(element, page: page, rendered: rendered))
             }
         }
         return ImageMap(schemaVersion: 1, generator: "mosaic", pages: pages, elements: elements)
     }
 
-    public func imageMapJSON(output: String?) -> Data {
+    func mapElement(_ element: LayoutAttributes, page: Int, rendered: [String: CardProblem]) -> MapElement {
+        var mapped = MapElement(
+            kind: element.kind.rawValue, section: element.section, item: element.item, page: page, source: nil,
+            failure: nil, frame: element.frame, imageFrame: element.imageFrame, captionFrame: element.captionFrame)
+        switch element.kind {
+        case .card:
+            guard let path = element.itemPath else { break }
+            let card = card(path)
+            mapped.source = card.entry.path
+            if let problem = card.entry.problem ?? rendered[card.entry.path] {
+                mapped.failure = problem.description
+                mapped.problem = MapProblem(problem)
+            }
+            mapped.title = card.caption?.title
+            mapped.description = card.caption.flatMap { $0.description.isEmpty ? nil : $0.description }
+        case .header: mapped.text = headers[element.section]
+        case .footer: mapped.text = footers[element.section]
+        case .decoration: break
+        }
+        return mapped
+    }
+
+    /// `imageMap` as pretty-printed JSON with sorted keys.
+    ///
+    /// - Throws: `SheetError.imageMap` when the encoder fails.
+    public func imageMapJSON(output: String?, problems: [CardProblem] = []) throws(SheetError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(imageMap(output: output))) ?? Data("{}".utf8)
+        do {
+            return try encoder.encode(imageMap(output: output, problems: problems))
+        } catch {
+            throw .imageMap(message: "\(error)")
+        }
     }
 }

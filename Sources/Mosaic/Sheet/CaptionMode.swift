@@ -44,8 +44,8 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
             var text = template
             let fields: [(String, String)] = [
                 ("{name}", entry.name), ("{stem}", entry.stem), ("{ext}", entry.fileExtension),
-                ("{width}", entry.info.map { String($0.orientedWidth) } ?? "?"),
-                ("{height}", entry.info.map { String($0.orientedHeight) } ?? "?"),
+                ("{width}", entry.orientedSize.map { String($0.width) } ?? "?"),
+                ("{height}", entry.orientedSize.map { String($0.height) } ?? "?"),
                 ("{index}", String(index)), ("{section}", section),
                 ("{title}", entry.title ?? entry.stem), ("{description}", entry.description ?? ""),
             ]

@@ -59,9 +59,6 @@ public struct ContactSheet: Sendable {
     /// The output file of each page: `sheet.png`, or `sheet-1.png`, `sheet-2.png`... when
     /// there are several.
     public func pagePaths(for output: String) -> [String] {
-        if layout.pageCount == 1 { return [output] }
-        let base = (output as NSString).deletingPathExtension
-        let ext = (output as NSString).pathExtension
-        return (1...layout.pageCount).map { "\(base)-\($0)" + (ext.isEmpty ? "" : ".\(ext)") }
+        PNGSink.pagePaths(for: output, pageCount: layout.pageCount)
     }
 }

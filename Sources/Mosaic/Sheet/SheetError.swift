@@ -1,22 +1,31 @@
-/// Why a sheet could not be laid out or drawn.
+/// Why a sheet could not be laid out or drawn. Options are named by their `SheetOptions`
+/// property (`maxAspect`); the command line maps them to its flags.
 public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The layout refused the board (its field names are the layout's).
     case layout(LayoutError)
+    /// A font or text style could not be used.
     case text(TextError)
+    /// An option out of range: `name` is the `SheetOptions` property.
     case option(name: String, message: String)
+    /// A page could not be written.
     case output(ImageEncodingError)
+    /// An output file is one of the inputs (resolved through links).
     case outputIsAnInput(path: String)
-    /// `--strict`: these inputs failed, nothing was written.
-    case inputsFailed([String])
+    /// Strict mode: these inputs failed, nothing was written.
+    case inputsFailed([CardProblem])
+    /// The image map could not be encoded (the encoder's message).
+    case imageMap(message: String)
 
     public var description: String {
         switch self {
         case .layout(let error): return "layout: \(error)"
         case .text(let error): return error.description
-        case .option(let name, let message): return "--\(name): \(message)"
+        case .option(let name, let message): return "\(name): \(message)"
         case .output(let error): return error.description
         case .outputIsAnInput(let path): return "\(path): the output would overwrite one of the inputs"
         case .inputsFailed(let failures):
-            return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.joined(separator: "\n  ")
+            return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.map(\.description).joined(separator: "\n  ")
+        case .imageMap(let message): return "cannot encode the image map: \(message)"
         }
     }
 }

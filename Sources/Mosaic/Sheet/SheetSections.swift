@@ -56,7 +56,7 @@ struct SheetSections {
         for (index, entry) in section.entries.enumerated() {
             let caption = options.caption.caption(for: entry, index: index + 1, section: section.header ?? "")
             sectionCards.append(SheetCard(entry: entry, caption: caption))
-            let size = entry.info.map { (Double($0.orientedWidth), Double($0.orientedHeight)) } ?? Self.placeholderSize
+            let size = entry.orientedSize.map { (Double($0.width), Double($0.height)) } ?? Self.placeholderSize
             items.append(LayoutItem(width: size.0, height: size.1, caption: caption))
         }
         append(LayoutSection(items: items, style: sectionStyle), cards: sectionCards, header: section.header, footer: section.footer)

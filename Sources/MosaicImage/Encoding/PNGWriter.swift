@@ -77,12 +77,11 @@ public final class PNGWriter {
         }
         TemporaryFiles.register(temporaryPath)
         guard let opened else {
-            let reason = messageText(result.message)
             unlink(temporaryPath)
-            if reason == "cannot create the file" {
-                throw .cannotCreate(path: path, reason: FileBytes.systemMessage())
+            if result.status == MOSAIC_SYSTEM_ERROR {
+                throw .cannotCreate(path: path, reason: String(cString: strerror(result.system_errno)))
             }
-            throw .png(path: path, message: reason)
+            throw .png(path: path, message: messageText(result.message))
         }
         writer = opened
     }

@@ -1,6 +1,6 @@
 /// Why an image could not be read. Every case names the file; library failures carry the
 /// library's own message.
-public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`reason` is the system's message).
     case unreadable(path: String, reason: String)
     /// No registered codec recognises the signature: the first bytes, for the message.
@@ -21,24 +21,38 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
-    public var description: String {
+    /// A stable name of the case, for machine-readable reports ("codec", "tooLarge").
+    public var code: String {
         switch self {
-        case .unreadable(let path, let reason):
-            return "\(path): cannot read: \(reason)"
-        case .unsupportedFormat(let path, let signature):
+        case .unreadable: return "unreadable"
+        case .unsupportedFormat: return "unsupportedFormat"
+        case .codec: return "codec"
+        case .tooLarge: return "tooLarge"
+        case .damaged: return "damaged"
+        }
+    }
+
+    /// What went wrong, without the path.
+    public var reason: String {
+        switch self {
+        case .unreadable(_, let reason):
+            return "cannot read: \(reason)"
+        case .unsupportedFormat(_, let signature):
             let hex = signature.prefix(8).map { byte in
                 let digits = String(byte, radix: 16)
                 return digits.count == 1 ? "0" + digits : digits
             }.joined(separator: " ")
-            return "\(path): not a \(CodecRegistry.standard.formatNames) file (it starts with \(hex.isEmpty ? "nothing: it is empty" : hex))"
-        case .codec(let path, let format, let message):
-            return "\(path): invalid \(format): \(message)"
-        case .tooLarge(let path, let width, let height, let limit):
-            return "\(path): \(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
-        case .damaged(let path, let message):
-            return "\(path): damaged: \(message)"
+            return "not a \(CodecRegistry.standard.formatNames) file (it starts with \(hex.isEmpty ? "nothing: it is empty" : hex))"
+        case .codec(_, let format, let message):
+            return "invalid \(format): \(message)"
+        case .tooLarge(_, let width, let height, let limit):
+            return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
+        case .damaged(_, let message):
+            return "damaged: \(message)"
         }
     }
+
+    public var description: String { "\(path): \(reason)" }
 }
 
 /// Why an image could not be written.

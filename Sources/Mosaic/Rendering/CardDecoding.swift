@@ -1,0 +1,89 @@
+/// One card to decode: where it is, what it needs.
+struct DecodeJob: Sendable {
+    var path: ItemPath
+    var minY: Int
+    var maxY: Int
+    var attributes: LayoutAttributes
+    var card: SheetCard
+}
+
+/// A decoded card: its image at the size it is drawn, its caption, or why it failed.
+struct DecodedCard: Sendable {
+    var image: Bitmap?
+    var imageOrigin: Point
+    /// The caption's title and description, rasterized once (a card spans several bands).
+    var title: CoverageMask?
+    var description: CoverageMask?
+    /// Where the description starts below the caption's top.
+    var descriptionTop = 0
+    var failure: CardProblem?
+    var warning: DecodingWarning?
+}
+
+/// Decodes and sizes one card's image and sets its caption: the work of a decoding worker.
+struct CardDecoding: Sendable {
+    let sheet: ContactSheet
+    let decoder: ImageDecoder
+    /// Bytes of decoded pixels all workers may hold together.
+    let budget: DecodeBudget
+
+    init(sheet: ContactSheet, budget: DecodeBudget = .shared) {
+        self.sheet = sheet
+        self.decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict)
+        self.budget = budget
+    }
+
+    func decode(_ job: DecodeJob) -> DecodedCard {
+        let frame = job.attributes.imageFrame ?? job.attributes.frame
+        var result = DecodedCard(image: nil, imageOrigin: frame.origin)
+        if let caption = job.card.caption, let captionFrame = job.attributes.captionFrame {
+            let painter = CardPainter(sheet: sheet)
+            let set = sheet.captions.layout(caption, width: captionFrame.width)
+            result.title = set.title.map { painter.mask($0, width: captionFrame.width) }
+            result.description = set.description.map { painter.mask($0, width: captionFrame.width) }
+            result.descriptionTop = set.descriptionTop
+        }
+        if let problem = job.card.entry.problem {
+            result.failure = problem
+            return result
+        }
+        do {
+            try decodeImage(job, frame: frame, into: &result)
+        } catch {
+            result.failure = CardProblem(path: job.card.entry.path, error: error)
+        }
+        return result
+    }
+
+    /// The image decoded (shrunk on load, within the budget) and resampled to its frame:
+    /// exactly, cropped to fill it, or fitted inside it.
+    func decodeImage(_ job: DecodeJob, frame: Rect, into result: inout DecodedCard) throws(ImageDecodingError) {
+        let scaling = job.attributes.imageScaling ?? .exact
+        let aspect = job.card.entry.orientedSize.map { (Double($0.width), Double($0.height)) }
+        // For a letterboxed (fit) image the drawn size is smaller than the frame.
+        var target = frame
+        if scaling == .fit, let aspect { target = aspectFit(aspectRatio: aspect, insideRect: frame) }
+        var minimum = target.size
+        if scaling == .fill, let aspect {
+            // Cropping: the decoded image must cover the frame on both sides.
+            minimum = aspectFill(aspectRatio: aspect, coveringRect: frame).size
+        }
+        let source: Bitmap
+        if let bitmap = job.card.entry.bitmap {
+            source = bitmap
+        } else {
+            let bytes = job.card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
+            budget.reserve(bytes)
+            defer { budget.release(bytes) }
+            let decoded = try decoder.decode(job.card.entry.path, minimumSize: minimum)
+            result.warning = decoded.warning
+            source = decoded.bitmap
+        }
+        let filter = sheet.options.filter
+        switch scaling {
+        case .fill: result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter)
+        case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter)
+        }
+        result.imageOrigin = target.origin
+    }
+}

@@ -1,0 +1,85 @@
+/// Draws a sheet's elements onto a band's canvas: section backgrounds, headers and footers,
+/// cards (shadow, background, image or placeholder, border, caption).
+struct CardPainter {
+    let sheet: ContactSheet
+    var style: SheetStyle { sheet.options.style }
+
+    func drawDecoration(_ element: LayoutAttributes, on canvas: inout Canvas) {
+        guard let color = style.sectionBackground else { return }
+        canvas.fillRoundedRect(element.frame, radius: style.sectionRadius, color: color.premultiplied)
+    }
+
+    /// A header or footer, set across its frame.
+    ///
+    /// - Throws: `SheetError.text` (the styles were checked when the sheet was laid out).
+    func drawText(_ element: LayoutAttributes, on canvas: inout Canvas) throws(SheetError) {
+        let isHeader = element.kind == .header
+        guard let text = isHeader ? sheet.headers[element.section] : sheet.footers[element.section], !text.isEmpty else { return }
+        let layout: TextLayout
+        do {
+            layout = try sheet.typesetter.layout(text, style: isHeader ? sheet.headerStyle : sheet.footerStyle, width: element.frame.width)
+        } catch {
+            throw .text(error)
+        }
+        let color = isHeader ? style.headerColor : style.footerColor
+        canvas.draw(mask(layout, width: element.frame.width), at: element.frame.origin, color: color.premultiplied)
+    }
+
+    func drawCard(_ element: LayoutAttributes, _ decoded: DecodedCard, on canvas: inout Canvas) throws(SheetError) {
+        let frame = element.frame
+        if style.shadowColor.alpha > 0 {
+            let shadowRect = Rect(x: frame.minX + style.shadowOffsetX, y: frame.minY + style.shadowOffsetY, width: frame.width, height: frame.height)
+            canvas.shadow(
+                shadowRect, radius: style.cornerRadius, blur: style.shadowBlur, color: style.shadowColor.premultiplied,
+                hidden: style.cardBackground.isOpaque ? frame : nil)
+        }
+        canvas.fillRoundedRect(frame, radius: style.cornerRadius, color: style.cardBackground.premultiplied)
+        let imageFrame = element.imageFrame ?? frame
+        // The image's corners follow the card's, less the padding between them.
+        let imageRadius = max(0, style.cornerRadius - sheet.options.padding / 2)
+        if let image = decoded.image {
+            let clip = Rect(
+                x: max(imageFrame.minX, decoded.imageOrigin.x), y: max(imageFrame.minY, decoded.imageOrigin.y),
+                width: min(imageFrame.width, image.width), height: min(imageFrame.height, image.height))
+            canvas.draw(image, at: decoded.imageOrigin, clipRect: clip, radius: imageRadius)
+        } else {
+            try drawPlaceholder(imageFrame, name: element.itemPath.map { sheet.card($0).entry.name } ?? "", radius: imageRadius, on: &canvas)
+        }
+        if style.borderWidth > 0 {
+            canvas.strokeRoundedRect(frame, radius: style.cornerRadius, lineWidth: style.borderWidth, color: style.borderColor.premultiplied)
+        }
+        if let captionFrame = element.captionFrame {
+            if let title = decoded.title {
+                canvas.draw(title, at: captionFrame.origin, color: style.titleColor.premultiplied)
+            }
+            if let description = decoded.description {
+                let origin = Point(x: captionFrame.minX, y: captionFrame.minY + decoded.descriptionTop)
+                canvas.draw(description, at: origin, color: style.captionColor.premultiplied)
+            }
+        }
+    }
+
+    /// `layout` drawn into a coverage mask `width` pixels wide and as tall as the text.
+    func mask(_ layout: TextLayout, width: Int) -> CoverageMask {
+        var mask = CoverageMask(width: width, height: max(1, layout.height))
+        sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0)
+        return mask
+    }
+
+    /// A card for an input that could not be drawn: a red-edged panel naming the file.
+    func drawPlaceholder(_ frame: Rect, name: String, radius: Int, on canvas: inout Canvas) throws(SheetError) {
+        let dark = style.background.red < 128
+        canvas.fillRoundedRect(frame, radius: radius, color: dark ? RGBA(red: 0x37, green: 0x2A, blue: 0x2A) : RGBA(red: 0xFD, green: 0xE8, blue: 0xE8))
+        canvas.strokeRoundedRect(frame, radius: radius, lineWidth: 2, color: RGBA(red: 0xDC, green: 0x26, blue: 0x26))
+        guard frame.width > 8 else { return }
+        let textStyle = TextStyle(font: style.font, bold: true, size: max(10, style.captionSize), maximumLines: 3, alignment: .center)
+        let layout: TextLayout
+        do {
+            layout = try sheet.typesetter.layout("⚠ cannot read\n\(name)", style: textStyle, width: frame.width - 8)
+        } catch {
+            throw .text(error)
+        }
+        let origin = Point(x: frame.minX + 4, y: frame.minY + max(0, (frame.height - layout.height) / 2))
+        canvas.draw(mask(layout, width: frame.width - 8), at: origin, color: RGBA(red: 0xB9, green: 0x1C, blue: 0x1C))
+    }
+}

@@ -1,0 +1,42 @@
+import Dispatch
+import Synchronization
+
+/// A budget of decoded-pixel bytes shared by the decoding workers: a decode waits while
+/// others hold the budget, so a folder of huge PNGs does not decode several at once. One
+/// decode larger than the whole budget still runs, alone.
+///
+/// Counted in units (1 MiB by default) on a semaphore; one reservation takes its units
+/// at a time (the `acquiring` mutex), so two large ones never hold half each and wait on
+/// each other.
+final class DecodeBudget: Sendable {
+    static let shared = DecodeBudget(bytes: 512 << 20)
+
+    let unit: Int
+    let units: Int
+    private let available: DispatchSemaphore
+    private let acquiring = Mutex(())
+
+    init(bytes: Int, unit: Int = 1 << 20) {
+        self.unit = max(1, unit)
+        units = max(1, bytes / self.unit)
+        available = DispatchSemaphore(value: units)
+    }
+
+    /// The units `bytes` take: at least one, at most the whole budget.
+    func count(_ bytes: Int) -> Int {
+        min(units, max(1, (bytes + unit - 1) / unit))
+    }
+
+    /// Waits until `bytes` fit beside what others hold, and takes them.
+    func reserve(_ bytes: Int) {
+        let n = count(bytes)
+        acquiring.withLock { _ in
+            for _ in 0..<n { available.wait() }
+        }
+    }
+
+    /// Gives back what `reserve(bytes)` took.
+    func release(_ bytes: Int) {
+        for _ in 0..<count(bytes) { available.signal() }
+    }
+}

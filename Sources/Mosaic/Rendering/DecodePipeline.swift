@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Decodes cards ahead of the compositor on a few threads, in the order the compositor
+/// needs them (top to bottom), no further than the line it allows (`allow(upTo:)`), so
+/// memory stays bounded by the sheet's width times the tallest cards.
+///
+/// Jobs are sorted by their top; a job is admitted once its top is above the allowed line
+/// (one signal of `admitted` per job), workers take admitted jobs in order, and each result
+/// signals its own semaphore. The shared state is behind one `Mutex`.
+final class DecodePipeline: Sendable {
+    let jobs: [DecodeJob]
+    private let decodeOne: @Sendable (DecodeJob) -> DecodedCard
+    private let workerCount: Int
+    private let admitted = DispatchSemaphore(value: 0)
+    private let ready: [DispatchSemaphore]
+    private let exited = DispatchSemaphore(value: 0)
+
+    private struct State: Sendable {
+        var admittedCount = 0
+        var next = 0
+        var results: [Int: DecodedCard] = [:]
+        var cancelled = false
+        var started = false
+    }
+    private let state = Mutex(State())
+
+    init(jobs: [DecodeJob], workers: Int, decode: @escaping @Sendable (DecodeJob) -> DecodedCard) {
+        self.jobs = jobs
+        self.decodeOne = decode
+        self.workerCount = max(1, workers)
+        self.ready = jobs.map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    /// Starts the workers (threads with a 4 MiB stack: the codecs' C code wants room).
+    func start() {
+        guard state.withLock({ s in
+            defer { s.started = true }
+            return !s.started
+        }) else { return }
+        for n in 0..<workerCount {
+            let thread = Thread { [self] in
+                work()
+                exited.signal()
+            }
+            thread.name = "mosaic-decode-\(n)"
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+    }
+
+    /// Lets the workers decode every card that starts above `y`.
+    func allow(upTo y: Int) {
+        let newly = state.withLock { s -> Int in
+            let before = s.admittedCount
+            while s.admittedCount < jobs.count && jobs[s.admittedCount].minY < y { s.admittedCount += 1 }
+            return s.admittedCount - before
+        }
+        for _ in 0..<newly { admitted.signal() }
+    }
+
+    private func work() {
+        while true {
+            admitted.wait()
+            let index = state.withLock { s -> Int? in
+                guard !s.cancelled, s.next < jobs.count else { return nil }
+                defer { s.next += 1 }
+                return s.next
+            }
+            guard let index else { return }
+            let result = decodeOne(jobs[index])
+            state.withLock { $0.results[index] = result }
+            ready[index].signal()
+        }
+    }
+
+    /// The decoded card `index`, waiting for it if needed.
+    func result(_ index: Int) -> DecodedCard {
+        allow(upTo: jobs[index].minY + 1)
+        if let done = state.withLock({ $0.results[index] }) { return done }
+        ready[index].wait()
+        // Stored before the signal; a card is asked for again only until `release`.
+        return state.withLock { $0.results[index] } ?? DecodedCard(image: nil, imageOrigin: .zero)
+    }
+
+    /// Frees a card's pixels once the band has passed it.
+    func release(_ index: Int) {
+        _ = state.withLock { $0.results.removeValue(forKey: index) }
+    }
+
+    /// Stops the workers (after the job each is doing) and waits for them.
+    func finish() {
+        let running = state.withLock { s -> Bool in
+            s.cancelled = true
+            return s.started
+        }
+        guard running else { return }
+        for _ in 0..<workerCount { admitted.signal() }
+        for _ in 0..<workerCount { exited.wait() }
+    }
+}

@@ -1,0 +1,29 @@
+/// What a render has drawn so far: counts, problems and progress.
+struct RenderTally {
+    let total: Int
+    let strict: Bool
+    let progress: (@Sendable (RenderProgress) -> Void)?
+    var done = 0
+    var rendered = 0
+    var failures: [CardProblem] = []
+    var warnings: [DecodingWarning] = []
+
+    /// Counts a card the first time it is drawn.
+    ///
+    /// - Throws: `SheetError.inputsFailed` in strict mode when the card failed.
+    mutating func drew(_ card: DecodedCard) throws(SheetError) {
+        if let failure = card.failure {
+            if strict { throw .inputsFailed([failure]) }
+            failures.append(failure)
+        } else {
+            rendered += 1
+        }
+        if let warning = card.warning { warnings.append(warning) }
+    }
+
+    /// A card is finished (the band has passed it).
+    mutating func finished() {
+        done += 1
+        progress?(RenderProgress(done: done, total: total))
+    }
+}
