@@ -41,9 +41,9 @@ let package = Package(
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"]),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "MosaicTests", dependencies: ["Mosaic"]),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"]),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"]),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"]),
     ],
     swiftLanguageModes: [.v6]
 )
