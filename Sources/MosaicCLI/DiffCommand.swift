@@ -62,10 +62,10 @@ struct DiffCommand: ParsableCommand {
             }
             if let json {
                 if json == "-" {
-                    FileHandle.standardOutput.write(report.json())
+                    FileHandle.standardOutput.write(try report.json())
                     FileHandle.standardOutput.write(Data("\n".utf8))
                 } else {
-                    try writeAtomically(report.json(), to: json)
+                    try writeAtomically(try report.json(), to: json)
                 }
             }
             if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }

@@ -156,14 +156,17 @@ struct SheetArguments: ParsableArguments {
                 throw ValidationError("--\(name): \"\(value)\" is not a colour (use #rgb, #rrggbb, #rrggbbaa, a CSS name, or transparent)")
             }
         }
-        if let shadow { _ = try parseShadow(shadow) }
+        if let shadow, Self.parseShadow(shadow) == nil {
+            throw ValidationError("--shadow: \"\(shadow)\" is not X,Y,BLUR,COLOR (e.g. 0,2,8,#0003) or none")
+        }
     }
 
-    func parseShadow(_ text: String) throws -> (Int, Int, Int, Color) {
+    /// `X,Y,BLUR,COLOR` or `none`; nil when `text` is neither.
+    static func parseShadow(_ text: String) -> (x: Int, y: Int, blur: Int, color: Color)? {
         if text == "none" { return (0, 0, 0, .transparent) }
         let parts = text.split(separator: ",", maxSplits: 3).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 4, let x = Int(parts[0]), let y = Int(parts[1]), let blur = Int(parts[2]), blur >= 0, let color = Color(parsing: parts[3]) else {
-            throw ValidationError("--shadow: \"\(text)\" is not X,Y,BLUR,COLOR (e.g. 0,2,8,#0003) or none")
+            return nil
         }
         return (x, y, blur, color)
     }
@@ -198,7 +201,7 @@ struct SheetArguments: ParsableArguments {
         if let cornerRadius { style.cornerRadius = cornerRadius }
         if let borderWidth { style.borderWidth = borderWidth }
         if let borderColor { style.borderColor = Color(parsing: borderColor)! }
-        if let shadow, let (x, y, blur, color) = try? parseShadow(shadow) {
+        if let shadow, let (x, y, blur, color) = Self.parseShadow(shadow) {
             (style.shadowOffsetX, style.shadowOffsetY, style.shadowBlur, style.shadowColor) = (x, y, blur, color)
         }
         if let font { style.font = FontSource.parse(font) }

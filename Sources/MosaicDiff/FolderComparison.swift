@@ -130,7 +130,8 @@ public struct FolderComparison: Sendable {
             guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             guard let handle = FileHandle(forReadingAtPath: root + "/" + relative) else { continue }
             let head = handle.readData(ofLength: 8)
-            try? handle.close()
+            // A read handle: closing it cannot lose data, and the file was read already.
+            do { try handle.close() } catch {}
             if ImageFormat.detect(head) != nil { found.append(relative) }
         }
         return found

@@ -1,3 +1,4 @@
+import Synchronization
 import CFontconfig
 import CFreeType
 
@@ -97,9 +98,12 @@ final class Face {
 
 /// Opens fonts (files, or families through fontconfig), finds per character a face that
 /// has it (the primary face first, then the given fallbacks, then fontconfig's choice), and
-/// caches faces. Every FreeType call happens under its lock: share one library freely.
+/// caches faces.
+///
+/// `@unchecked Sendable`: it is used through a `Typesetter`, which makes every call into it
+/// (and so every FreeType call and every change to the caches below) under its own lock.
+/// Read `missingCharacters` when no typesetting is going on (after a render).
 public final class FontLibrary: @unchecked Sendable {
-    let lock = TextLock()
     let handle: FreeTypeHandle
     /// Faces by (path, index).
     var faces: [String: Face] = [:]
@@ -195,7 +199,7 @@ public final class FontLibrary: @unchecked Sendable {
 
     /// fontconfig's best file for a family (and a character it must have).
     static func match(family: String, bold: Bool, character: Unicode.Scalar?) -> (String, Int)? {
-        fontconfigLock.withLock {
+        fontconfigLock.withLock { _ in
             guard let config = FcConfigGetCurrent() ?? { FcInit(); return FcConfigGetCurrent() }(),
                 let pattern = FcPatternCreate()
             else { return nil }
@@ -225,31 +229,6 @@ public final class FontLibrary: @unchecked Sendable {
         }
     }
 
-    static let fontconfigLock = TextLock()
-}
-
-/// A mutex around the typesetter's caches and FreeType calls (held on the heap: a pthread
-/// mutex must not move).
-final class TextLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-
-    func withLock<T>(_ body: () -> T) -> T {
-        lock()
-        defer { unlock() }
-        return body()
-    }
+    /// fontconfig is not thread-safe either: one lock for the whole process.
+    static let fontconfigLock = Mutex(())
 }

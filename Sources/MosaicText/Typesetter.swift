@@ -1,3 +1,4 @@
+import Synchronization
 import CFreeType
 
 /// Horizontal placement of each line inside the layout width.
@@ -69,10 +70,13 @@ public struct TextLayout: Hashable, Sendable {
 }
 
 /// Sets text: finds faces (with per-character fallback), breaks lines, measures, and draws
-/// glyphs into coverage masks. Thread-safe (one lock); share one per program.
+/// glyphs into coverage masks. Thread-safe; share one per program.
+///
+/// `@unchecked Sendable`: every stored `var` below, and the `FontLibrary` (FreeType is not
+/// thread-safe), is touched only inside `lock.withLock`, in the three public entry points.
 public final class Typesetter: @unchecked Sendable {
     public let fonts: FontLibrary
-    let lock = TextLock()
+    let lock = Mutex(())
     var faceTable: [Face] = []
     var faceIDs: [ObjectIdentifier: Int32] = [:]
     var resolved: [FontKey: Face] = [:]
@@ -107,9 +111,7 @@ public final class Typesetter: @unchecked Sendable {
 
     /// Checks that `style` can be used: its font opens and its size is valid.
     public func validate(_ style: TextStyle) throws(TextError) {
-        lock.lock()
-        defer { lock.unlock() }
-        _ = try primaryFace(style)
+        try lock.withLock { (_) throws(TextError) in _ = try primaryFace(style) }
     }
 
     func faceID(_ face: Face) -> Int32 {
@@ -138,8 +140,11 @@ public final class Typesetter: @unchecked Sendable {
     /// `style.maximumLines`, the last line kept ends in an ellipsis that fits. Empty or
     /// whitespace-only text has no lines.
     public func layout(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
-        lock.lock()
-        defer { lock.unlock() }
+        try lock.withLock { (_) throws(TextError) -> TextLayout in try layoutLocked(text, style: style, width: width) }
+    }
+
+    /// `layout`, with the lock held.
+    func layoutLocked(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
         do {
             let primary = try primaryFace(style)
             let size26 = Int32(max(1, Int((style.size * 64).rounded())))
@@ -375,7 +380,7 @@ public final class Typesetter: @unchecked Sendable {
     /// Draws `layout` into `mask` with its top-left corner at (x, y) (pixels; what falls
     /// outside the mask is clipped). Coverage adds up, saturating at 255.
     public func draw(_ layout: TextLayout, into mask: inout CoverageMask, x: Int, y: Int) {
-        lock.withLock {
+        lock.withLock { _ in
             for (n, line) in layout.lines.enumerated() {
                 let baseline = y + n * layout.lineHeight + layout.baseline
                 for glyph in line.glyphs {

@@ -26,7 +26,7 @@ import Testing
 
     @Test func failuresAreReportedAndExitOne() throws {
         let dir = CLI.temporaryDirectory()
-        FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
         let result = try CLI.run(["probe", CLI.sampleImages + "/coins.png", dir + "/notes.txt", dir + "/missing.jpg"])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix(CLI.sampleImages + "/coins.png: PNG 384x303"))

@@ -9,7 +9,7 @@ import Testing
     @Test func theBoardIsDrawnFromMemoryIntoAMemorySink() throws {
         let dir = NSTemporaryDirectory() + "mosaic-board-\(getpid())-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        var a = Bitmap(width: 40, height: 30, fill: .white)
+        let a = Bitmap(width: 40, height: 30, fill: .white)
         var b = a
         for y in 10..<20 { for x in 10..<20 { b[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
         try a.writePNG(to: dir + "/a.png")

@@ -185,7 +185,7 @@ import Testing
             try t.layout("x", style: TextStyle(font: .file("/no/such/font.ttf")), width: 10)
         }
         let notAFont = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-not-a-font-\(getpid()).ttf").path
-        FileManager.default.createFile(atPath: notAFont, contents: Data("plain text".utf8))
+        _ = FileManager.default.createFile(atPath: notAFont, contents: Data("plain text".utf8))
         #expect(throws: TextError.notAFont(path: notAFont, code: 2)) {
             try t.layout("x", style: TextStyle(font: .file(notAFont)), width: 10)
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The inputs of a sheet, in sections, built from image headers only.
 public struct Catalog: Sendable {
@@ -145,15 +146,13 @@ public struct Catalog: Sendable {
     }
 
     /// Slots written by the probing threads, one each.
-    final class ProbeResults: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var values: [ProbeResult?]
-        init(count: Int) { values = Array(repeating: nil, count: count) }
+    final class ProbeResults: Sendable {
+        private let slots: Mutex<[ProbeResult?]>
+        init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
         func set(_ i: Int, _ value: ProbeResult) {
-            lock.lock()
-            values[i] = value
-            lock.unlock()
+            slots.withLock { $0[i] = value }
         }
+        var values: [ProbeResult?] { slots.withLock { $0 } }
     }
 
     static func sortEntries(_ entries: inout [CatalogEntry], by order: FileOrder, reverse: Bool) {

@@ -77,7 +77,10 @@ public struct DiffReport: Sendable {
         var pairs: [JSONPair]
     }
 
-    public func json() -> Data {
+    /// The report as JSON (schema 1): thresholds, counts and every pair, worst first.
+    ///
+    /// - Throws: `SheetError.imageMap` when the encoder fails.
+    public func json() throws(SheetError) -> Data {
         let c = comparison
         let pairs = (changedBySeverity + c.added + c.removed + c.unchanged).map { r in
             JSONPair(
@@ -92,7 +95,11 @@ public struct DiffReport: Sendable {
             pairs: pairs)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(report)) ?? Data()
+        do {
+            return try encoder.encode(report)
+        } catch {
+            throw .imageMap(message: "\(error)")
+        }
     }
 
     // MARK: JUnit

@@ -1,3 +1,4 @@
+import Synchronization
 import CMosaicShims
 
 #if canImport(Glibc)
@@ -195,8 +196,8 @@ public final class PNGWriter {
         if !moved { unlink(temporaryPath) }
     }
 
-    nonisolated(unsafe) static var counter = 0
-    static let counterLock = Lock()
+    /// Numbers the temporary files of this process.
+    static let counter = Atomic<Int>(0)
 
     /// `dir/.name.mosaic-PID-N.tmp`: beside the destination, so the rename stays on one
     /// file system, and hidden.
@@ -204,10 +205,7 @@ public final class PNGWriter {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let n = counterLock.withLock { () -> Int in
-            counter += 1
-            return counter
-        }
+        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
         return "\(directory).\(name).mosaic-\(getpid())-\(n).tmp"
     }
 }
@@ -237,27 +235,4 @@ public enum TemporaryFiles {
     /// Installs SIGINT and SIGTERM handlers that remove every temporary file being
     /// written (the destinations stay untouched) and exit with 128 + the signal.
     public static func removeOnInterrupt() { mosaic_install_interrupt_cleanup() }
-}
-
-/// A small mutex (pthread), for the temporary-name counter.
-final class Lock: @unchecked Sendable {
-    // Heap-allocated: a pthread mutex must not move, and `&storedProperty` may pass a copy.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
 }
