@@ -79,55 +79,10 @@ public enum ImageComparison {
         let height = min(baseline.height, current.height)
         let a = straight(baseline, width: width, height: height, premultiplied: premultiplied)
         let b = straight(current, width: width, height: height, premultiplied: premultiplied)
-        let threshold = min(1, max(0, options.threshold))
-        let maxDelta = maximumDelta * threshold * threshold
         var diffImage = Bitmap(width: width, height: height)
-        var differing = 0, antialiased = 0, compared = 0
-        var largest = 0.0
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
-        let fade = min(1, max(0, options.fade))
-        let checkRegions = !options.ignoreRegions.isEmpty
-        a.withUnsafeBufferPointer { img1 in
-            b.withUnsafeBufferPointer { img2 in
-                diffImage.pixels.withUnsafeMutableBufferPointer { output in
-                    let words1 = UnsafeRawPointer(img1.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                    let words2 = UnsafeRawPointer(img2.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                    for y in 0..<height {
-                        for x in 0..<width {
-                            let index = y &* width &+ x
-                            let pos = index &* 4
-                            if checkRegions && options.ignoreRegions.contains(where: { $0.contains(x: x, y: y) }) {
-                                if !options.maskOnly { grey(img1, pos, fade, output) }
-                                continue
-                            }
-                            compared &+= 1
-                            // Most pixels of a regression test are identical: one word compare.
-                            if words1[index] == words2[index] {
-                                if !options.maskOnly { grey(img1, pos, fade, output) }
-                                continue
-                            }
-                            let delta = colorDelta(img1, img2, pos, pos, yOnly: false)
-                            largest = max(largest, abs(delta))
-                            if abs(delta) > maxDelta {
-                                if !options.includeAntialiasing
-                                    && (isAntialiased(img1, x, y, width, height, img2) || isAntialiased(img2, x, y, width, height, img1))
-                                {
-                                    antialiased += 1
-                                    if !options.maskOnly { put(output, pos, options.antialiasingColor) }
-                                } else {
-                                    differing += 1
-                                    put(output, pos, options.diffColor)
-                                    minX = min(minX, x)
-                                    minY = min(minY, y)
-                                    maxX = max(maxX, x)
-                                    maxY = max(maxY, y)
-                                }
-                            } else if !options.maskOnly {
-                                grey(img1, pos, fade, output)
-                            }
-                        }
-                    }
-                }
+        let counts = diffImage.pixels.withUnsafeMutableBufferPointer { output in
+            a.withUnsafeBufferPointer { img1 in
+                b.withUnsafeBufferPointer { img2 in scan(img1, img2, width: width, height: height, options: options, output: output) }
             }
         }
         var mismatch: (Size, Size)? = nil
@@ -135,9 +90,71 @@ public enum ImageComparison {
             mismatch = (Size(width: baseline.width, height: baseline.height), Size(width: current.width, height: current.height))
         }
         return ImageDifference(
-            differingPixels: differing, antialiasedPixels: antialiased, comparedPixels: compared,
-            bounds: maxX < 0 ? nil : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
-            largestDelta: largest / maximumDelta, diffImage: diffImage, sizeMismatch: mismatch)
+            differingPixels: counts.differing, antialiasedPixels: counts.antialiased, comparedPixels: counts.compared,
+            bounds: counts.bounds, largestDelta: counts.largest / maximumDelta, diffImage: diffImage, sizeMismatch: mismatch)
+    }
+
+    /// What a scan counted.
+    struct Counts {
+        var differing = 0, antialiased = 0, compared = 0
+        var largest = 0.0
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+
+        mutating func differs(x: Int, y: Int) {
+            differing += 1
+            minX = min(minX, x)
+            minY = min(minY, y)
+            maxX = max(maxX, x)
+            maxY = max(maxY, y)
+        }
+
+        var bounds: Rect? { maxX < 0 ? nil : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1) }
+    }
+
+    /// pixelmatch's loop over two straight-alpha images of `width` x `height`: counts, and
+    /// the diff image written into `output`.
+    static func scan(
+        _ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        options: ComparisonOptions, output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Counts {
+        var counts = Counts()
+        guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else { return counts }
+        let words1 = UnsafeRawPointer(base1).assumingMemoryBound(to: UInt32.self)
+        let words2 = UnsafeRawPointer(base2).assumingMemoryBound(to: UInt32.self)
+        let threshold = min(1, max(0, options.threshold))
+        let maxDelta = maximumDelta * threshold * threshold
+        let fade = min(1, max(0, options.fade))
+        let checkRegions = !options.ignoreRegions.isEmpty
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y &* width &+ x
+                let pos = index &* 4
+                if checkRegions && options.ignoreRegions.contains(where: { $0.contains(x: x, y: y) }) {
+                    if !options.maskOnly { grey(img1, pos, fade, output) }
+                    continue
+                }
+                counts.compared &+= 1
+                // Most pixels of a regression test are identical: one word compare.
+                if words1[index] == words2[index] {
+                    if !options.maskOnly { grey(img1, pos, fade, output) }
+                    continue
+                }
+                let delta = colorDelta(img1, img2, pos, pos, yOnly: false)
+                counts.largest = max(counts.largest, abs(delta))
+                if abs(delta) <= maxDelta {
+                    if !options.maskOnly { grey(img1, pos, fade, output) }
+                } else if !options.includeAntialiasing
+                    && (isAntialiased(img1, x, y, width, height, img2) || isAntialiased(img2, x, y, width, height, img1))
+                {
+                    counts.antialiased += 1
+                    if !options.maskOnly { put(output, pos, options.antialiasingColor) }
+                } else {
+                    counts.differs(x: x, y: y)
+                    put(output, pos, options.diffColor)
+                }
+            }
+        }
+        return counts
     }
 
     /// The top-left `width` x `height` of a bitmap, straight alpha, as pixelmatch sees it.

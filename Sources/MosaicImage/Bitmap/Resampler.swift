@@ -127,10 +127,17 @@ extension Bitmap {
         let firstRow = vertical.starts.min() ?? 0
         let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
         let rows = lastRow - firstRow
+        let intermediate = horizontalPass(horizontal, firstRow: firstRow, rows: rows, width: width)
+        let result = Self.verticalPass(vertical, over: intermediate, firstRow: firstRow, width: width, height: height)
+        return result
+    }
+
+    /// The horizontal pass over rows `firstRow..<firstRow + rows` (the ones the vertical
+    /// pass reads), into `width` columns, premultiplied. Fixed point with wrapping
+    /// arithmetic: the sums cannot overflow 32 bits with 14-bit weights.
+    func horizontalPass(_ horizontal: Contributions, firstRow: Int, rows: Int, width: Int) -> [UInt8] {
         var intermediate = [UInt8](repeating: 0, count: width * rows * 4)
         let half = Int32(1) << (Contributions.precision - 1)
-        // Horizontal pass over the rows the vertical pass needs (fixed point, wrapping
-        // arithmetic: the sums cannot overflow 32 bits with 14-bit weights).
         pixels.withUnsafeBufferPointer { source in
             intermediate.withUnsafeMutableBufferPointer { target in
                 horizontal.weights.withUnsafeBufferPointer { weights in
@@ -156,6 +163,12 @@ extension Bitmap {
                 }
             }
         }
+        return intermediate
+    }
+
+    /// The vertical pass from the horizontal pass's rows into a `width` x `height` bitmap.
+    static func verticalPass(_ vertical: Contributions, over intermediate: [UInt8], firstRow: Int, width: Int, height: Int) -> Bitmap {
+        let half = Int32(1) << (Contributions.precision - 1)
         var result = Bitmap(width: width, height: height)
         intermediate.withUnsafeBufferPointer { source in
             result.pixels.withUnsafeMutableBufferPointer { target in
