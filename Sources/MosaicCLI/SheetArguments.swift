@@ -2,19 +2,6 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
-/// `--order`: the layout's item orders, by their short names.
-enum OrderArgument: String, ExpressibleByArgument, CaseIterable {
-    case shortest, ltr, rtl
-
-    var itemOrder: ItemOrder {
-        switch self {
-        case .shortest: return .shortestFirst
-        case .ltr: return .leftToRight
-        case .rtl: return .rightToLeft
-        }
-    }
-}
-
 extension Direction: ExpressibleByArgument {}
 extension FileOrder: ExpressibleByArgument {}
 extension ResamplingFilter: ExpressibleByArgument {}
@@ -253,12 +240,6 @@ struct SheetArguments: ParsableArguments {
 /// Writes to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-/// An error for the user: "error: <message>", exit 1 (usage errors exit 64 through
-/// ArgumentParser).
-struct Failure: Error, CustomStringConvertible {
-    var description: String
 }
 
 /// Runs a command's work; mosaic's own errors print as "error: <file>: <reason>" and

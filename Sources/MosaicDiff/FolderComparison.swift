@@ -2,54 +2,6 @@ import Foundation
 import MosaicImage
 import MosaicLayout
 
-/// Why a comparison could not be made.
-public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
-    case notFound(path: String)
-    case kindMismatch(baseline: String, current: String)
-    case image(ImageDecodingError)
-    case unreadableDirectory(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .notFound(let path): return "\(path): no such file or folder"
-        case .kindMismatch(let baseline, let current): return "\(baseline) and \(current): compare two files or two folders"
-        case .image(let error): return error.description
-        case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
-        }
-    }
-}
-
-/// What passes: at most this many differing pixels, or at most this fraction.
-public struct DiffTolerance: Hashable, Sendable {
-    public var maximumPixels: Int
-    public var maximumFraction: Double?
-
-    public init(maximumPixels: Int = 0, maximumFraction: Double? = nil) {
-        self.maximumPixels = maximumPixels
-        self.maximumFraction = maximumFraction
-    }
-
-    public func accepts(_ difference: ImageDifference) -> Bool {
-        if difference.sizeMismatch != nil { return false }
-        if let maximumFraction { return difference.fraction <= maximumFraction }
-        return difference.differingPixels <= maximumPixels
-    }
-}
-
-/// One compared pair.
-public struct PairResult: Sendable {
-    public enum Status: String, Sendable, Codable {
-        case unchanged, changed, added, removed
-    }
-
-    public var relativePath: String
-    public var status: Status
-    public var baselinePath: String?
-    public var currentPath: String?
-    /// For pairs present on both sides.
-    public var difference: ImageDifference?
-}
-
 /// Two folders matched by relative path, or two files.
 public struct FolderComparison: Sendable {
     public var results: [PairResult]

@@ -1,64 +1,6 @@
 import MosaicImage
 import MosaicLayout
 
-/// How two images are compared: pixelmatch's perceptual YIQ colour delta.
-public struct ComparisonOptions: Hashable, Sendable {
-    /// 0...1: the smaller, the more sensitive (pixelmatch's default 0.1).
-    public var threshold: Double
-    /// Count anti-aliased pixels as differences too.
-    public var includeAntialiasing: Bool
-    /// Rectangles of pixels left out of the comparison.
-    public var ignoreRegions: [Rect]
-    /// How much of the baseline shows (faded to grey) under the diff image's marks, 0...1.
-    public var fade: Double
-    /// Changed pixels in the diff image.
-    public var diffColor: RGBA
-    /// Anti-aliased pixels in the diff image.
-    public var antialiasingColor: RGBA
-    /// Draw only the marks, on transparent (a mask).
-    public var maskOnly: Bool
-
-    public init(
-        threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [Rect] = [], fade: Double = 0.1,
-        diffColor: RGBA = RGBA(red: 255, green: 0, blue: 0), antialiasingColor: RGBA = RGBA(red: 255, green: 255, blue: 0),
-        maskOnly: Bool = false
-    ) {
-        self.threshold = threshold
-        self.includeAntialiasing = includeAntialiasing
-        self.ignoreRegions = ignoreRegions
-        self.fade = fade
-        self.diffColor = diffColor
-        self.antialiasingColor = antialiasingColor
-        self.maskOnly = maskOnly
-    }
-}
-
-/// What a comparison found.
-public struct ImageDifference: Sendable {
-    /// Pixels whose colour delta is above the threshold (anti-aliased ones only with
-    /// `includeAntialiasing`).
-    public var differingPixels: Int
-    /// Pixels above the threshold that look like anti-aliasing (not counted as differing
-    /// unless `includeAntialiasing`).
-    public var antialiasedPixels: Int
-    /// Pixels compared (the overlapping area, less ignored regions).
-    public var comparedPixels: Int
-    /// The smallest rectangle holding every differing pixel.
-    public var bounds: Rect?
-    /// The largest delta found, 0...1 (1: black against white).
-    public var largestDelta: Double
-    /// The baseline faded to grey with differing pixels in the diff colour and anti-aliased
-    /// ones in their own (or only the marks, on transparent).
-    public var diffImage: Bitmap
-    /// Set when the sizes differ: the comparison covers their overlap only.
-    public var sizeMismatch: (baseline: Size, current: Size)?
-
-    /// differing / compared (0 when nothing was compared).
-    public var fraction: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
-    /// Same size and no differing pixel.
-    public var isMatch: Bool { sizeMismatch == nil && differingPixels == 0 }
-}
-
 /// pixelmatch (github.com/mapbox/pixelmatch), ported: a perceptual colour delta in YIQ
 /// (Kotsarenko and Ramos), against `35215 * threshold^2`, with its anti-aliasing
 /// detection (Vyšniauskas). Works on straight alpha, blended over white, like pixelmatch;

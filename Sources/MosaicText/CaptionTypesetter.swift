@@ -1,41 +1,5 @@
 import MosaicLayout
 
-/// How a card's caption looks: a bold title line over a wrapped description.
-public struct CaptionStyle: Hashable, Sendable {
-    public var title: TextStyle
-    public var description: TextStyle
-    /// Pixels between the title and the description (when there are both).
-    public var gap: Int
-
-    public init(
-        title: TextStyle = TextStyle(bold: true, size: 14, lineSpacing: 1.1, maximumLines: 1),
-        description: TextStyle = TextStyle(size: 12, lineSpacing: 1.15, maximumLines: 3),
-        gap: Int = 2
-    ) {
-        self.title = title
-        self.description = description
-        self.gap = max(0, gap)
-    }
-}
-
-/// A caption set for a width: what the renderer draws, and exactly what was measured.
-public struct CaptionLayout: Hashable, Sendable {
-    public var title: TextLayout?
-    public var description: TextLayout?
-    public var gap: Int
-
-    public var height: Int {
-        let t = title?.height ?? 0, d = description?.height ?? 0
-        return t + d + (t > 0 && d > 0 ? gap : 0)
-    }
-
-    /// Where the description starts below the caption's top.
-    public var descriptionTop: Int {
-        let t = title?.height ?? 0
-        return t + (t > 0 && (description?.height ?? 0) > 0 ? gap : 0)
-    }
-}
-
 /// Measures captions for MosaicLayout with real fonts, and sets them for drawing: both go
 /// through `layout(_:width:)`, so a caption is drawn exactly as tall as it was measured.
 public struct CaptionTypesetter: TextMeasuring, Sendable {

@@ -8,92 +8,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Why text could not be set up.
-public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A font file that does not exist or cannot be read.
-    case fontNotFound(path: String)
-    /// A file FreeType cannot open as a font (`code` is FreeType's error code).
-    case notAFont(path: String, code: Int32)
-    /// No installed font matches the family (fontconfig found nothing usable).
-    case familyNotFound(family: String)
-    /// A size that is not a finite number above zero.
-    case invalidFontSize(Double)
-    /// FreeType itself failed to start.
-    case freetype(code: Int32)
-
-    public var description: String {
-        switch self {
-        case .fontNotFound(let path): return "\(path): no such font file"
-        case .notAFont(let path, let code): return "\(path): not a font FreeType can read (error \(code))"
-        case .familyNotFound(let family): return "no installed font for the family \"\(family)\""
-        case .invalidFontSize(let size): return "font size \(size) must be a number above 0"
-        case .freetype(let code): return "FreeType could not start (error \(code))"
-        }
-    }
-}
-
-/// Where a font comes from: a family name that fontconfig resolves, or a file.
-public enum FontSource: Hashable, Sendable, CustomStringConvertible {
-    case family(String)
-    /// A font file; `index` picks a face in a collection (.ttc).
-    case file(String, index: Int = 0)
-
-    /// A path (anything with a slash or a font file extension) is a file, else a family.
-    public static func parse(_ text: String) -> FontSource {
-        let lower = text.lowercased()
-        if text.contains("/") || [".ttf", ".otf", ".ttc", ".otc", ".pfb"].contains(where: lower.hasSuffix) {
-            return .file(text)
-        }
-        return .family(text)
-    }
-
-    public var description: String {
-        switch self {
-        case .family(let name): return name
-        case .file(let path, let index): return index == 0 ? path : "\(path)#\(index)"
-        }
-    }
-}
-
 /// The FreeType library handle: freed only when the last face that needs it is gone.
 final class FreeTypeHandle {
     let library: FT_Library
 
     init(_ library: FT_Library) { self.library = library }
     deinit { FT_Done_FreeType(library) }
-}
-
-/// A FreeType face, opened once and shared. Only used under the library's lock.
-final class Face {
-    let face: FT_Face
-    let path: String
-    let index: Int
-    /// Keeps FreeType alive as long as this face.
-    let owner: FreeTypeHandle
-    /// The size the face is set to now, in 26.6 pixels (FT_Set_Char_Size is not free).
-    var currentSize: Int = 0
-
-    init(face: FT_Face, path: String, index: Int, owner: FreeTypeHandle) {
-        self.face = face
-        self.path = path
-        self.index = index
-        self.owner = owner
-    }
-
-    deinit { FT_Done_Face(face) }
-
-    func setSize(_ size26: Int) {
-        if currentSize != size26 {
-            FT_Set_Char_Size(face, 0, FT_F26Dot6(size26), 72, 72)
-            currentSize = size26
-        }
-    }
-
-    func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32 {
-        FT_Get_Char_Index(face, FT_ULong(scalar.value))
-    }
-
-    var hasKerning: Bool { (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 }
 }
 
 /// Opens fonts (files, or families through fontconfig), finds per character a face that
@@ -133,7 +53,6 @@ public final class FontLibrary: @unchecked Sendable {
         self.fallbacks = fallbacks
         self.systemFallback = systemFallback
     }
-
 
     /// Opens `source` (bold when asked: for a family, fontconfig's bold face; for a file,
     /// the file as it is).

@@ -6,31 +6,6 @@ public enum TextAlignment: String, Hashable, Sendable, Codable, CaseIterable {
     case left, center, right
 }
 
-/// How a piece of text looks.
-public struct TextStyle: Hashable, Sendable {
-    public var font: FontSource
-    public var bold: Bool
-    /// The font size in pixels (the em square).
-    public var size: Double
-    /// A factor on the font's own line height (ascender - descender + line gap).
-    public var lineSpacing: Double
-    /// At most this many lines; the last one ends in an ellipsis when text is cut. nil: all.
-    public var maximumLines: Int?
-    public var alignment: TextAlignment
-
-    public init(
-        font: FontSource = .family("sans-serif"), bold: Bool = false, size: Double = 13, lineSpacing: Double = 1,
-        maximumLines: Int? = nil, alignment: TextAlignment = .left
-    ) {
-        self.font = font
-        self.bold = bold
-        self.size = size
-        self.lineSpacing = lineSpacing
-        self.maximumLines = maximumLines
-        self.alignment = alignment
-    }
-}
-
 /// One glyph placed on a line: x in 1/64 pixel from the line's start.
 public struct PlacedGlyph: Hashable, Sendable {
     /// Index into the typesetter's face table.
@@ -48,25 +23,6 @@ public struct TextLine: Hashable, Sendable {
     public var offset: Int
     /// The text of the line, as set (with the ellipsis when cut).
     public var text: String
-}
-
-/// Text broken into lines for a width: measured (`height`) and drawn (`Typesetter.draw`)
-/// from the same value, so what is measured is exactly what is drawn.
-public struct TextLayout: Hashable, Sendable {
-    public var lines: [TextLine]
-    /// Every line's height, pixels.
-    public var lineHeight: Int
-    /// From a line's top to its baseline, pixels.
-    var baseline: Int
-    /// The width the text was set for.
-    public var width: Int
-    /// The size in 1/64 px the glyphs were set at (for rasterizing).
-    var size26: Int
-    /// True when `maximumLines` cut the text.
-    public var isTruncated: Bool
-
-    /// lines x line height.
-    public var height: Int { lines.count * lineHeight }
 }
 
 /// Sets text: finds faces (with per-character fallback), breaks lines, measures, and draws
@@ -391,49 +347,5 @@ public final class Typesetter: @unchecked Sendable {
                 }
             }
         }
-    }
-}
-
-/// An 8-bit coverage mask: 0 nothing, 255 fully covered. Row-major, no padding.
-public struct CoverageMask: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public var pixels: [UInt8]
-
-    public init(width: Int, height: Int) {
-        self.width = max(0, width)
-        self.height = max(0, height)
-        pixels = [UInt8](repeating: 0, count: self.width * self.height)
-    }
-
-    public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
-
-    /// Adds a `width` x `rows` block of coverage at (x, y), clipped, saturating.
-    mutating func add(_ source: [UInt8], width sourceWidth: Int, rows: Int, x: Int, y: Int) {
-        let x0 = max(0, x), y0 = max(0, y)
-        let x1 = min(width, x + sourceWidth), y1 = min(height, y + rows)
-        guard x0 < x1, y0 < y1 else { return }
-        for row in y0..<y1 {
-            let s = (row - y) * sourceWidth - x
-            let d = row * width
-            for column in x0..<x1 {
-                let sum = Int(pixels[d + column]) + Int(source[s + column])
-                pixels[d + column] = UInt8(min(255, sum))
-            }
-        }
-    }
-
-    /// The smallest rectangle holding every covered pixel: (x, y, width, height), or nil.
-    public var inkBounds: (x: Int, y: Int, width: Int, height: Int)? {
-        var minX = width, minY = height, maxX = -1, maxY = -1
-        for y in 0..<height {
-            for x in 0..<width where pixels[y * width + x] != 0 {
-                minX = min(minX, x)
-                maxX = max(maxX, x)
-                minY = min(minY, y)
-                maxY = max(maxY, y)
-            }
-        }
-        return maxX < 0 ? nil : (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 }

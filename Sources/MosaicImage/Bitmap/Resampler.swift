@@ -4,34 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The filter a resampling uses.
-public enum ResamplingFilter: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Lanczos with 3 lobes: sharp, the default.
-    case lanczos3
-    /// The average of the pixels an output pixel covers: fast, a little soft.
-    case box
-
-    /// Half the filter's width, in output pixels.
-    var support: Double {
-        switch self {
-        case .lanczos3: return 3
-        case .box: return 0.5
-        }
-    }
-
-    func weight(_ x: Double) -> Double {
-        switch self {
-        case .box:
-            return (x >= -0.5 && x < 0.5) ? 1 : 0
-        case .lanczos3:
-            if x == 0 { return 1 }
-            if x <= -3 || x >= 3 { return 0 }
-            let px = Double.pi * x
-            return 3 * sin(px) * sin(px / 3) / (px * px)
-        }
-    }
-}
-
 /// A rectangle of a source bitmap, in (fractional) source pixels.
 struct SourceRegion: Hashable, Sendable {
     var x: Double
@@ -44,64 +16,6 @@ struct SourceRegion: Hashable, Sendable {
         self.y = y
         self.width = width
         self.height = height
-    }
-}
-
-/// The taps of a one-dimensional resampling: for each output pixel, the first input pixel
-/// and its fixed-point weights (14 fractional bits, summing to exactly 1 << 14).
-struct Contributions {
-    static let precision: Int32 = 14
-    var starts: [Int]
-    var counts: [Int]
-    /// `outputCount * stride` weights.
-    var weights: [Int32]
-    var stride: Int
-
-    /// Taps mapping `region` (start, length, in input pixels) of an axis of `inputCount`
-    /// pixels onto `outputCount` pixels. The support widens with the reduction so that
-    /// every input pixel counts.
-    init(inputCount: Int, outputCount: Int, regionStart: Double, regionLength: Double, filter: ResamplingFilter) {
-        let scale = regionLength / Double(outputCount)
-        let filterScale = max(scale, 1)
-        let support = filter.support * filterScale
-        stride = max(1, Int(ceil(support * 2)) + 2)
-        starts = Array(repeating: 0, count: outputCount)
-        counts = Array(repeating: 0, count: outputCount)
-        weights = Array(repeating: 0, count: outputCount * stride)
-        var real = [Double](repeating: 0, count: stride)
-        for i in 0..<outputCount {
-            let center = regionStart + (Double(i) + 0.5) * scale
-            var first = Int(floor(center - support))
-            var last = Int(ceil(center + support))
-            first = min(max(first, 0), inputCount - 1)
-            last = min(max(last, first + 1), inputCount)
-            if last - first > stride { last = first + stride }
-            var total = 0.0
-            for j in first..<last {
-                let w = filter.weight((Double(j) + 0.5 - center) / filterScale)
-                real[j - first] = w
-                total += w
-            }
-            if total == 0 {
-                // The region falls between input pixels (box of a tiny region): nearest.
-                let nearest = min(max(Int(center), first), last - 1)
-                for j in first..<last { real[j - first] = j == nearest ? 1 : 0 }
-                total = 1
-            }
-            // To fixed point; the rounding error goes to the largest tap so the sum is exact.
-            let one = Int32(1) << Self.precision
-            var sum: Int32 = 0
-            var largest = 0
-            for k in 0..<(last - first) {
-                let w = Int32((real[k] / total * Double(one)).rounded())
-                weights[i * stride + k] = w
-                sum += w
-                if abs(real[k]) > abs(real[largest]) { largest = k }
-            }
-            weights[i * stride + largest] += one - sum
-            starts[i] = first
-            counts[i] = last - first
-        }
     }
 }
 

@@ -30,28 +30,3 @@ public protocol ImageCodec: Sendable {
     /// (nil: full size): what the decode budget reserves before it starts.
     func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
 }
-
-/// What a decode is asked for.
-public struct DecodeRequest: Sendable {
-    /// Names the file in errors and warnings.
-    public var path: String
-    /// The smallest upright size the result must cover; nil for full size.
-    public var minimumSize: Size?
-    /// Premultiply the alpha (everything but comparisons wants it).
-    public var premultiplyAlpha: Bool
-    /// Damaged data that the library works around is an error, not a warning.
-    public var strict: Bool
-
-    public init(path: String, minimumSize: Size? = nil, premultiplyAlpha: Bool = true, strict: Bool = false) {
-        self.path = path
-        self.minimumSize = minimumSize
-        self.premultiplyAlpha = premultiplyAlpha
-        self.strict = strict
-    }
-
-    /// `minimumSize` turned to the stored axes of an image with `orientation`.
-    func storedMinimum(_ orientation: Orientation) -> Size? {
-        guard let minimumSize else { return nil }
-        return orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
-    }
-}

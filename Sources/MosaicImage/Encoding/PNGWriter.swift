@@ -224,15 +224,3 @@ extension Bitmap {
         try writer.finish()
     }
 }
-
-/// The temporary files being written, so that an interrupted program can remove them.
-/// The table and the signal handler live in the C shim: a handler must be
-/// async-signal-safe, and Swift code may allocate or take runtime locks.
-public enum TemporaryFiles {
-    static func register(_ path: String) { _ = mosaic_temp_register(path) }
-    static func unregister(_ path: String) { mosaic_temp_unregister(path) }
-
-    /// Installs SIGINT and SIGTERM handlers that remove every temporary file being
-    /// written (the destinations stay untouched) and exit with 128 + the signal.
-    public static func removeOnInterrupt() { mosaic_install_interrupt_cleanup() }
-}

@@ -72,42 +72,6 @@ public struct AspectClamp: Hashable, Codable, Sendable {
     }
 }
 
-/// The settings of one section; every section may have its own.
-public struct SectionStyle: Hashable, Codable, Sendable {
-    public var columns: ColumnRule
-    /// Space between neighbouring columns (rows, when horizontal), pixels.
-    public var columnSpacing: Int
-    /// Space between consecutive cards of one column, pixels.
-    public var rowSpacing: Int
-    /// Space between the section's cards and its outer frame (below the header, above the
-    /// footer, and on both sides), pixels.
-    public var insets: Insets
-    public var header: Supplementary?
-    public var footer: Supplementary?
-    public var decoration: Decoration?
-    public var order: ItemOrder
-
-    public init(
-        columns: ColumnRule = .count(2),
-        columnSpacing: Int = 0,
-        rowSpacing: Int = 0,
-        insets: Insets = .zero,
-        header: Supplementary? = nil,
-        footer: Supplementary? = nil,
-        decoration: Decoration? = nil,
-        order: ItemOrder = .shortestFirst
-    ) {
-        self.columns = columns
-        self.columnSpacing = columnSpacing
-        self.rowSpacing = rowSpacing
-        self.insets = insets
-        self.header = header
-        self.footer = footer
-        self.decoration = decoration
-        self.order = order
-    }
-}
-
 /// The settings of a whole board, whatever its layout.
 public struct BoardConfiguration: Hashable, Codable, Sendable {
     public var direction: Direction

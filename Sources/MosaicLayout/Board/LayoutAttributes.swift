@@ -1,24 +1,3 @@
-/// What an element of a board is.
-public enum ElementKind: String, Codable, Sendable, CaseIterable {
-    /// A section's background, below everything (z 0).
-    case decoration
-    /// An image with its caption (z 1).
-    case card
-    /// A section's header (z 2).
-    case header
-    /// A section's footer (z 2).
-    case footer
-
-    /// The z index of the kind: decoration < card < header and footer.
-    public var zIndex: Int {
-        switch self {
-        case .decoration: return 0
-        case .card: return 1
-        case .header, .footer: return 2
-        }
-    }
-}
-
 /// How an image fills its image frame.
 public enum ImageScaling: String, Codable, Sendable, CaseIterable {
     /// The frame has the image's own aspect ratio (within a pixel): scale it to the frame.
@@ -27,23 +6,6 @@ public enum ImageScaling: String, Codable, Sendable, CaseIterable {
     case fill
     /// The aspect was clamped: scale the image to fit inside the frame and letterbox it.
     case fit
-}
-
-/// Names a card: its section and its index in that section, both from 0.
-public struct ItemPath: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
-    public var section: Int
-    public var item: Int
-
-    public init(section: Int, item: Int) {
-        self.section = section
-        self.item = item
-    }
-
-    public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
-        (lhs.section, lhs.item) < (rhs.section, rhs.item)
-    }
-
-    public var description: String { "[\(section), \(item)]" }
 }
 
 /// One laid-out element, in the coordinates of its page (pixels, origin top-left).

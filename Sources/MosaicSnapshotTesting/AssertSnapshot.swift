@@ -2,41 +2,6 @@ import Foundation
 @_exported import MosaicDiff
 @_exported import MosaicImage
 
-/// When references are written instead of compared, from the environment variable
-/// `MOSAIC_RECORD`: `missing` (the default: write a reference that does not exist yet),
-/// `all` (rewrite every reference), `never` (a missing reference is a failure, as on CI).
-public enum SnapshotRecordMode: String, Sendable {
-    case missing, all, never
-
-    public static var current: SnapshotRecordMode {
-        ProcessInfo.processInfo.environment["MOSAIC_RECORD"].flatMap(SnapshotRecordMode.init(rawValue:)) ?? .missing
-    }
-}
-
-/// Why a snapshot did not pass. Thrown, so that it fails a test in XCTest and in
-/// swift-testing alike, with no test framework imported here.
-public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
-    /// The reference was missing (or re-recording was asked for) and has been written:
-    /// check it and run again. Recording always fails the test, so nothing passes unseen.
-    case recorded(reference: String)
-    /// There is no reference and recording is off (`MOSAIC_RECORD=never`).
-    case missingReference(reference: String)
-    /// The images differ beyond the tolerance; the actual image and the diff are saved.
-    case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?)
-
-    public var description: String {
-        switch self {
-        case .recorded(let reference):
-            return "recorded a new reference at \(reference); check it and run the test again"
-        case .missingReference(let reference):
-            return "no reference at \(reference) (MOSAIC_RECORD=never); record it with MOSAIC_RECORD=missing"
-        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size):
-            let what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
-            return "snapshot does not match \(reference): \(what); actual: \(actual), diff: \(diff)"
-        }
-    }
-}
-
 /// Asserts that `bitmap` matches the reference PNG `__Snapshots__/<name>.png` beside the
 /// test file, by pixelmatch's perceptual comparison.
 ///

@@ -1,0 +1,20 @@
+import Foundation
+import MosaicImage
+import MosaicLayout
+
+/// Why a comparison could not be made.
+public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(path: String)
+    case kindMismatch(baseline: String, current: String)
+    case image(ImageDecodingError)
+    case unreadableDirectory(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .kindMismatch(let baseline, let current): return "\(baseline) and \(current): compare two files or two folders"
+        case .image(let error): return error.description
+        case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import MosaicImage
+import MosaicLayout
+
+/// What a comparison found.
+public struct ImageDifference: Sendable {
+    /// Pixels whose colour delta is above the threshold (anti-aliased ones only with
+    /// `includeAntialiasing`).
+    public var differingPixels: Int
+    /// Pixels above the threshold that look like anti-aliasing (not counted as differing
+    /// unless `includeAntialiasing`).
+    public var antialiasedPixels: Int
+    /// Pixels compared (the overlapping area, less ignored regions).
+    public var comparedPixels: Int
+    /// The smallest rectangle holding every differing pixel.
+    public var bounds: Rect?
+    /// The largest delta found, 0...1 (1: black against white).
+    public var largestDelta: Double
+    /// The baseline faded to grey with differing pixels in the diff colour and anti-aliased
+    /// ones in their own (or only the marks, on transparent).
+    public var diffImage: Bitmap
+    /// Set when the sizes differ: the comparison covers their overlap only.
+    public var sizeMismatch: (baseline: Size, current: Size)?
+
+    /// differing / compared (0 when nothing was compared).
+    public var fraction: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
+    /// Same size and no differing pixel.
+    public var isMatch: Bool { sizeMismatch == nil && differingPixels == 0 }
+}

@@ -1,0 +1,27 @@
+/// Why an image could not be written.
+public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The temporary file beside the destination could not be created.
+    case cannotCreate(path: String, reason: String)
+    /// libpng failed while writing.
+    case png(path: String, message: String)
+    /// The finished file could not be moved into place.
+    case cannotRename(path: String, reason: String)
+    /// A parameter out of range (`field` names it).
+    case invalidParameter(field: String, value: Int)
+    /// Rows pushed that do not fit the image.
+    case rowMismatch(path: String, message: String)
+    /// The image to write has more pixels than `ImageLimits.maximumOutputPixels`.
+    case tooLarge(path: String, width: Int, height: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
+        case .png(let path, let message): return "\(path): cannot write PNG: \(message)"
+        case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
+        case .invalidParameter(let field, let value): return "\(field) \(value) is out of range"
+        case .rowMismatch(let path, let message): return "\(path): \(message)"
+        case .tooLarge(let path, let width, let height, let limit):
+            return "\(path): \(width)x\(height) is more than the limit of \(limit) pixels for an output image"
+        }
+    }
+}

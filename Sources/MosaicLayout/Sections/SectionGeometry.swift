@@ -1,0 +1,42 @@
+/// The resolved geometry of a section.
+struct SectionGeometry: Sendable {
+    var lanes: [LaneGeometry]
+    var sectionInsets: FlowInsets
+    var rowSpacing: Int
+    var order: ItemOrder
+
+    var laneCount: Int { lanes.count }
+    /// The narrowest column's length across (the last: remainder pixels go to the first).
+    var narrowestLane: Int { lanes[lanes.count - 1].length }
+
+    init(
+        section: Int, style: SectionStyle, configuration: BoardConfiguration, axis: FlowAxis, padding: FlowInsets
+    ) throws(LayoutError) {
+        let content = axis.flow(configuration.contentInsets)
+        sectionInsets = axis.flow(style.insets)
+        rowSpacing = style.rowSpacing
+        order = style.order
+        let spacing = style.columnSpacing
+        let base = configuration.extent - content.cross - sectionInsets.cross
+        let count: Int
+        switch style.columns {
+        case .count(let n): count = n
+        case .targetWidth(let target): count = max(1, (base + spacing) / (target + spacing))
+        }
+        let available = base - (count - 1) * spacing
+        guard available >= count * (padding.cross + 1) else {
+            throw .columnsTooNarrow(section: section, available: available, columns: count, padding: padding.cross)
+        }
+        let narrow = available / count
+        let wider = available % count
+        var start = content.crossStart + sectionInsets.crossStart
+        var lanes: [LaneGeometry] = []
+        lanes.reserveCapacity(count)
+        for lane in 0..<count {
+            let length = narrow + (lane < wider ? 1 : 0)
+            lanes.append(LaneGeometry(start: start, length: length))
+            start += length + spacing
+        }
+        self.lanes = lanes
+    }
+}

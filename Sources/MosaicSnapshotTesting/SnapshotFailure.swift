@@ -1,0 +1,27 @@
+import Foundation
+@_exported import MosaicDiff
+@_exported import MosaicImage
+
+/// Why a snapshot did not pass. Thrown, so that it fails a test in XCTest and in
+/// swift-testing alike, with no test framework imported here.
+public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
+    /// The reference was missing (or re-recording was asked for) and has been written:
+    /// check it and run again. Recording always fails the test, so nothing passes unseen.
+    case recorded(reference: String)
+    /// There is no reference and recording is off (`MOSAIC_RECORD=never`).
+    case missingReference(reference: String)
+    /// The images differ beyond the tolerance; the actual image and the diff are saved.
+    case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?)
+
+    public var description: String {
+        switch self {
+        case .recorded(let reference):
+            return "recorded a new reference at \(reference); check it and run the test again"
+        case .missingReference(let reference):
+            return "no reference at \(reference) (MOSAIC_RECORD=never); record it with MOSAIC_RECORD=missing"
+        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size):
+            let what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
+            return "snapshot does not match \(reference): \(what); actual: \(actual), diff: \(diff)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Synchronization
+import CFontconfig
+import CFreeType
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a font comes from: a family name that fontconfig resolves, or a file.
+public enum FontSource: Hashable, Sendable, CustomStringConvertible {
+    case family(String)
+    /// A font file; `index` picks a face in a collection (.ttc).
+    case file(String, index: Int = 0)
+
+    /// A path (anything with a slash or a font file extension) is a file, else a family.
+    public static func parse(_ text: String) -> FontSource {
+        let lower = text.lowercased()
+        if text.contains("/") || [".ttf", ".otf", ".ttc", ".otc", ".pfb"].contains(where: lower.hasSuffix) {
+            return .file(text)
+        }
+        return .family(text)
+    }
+
+    public var description: String {
+        switch self {
+        case .family(let name): return name
+        case .file(let path, let index): return index == 0 ? path : "\(path)#\(index)"
+        }
+    }
+}

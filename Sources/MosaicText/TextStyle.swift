@@ -1,0 +1,27 @@
+import Synchronization
+import CFreeType
+
+/// How a piece of text looks.
+public struct TextStyle: Hashable, Sendable {
+    public var font: FontSource
+    public var bold: Bool
+    /// The font size in pixels (the em square).
+    public var size: Double
+    /// A factor on the font's own line height (ascender - descender + line gap).
+    public var lineSpacing: Double
+    /// At most this many lines; the last one ends in an ellipsis when text is cut. nil: all.
+    public var maximumLines: Int?
+    public var alignment: TextAlignment
+
+    public init(
+        font: FontSource = .family("sans-serif"), bold: Bool = false, size: Double = 13, lineSpacing: Double = 1,
+        maximumLines: Int? = nil, alignment: TextAlignment = .left
+    ) {
+        self.font = font
+        self.bold = bold
+        self.size = size
+        self.lineSpacing = lineSpacing
+        self.maximumLines = maximumLines
+        self.alignment = alignment
+    }
+}
