@@ -1,5 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
+
+// CI (and anyone who sets MOSAIC_WARNINGS_AS_ERRORS) builds the package's own targets with
+// warnings as errors; dependencies keep their warnings to themselves.
+let warnings: [SwiftSetting] =
+    Context.environment["MOSAIC_WARNINGS_AS_ERRORS"] != nil ? [.treatAllWarnings(as: .error)] : []
 
 let package = Package(
     name: "mosaic",
@@ -15,8 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // The pure masonry engine: standard library only (no Foundation, no C).
-        .target(name: "MosaicLayout"),
+        // Geometry and the layouts: standard library only (no Foundation, no C).
+        .target(name: "MosaicLayout", swiftSettings: warnings),
 
         // The C libraries, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -28,22 +33,25 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
 
-        .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout"]),
-        .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout"]),
-        .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout"]),
-        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff"]),
+        // The one lock type, over a pthread mutex (ThreadSanitizer sees it).
+        .target(name: "MosaicSync", swiftSettings: warnings),
+        .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
+        .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
+        .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout"], swiftSettings: warnings),
+        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"], swiftSettings: warnings),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
-        .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"]),
+        .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"], swiftSettings: warnings),
         .executableTarget(
             name: "MosaicCLI",
-            dependencies: ["Mosaic", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Mosaic", "MosaicSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: warnings),
 
-        .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"]),
-        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"]),
-        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"]),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"]),
+        .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
+        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"], swiftSettings: warnings),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"], swiftSettings: warnings),
     ],
     swiftLanguageModes: [.v6]
 )

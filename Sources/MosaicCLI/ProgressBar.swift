@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Synchronization
+import MosaicSync
 import Mosaic
 
 /// A one-line progress bar with count, rate and ETA on standard error.
@@ -9,7 +9,7 @@ final class ProgressBar: Sendable {
     let start = Date()
     /// When the bar was last drawn: updates come from the compositor, one at a time, but
     /// the callback is `@Sendable`.
-    let lastDraw = Mutex(Date.distantPast)
+    let lastDraw = Locked(Date.distantPast)
 
     init(enabled: Bool) { self.enabled = enabled }
 

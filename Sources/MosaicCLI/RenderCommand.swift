@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import Mosaic
 
 /// `mosaic render`: a contact sheet as PNG.

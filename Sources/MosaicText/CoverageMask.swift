@@ -1,4 +1,3 @@
-import Synchronization
 import CFreeType
 
 /// An 8-bit coverage mask: 0 nothing, 255 fully covered. Row-major, no padding.

@@ -1,4 +1,3 @@
-import Synchronization
 import CFontconfig
 import CFreeType
 #if canImport(Glibc)

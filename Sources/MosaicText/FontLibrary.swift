@@ -1,4 +1,4 @@
-import Synchronization
+import MosaicSync
 import CFontconfig
 import CFreeType
 
@@ -149,5 +149,5 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     /// fontconfig is not thread-safe either: one lock for the whole process.
-    static let fontconfigLock = Mutex(())
+    static let fontconfigLock = Locked(())
 }

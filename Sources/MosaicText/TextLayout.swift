@@ -1,4 +1,3 @@
-import Synchronization
 import CFreeType
 
 /// Text broken into lines for a width: measured (`height`) and drawn (`Typesetter.draw`)

@@ -1,4 +1,3 @@
-import Synchronization
 import CFreeType
 
 /// How a piece of text looks.

@@ -1,4 +1,4 @@
-import Synchronization
+import MosaicSync
 import CFreeType
 
 /// Horizontal placement of each line inside the layout width.
@@ -32,7 +32,7 @@ public struct TextLine: Hashable, Sendable {
 /// thread-safe), is touched only inside `lock.withLock`, in the three public entry points.
 public final class Typesetter: @unchecked Sendable {
     public let fonts: FontLibrary
-    let lock = Mutex(())
+    let lock = Locked(())
     var faceTable: [Face] = []
     var faceIDs: [ObjectIdentifier: Int32] = [:]
     var resolved: [FontKey: Face] = [:]

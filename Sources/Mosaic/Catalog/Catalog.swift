@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-import Synchronization
+import MosaicSync
 
 /// The inputs of a sheet, in sections, built from image headers only.
 public struct Catalog: Sendable {
+    /// The sections, in order.
     public var sections: [CatalogSection]
     /// A title for the whole sheet (a manifest's "title").
     public var title: String?
@@ -14,6 +15,7 @@ public struct Catalog: Sendable {
     /// Folders seen twice through symbolic links (a loop), not entered again.
     public var symlinkLoops: [String] = []
 
+    /// A catalog of `sections` (for programs that list the inputs themselves).
     public init(sections: [CatalogSection], title: String? = nil) {
         self.sections = sections
         self.title = title
@@ -147,8 +149,8 @@ public struct Catalog: Sendable {
 
     /// Slots written by the probing threads, one each.
     final class ProbeResults: Sendable {
-        private let slots: Mutex<[ProbeResult?]>
-        init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+        private let slots: Locked<[ProbeResult?]>
+        init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
         func set(_ i: Int, _ value: ProbeResult) {
             slots.withLock { $0[i] = value }
         }

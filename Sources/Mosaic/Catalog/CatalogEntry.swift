@@ -15,7 +15,9 @@ public struct CatalogEntry: Sendable, Hashable {
     public var bitmap: Bitmap?
     /// Manifest captions.
     public var title: String?
+    /// Manifest description (the caption's second part).
     public var description: String?
+    /// The file's size in bytes (0 when unknown).
     public var fileSize: Int
     /// Seconds since 1970.
     public var modified: Double
@@ -46,5 +48,6 @@ public struct CatalogEntry: Sendable, Hashable {
     public var name: String { (relativePath as NSString).lastPathComponent }
     /// The name without its extension.
     public var stem: String { (name as NSString).deletingPathExtension }
+    /// The name's extension, without the dot.
     public var fileExtension: String { (name as NSString).pathExtension }
 }

@@ -6,6 +6,7 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case noImages(path: String, skipped: Int)
     case manifest(path: String, message: String)
 
+    /// A message for people, naming the path.
     public var description: String {
         switch self {
         case .notFound(let path): return "\(path): no such file or folder"

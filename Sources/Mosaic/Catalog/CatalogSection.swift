@@ -1,10 +1,15 @@
 /// A group of entries, with an optional header and footer text.
 public struct CatalogSection: Sendable, Hashable {
+    /// Text above the section.
     public var header: String?
+    /// Text below the section.
     public var footer: String?
+    /// The inputs, in order.
     public var entries: [CatalogEntry]
+    /// Settings of this section that differ from the sheet's.
     public var overrides: SectionOverrides
 
+    /// A section of `entries`.
     public init(header: String? = nil, footer: String? = nil, entries: [CatalogEntry], overrides: SectionOverrides = SectionOverrides()) {
         self.header = header
         self.footer = footer

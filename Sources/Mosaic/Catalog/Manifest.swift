@@ -19,6 +19,10 @@ import Foundation
 /// form a section headed by it, in order of first appearance. Paths are relative to the
 /// manifest's folder.
 extension Catalog {
+    /// The inputs a manifest lists (JSON or CSV, by extension); paths are relative to the
+    /// manifest. Sizes come from the images' headers, probed on `jobs` threads.
+    ///
+    /// - Throws: `CatalogError.manifest` naming the file and what is wrong with it.
     public static func manifest(
         _ path: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(CatalogError) -> Catalog {

@@ -1,12 +1,19 @@
 /// Per-section settings a manifest may give (nil: the sheet's).
 public struct SectionOverrides: Sendable, Hashable, Codable {
+    /// Columns of this section.
     public var columns: Int?
+    /// A target column width, pixels.
     public var columnWidth: Int?
+    /// Pixels between cards.
     public var spacing: Int?
+    /// Pixels between columns.
     public var columnSpacing: Int?
+    /// Pixels between the cards of a column.
     public var rowSpacing: Int?
+    /// Inset around the section's cards, pixels.
     public var inset: Int?
 
+    /// Overrides; nil keeps the sheet's setting.
     public init(columns: Int? = nil, columnWidth: Int? = nil, spacing: Int? = nil, columnSpacing: Int? = nil, rowSpacing: Int? = nil, inset: Int? = nil) {
         self.columns = columns
         self.columnWidth = columnWidth
@@ -16,5 +23,6 @@ public struct SectionOverrides: Sendable, Hashable, Codable {
         self.inset = inset
     }
 
+    /// True when nothing is overridden.
     public var isEmpty: Bool { self == SectionOverrides() }
 }

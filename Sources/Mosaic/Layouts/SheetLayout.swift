@@ -14,6 +14,7 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
     /// lay out alike.
     let settings: String
 
+    /// A layout called `name`, made by `make`; `settings` describes what `make` captured.
     public init(
         name: String, summary: String, settings: String = "",
         make: @escaping @Sendable (BoardConfiguration, [LayoutSection], CaptionTypesetter) throws(LayoutError) -> any BoardLayout
@@ -32,12 +33,15 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
         all.first { $0.name == name }
     }
 
+    /// The name, with the settings when there are any.
     public var description: String { settings.isEmpty ? name : "\(name) (\(settings))" }
 
+    /// Same name and settings.
     public static func == (lhs: SheetLayout, rhs: SheetLayout) -> Bool {
         lhs.name == rhs.name && lhs.settings == rhs.settings
     }
 
+    /// Hashes the name and settings.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(settings)

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import MosaicSync
 
 /// A budget of decoded-pixel bytes shared by the decoding workers: a decode waits while
 /// others hold the budget, so a folder of huge PNGs does not decode several at once. One
@@ -14,7 +14,7 @@ final class DecodeBudget: Sendable {
     let unit: Int
     let units: Int
     private let available: DispatchSemaphore
-    private let acquiring = Mutex(())
+    private let acquiring = Locked(())
 
     init(bytes: Int, unit: Int = 1 << 20) {
         self.unit = max(1, unit)

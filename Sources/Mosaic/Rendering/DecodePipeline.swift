@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import MosaicSync
 
 /// Decodes cards ahead of the compositor on a few threads, in the order the compositor
 /// needs them (top to bottom), no further than the line it allows (`allow(upTo:)`), so
@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Jobs are sorted by their top; a job is admitted once its top is above the allowed line
 /// (one signal of `admitted` per job), workers take admitted jobs in order, and each result
-/// signals its own semaphore. The shared state is behind one `Mutex`.
+/// signals its own semaphore. The shared state is behind one `Locked`.
 final class DecodePipeline: Sendable {
     let jobs: [DecodeJob]
     private let decodeOne: @Sendable (DecodeJob) -> DecodedCard
@@ -24,7 +24,7 @@ final class DecodePipeline: Sendable {
         var cancelled = false
         var started = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(jobs: [DecodeJob], workers: Int, decode: @escaping @Sendable (DecodeJob) -> DecodedCard) {
         self.jobs = jobs

@@ -2,12 +2,14 @@ import Foundation
 
 /// Draws a contact sheet page by page, band by band, into a page sink.
 public struct SheetRenderer: Sendable {
+    /// The sheet to draw.
     public let sheet: ContactSheet
     /// Rows per band.
     public var bandHeight = 256
     /// How far below the band the decoders may run ahead, pixels.
     public var lookahead = 2048
 
+    /// A renderer of `sheet` with 256-row bands and a 2048-pixel lookahead.
     public init(sheet: ContactSheet) {
         self.sheet = sheet
     }

@@ -7,6 +7,7 @@ public struct CardProblem: Error, Hashable, Sendable, CustomStringConvertible {
     /// What the image layer said.
     public var error: ImageDecodingError
 
+    /// A problem of the input at `path`.
     public init(path: String, error: ImageDecodingError) {
         self.path = path
         self.error = error

@@ -3,10 +3,14 @@ import Foundation
 
 /// Reports of a folder comparison: a board PNG, JSON, JUnit XML.
 public struct DiffReport: Sendable {
+    /// The pairs compared.
     public let comparison: FolderComparison
+    /// How they were compared.
     public let options: ComparisonOptions
+    /// How many differing pixels still pass.
     public let tolerance: DiffTolerance
 
+    /// A report of `comparison`.
     public init(comparison: FolderComparison, options: ComparisonOptions, tolerance: DiffTolerance) {
         self.comparison = comparison
         self.options = options
@@ -34,6 +38,7 @@ public struct DiffReport: Sendable {
         return lines
     }
 
+    /// A changed pair's figures for people: pixels, share, where, largest delta.
     public func figures(_ result: PairResult) -> String {
         guard let d = result.difference else { return "" }
         if let mismatch = d.sizeMismatch {

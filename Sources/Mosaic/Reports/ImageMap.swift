@@ -3,29 +3,44 @@ import Foundation
 extension ContactSheet {
     // MARK: The image map
 
+    /// One element of the map (frames in pixels, top-left origin, on its page).
     public struct MapElement: Codable, Sendable {
+        /// `card`, `header`, `footer` or `decoration`.
         public var kind: String
+        /// The layout section, from 0 (the title is a section of its own).
         public var section: Int
+        /// Cards: the index in the section, from 0.
         public var item: Int?
+        /// The page, from 0.
         public var page: Int
+        /// Cards: the input file.
         public var source: String?
         /// Why the card shows a placeholder, for people (it names the file).
         public var failure: String?
         /// The same, for programs.
         public var problem: MapProblem?
+        /// The whole element.
         public var frame: Rect
+        /// Cards: where the image is drawn.
         public var imageFrame: Rect?
+        /// Cards with a caption: where it is drawn.
         public var captionFrame: Rect?
+        /// Cards: the caption's title.
         public var title: String?
+        /// Cards: the caption's description.
         public var description: String?
+        /// Headers and footers: their text.
         public var text: String?
     }
 
     /// A card's problem in the map: the error's case, its format when a codec refused the
     /// file, and the reason without the path.
     public struct MapProblem: Codable, Sendable, Equatable {
+        /// The error's case (`ImageDecodingError.code`).
         public var code: String
+        /// The format whose codec refused the file, if one did.
         public var format: String?
+        /// What went wrong, without the path.
         public var reason: String
 
         init(_ problem: CardProblem) {
@@ -35,17 +50,27 @@ extension ContactSheet {
         }
     }
 
+    /// One page of the map.
     public struct MapPage: Codable, Sendable {
+        /// From 0.
         public var index: Int
+        /// The PNG the page is written to, when known.
         public var file: String?
+        /// Pixels.
         public var width: Int
+        /// Pixels.
         public var height: Int
     }
 
+    /// The layout as written by `--json` and `mosaic layout`.
     public struct ImageMap: Codable, Sendable {
+        /// 1.
         public var schemaVersion: Int
+        /// "mosaic".
         public var generator: String
+        /// The pages and their sizes.
         public var pages: [MapPage]
+        /// Every element, page by page, in z then document order.
         public var elements: [MapElement]
     }
 

@@ -16,6 +16,8 @@ public struct RenderSummary: Sendable {
 
 /// Progress of a render: cards composited so far, of all.
 public struct RenderProgress: Sendable {
+    /// Cards finished.
     public var done: Int
+    /// Cards in the sheet.
     public var total: Int
 }

@@ -13,6 +13,8 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     /// {description}; a line break ("\n") separates the title from the description.
     case template(String)
 
+    /// Parses `--caption`: `none`, `name`, `stem`, `title`, or else a template (a typed
+    /// `\n` becomes a line break).
     public init(parsing text: String) {
         switch text {
         case "none": self = .none
@@ -23,6 +25,7 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The mode as typed: its name, or the template.
     public var description: String {
         switch self {
         case .none: return "none"

@@ -2,11 +2,16 @@ import Foundation
 
 /// A colour with straight (not premultiplied) alpha.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// Red, 0...255 (straight, not premultiplied).
     public var red: UInt8
+    /// Green, 0...255.
     public var green: UInt8
+    /// Blue, 0...255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) ... 255 (opaque).
     public var alpha: UInt8
 
+    /// A colour from its channels (opaque unless `alpha` is given).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -14,11 +19,13 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.alpha = alpha
     }
 
+    /// Fully transparent black.
     public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// Premultiplied, for drawing.
     public var premultiplied: RGBA { RGBA(straightRed: red, green: green, blue: blue, alpha: alpha) }
 
+    /// True when `alpha` is 255.
     public var isOpaque: Bool { alpha == 255 }
 
     static let names: [String: (UInt8, UInt8, UInt8)] = [
@@ -66,6 +73,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `#rrggbb`, or `#rrggbbaa` when not opaque.
     public var description: String {
         func hex(_ v: UInt8) -> String { (v < 16 ? "0" : "") + String(v, radix: 16) }
         return "#" + hex(red) + hex(green) + hex(blue) + (alpha == 255 ? "" : hex(alpha))

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Made from headers only (no pixel is decoded); `SheetRenderer` draws it.
 public struct ContactSheet: Sendable {
+    /// The inputs, in sections.
     public let catalog: Catalog
+    /// Everything that decides the sheet but the inputs.
     public let options: SheetOptions
     /// The board, laid out by `options.layout`.
     public let layout: any BoardLayout

@@ -16,6 +16,7 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The image map could not be encoded (the encoder's message).
     case imageMap(message: String)
 
+    /// A message for people; options by their `SheetOptions` names.
     public var description: String {
         switch self {
         case .layout(let error): return "layout: \(error)"

@@ -4,6 +4,7 @@ import Foundation
 public struct SheetOptions: Hashable, Sendable {
     /// How the cards are laid out (`SheetLayout.all` lists them).
     public var layout: SheetLayout = .masonry
+    /// Columns that grow down (default) or rows that grow right.
     public var direction: Direction = .vertical
     /// The sheet's width (vertical boards).
     public var width = 1800
@@ -11,26 +12,46 @@ public struct SheetOptions: Hashable, Sendable {
     public var height = 1200
     /// Columns, or (with `columnWidth`) derived; rows on a horizontal board.
     public var columns: Int? = nil
+    /// A target column width in pixels: as many columns as fit (instead of `columns`).
     public var columnWidth: Int? = nil
+    /// Rows on a horizontal board (default 4).
     public var rows = 4
+    /// Pixels between cards, and between sections (default 16).
     public var spacing = 16
+    /// Pixels between columns; nil: `spacing`.
     public var columnSpacing: Int? = nil
+    /// Pixels between the cards of a column; nil: `spacing`.
     public var rowSpacing: Int? = nil
+    /// The margin around the sheet, pixels (default 32).
     public var inset = 32
+    /// Padding inside each card around its image and caption, pixels (default 8).
     public var padding = 8
+    /// Which column a card goes to (default: the shortest).
     public var order: ItemOrder = .shortestFirst
+    /// A title over the whole sheet; nil: the manifest's, if any.
     public var title: String? = nil
+    /// Pages no longer than this along the flow, pixels; nil: one page.
     public var maxHeight: Int? = nil
+    /// Masonry: images more elongated than this ratio (at least 1) are cropped; nil: none.
     public var maxAspect: Double? = nil
+    /// What each caption says (default: the manifest title, else the file's stem).
     public var caption: CaptionMode = .title
+    /// Most lines of a caption's description (default 2).
     public var captionLines = 2
+    /// Colours, corners, shadows and fonts (default `.light`).
     public var style: SheetStyle = .light
+    /// The PNG zlib level, 0...9 (default 1).
     public var compressionLevel = PNGWriter.defaultCompressionLevel
+    /// Decoding threads (default: the number of cores); never changes a pixel.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Any input that fails makes the render fail and nothing is written.
     public var strict = false
+    /// The resampling filter (default Lanczos-3).
     public var filter: ResamplingFilter = .lanczos3
+    /// Input and output pixel limits, checked from headers before decoding.
     public var limits = ImageLimits()
 
+    /// The defaults: a 1800 px wide masonry sheet of 6 columns.
     public init() {}
 }
 

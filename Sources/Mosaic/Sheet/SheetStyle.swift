@@ -1,27 +1,47 @@
 /// How a sheet looks.
 public struct SheetStyle: Hashable, Sendable {
+    /// The sheet's background (transparent makes an RGBA PNG).
     public var background: Color
+    /// Behind each card's image and caption.
     public var cardBackground: Color
+    /// The cards' corner radius, pixels.
     public var cornerRadius: Int
+    /// The cards' border, pixels (0: none).
     public var borderWidth: Int
+    /// The border's colour.
     public var borderColor: Color
+    /// The shadow's offset across, pixels.
     public var shadowOffsetX: Int
+    /// The shadow's offset down, pixels.
     public var shadowOffsetY: Int
+    /// The shadow's blur radius, pixels.
     public var shadowBlur: Int
+    /// The shadow's colour (transparent: no shadow).
     public var shadowColor: Color
+    /// The font of captions, headers and footers (a family or a file).
     public var font: FontSource
+    /// The caption size in pixels (titles 1 px larger, descriptions 1 px smaller).
     public var captionSize: Double
+    /// The caption title's colour.
     public var titleColor: Color
+    /// The caption description's colour.
     public var captionColor: Color
+    /// How captions are aligned in their card.
     public var captionAlignment: TextAlignment
+    /// Section headers' size in pixels (bold).
     public var headerSize: Double
+    /// Section headers' colour.
     public var headerColor: Color
+    /// Section footers' colour.
     public var footerColor: Color
     /// A section's background; nil for none.
     public var sectionBackground: Color?
+    /// The corner radius of section backgrounds, pixels.
     public var sectionRadius: Int
+    /// Padding inside section backgrounds, pixels.
     public var sectionPadding: Int
 
+    /// Light grey sheet, white cards, a soft shadow.
     public static let light = SheetStyle(
         background: Color(red: 0xF3, green: 0xF4, blue: 0xF6), cardBackground: Color(red: 255, green: 255, blue: 255),
         cornerRadius: 10, borderWidth: 0, borderColor: Color(red: 0xE5, green: 0xE7, blue: 0xEB),
@@ -32,6 +52,7 @@ public struct SheetStyle: Hashable, Sendable {
         footerColor: Color(red: 0x6B, green: 0x72, blue: 0x80),
         sectionBackground: nil, sectionRadius: 14, sectionPadding: 12)
 
+    /// Near-black sheet, dark cards, a deeper shadow.
     public static let dark = SheetStyle(
         background: Color(red: 0x11, green: 0x13, blue: 0x18), cardBackground: Color(red: 0x1F, green: 0x23, blue: 0x2B),
         cornerRadius: 10, borderWidth: 0, borderColor: Color(red: 0x37, green: 0x41, blue: 0x51),

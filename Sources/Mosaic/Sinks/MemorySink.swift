@@ -7,13 +7,18 @@ public final class MemorySink: PageSink {
     var current: Bitmap?
     var rows = 0
 
+    /// An empty sink.
     public init() {}
 
+    /// Starts a blank page.
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         current = Bitmap(width: size.width, height: size.height)
         rows = 0
     }
 
+    /// Copies the band into the page.
+    ///
+    /// - Throws: `.rowMismatch` when it is not as wide as the page or runs past its end.
     public func write(band: Bitmap) throws(ImageEncodingError) {
         guard var page = current, band.width == page.width, rows + band.height <= page.height else {
             throw .rowMismatch(path: "memory", message: "a band of \(band.width)x\(band.height) does not fit the page at row \(rows)")
@@ -29,6 +34,9 @@ public final class MemorySink: PageSink {
         rows += band.height
     }
 
+    /// Keeps the page until commit.
+    ///
+    /// - Throws: `.rowMismatch` when rows are missing.
     public func endPage() throws(ImageEncodingError) {
         guard let page = current, rows == page.height else {
             throw .rowMismatch(path: "memory", message: "only \(rows) rows of the page were written")
@@ -37,11 +45,13 @@ public final class MemorySink: PageSink {
         current = nil
     }
 
+    /// Makes the pages drawn so far `pages`.
     public func commit() throws(ImageEncodingError) {
         pages = drawing
         drawing = []
     }
 
+    /// Drops what was drawn since the last commit.
     public func abandon() {
         drawing = []
         current = nil

@@ -7,7 +7,9 @@ import Foundation
 public final class PNGSink: PageSink {
     /// The path given; the pages' names derive from it.
     public let destination: String
+    /// zlib level 0...9.
     public let compressionLevel: Int
+    /// The output pixel limit, checked per page.
     public let limits: ImageLimits
     /// The files of the pages, known once the first page begins.
     public private(set) var files: [String] = []
@@ -31,6 +33,7 @@ public final class PNGSink: PageSink {
         return (1...pageCount).map { "\(base)-\($0)" + (ext.isEmpty ? "" : ".\(ext)") }
     }
 
+    /// Opens the page's PNG beside its destination.
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         if files.count != count { files = Self.pagePaths(for: destination, pageCount: count) }
         let writer = try PNGWriter(
@@ -39,21 +42,25 @@ public final class PNGSink: PageSink {
         writers.append(writer)
     }
 
+    /// Encodes the band's rows.
     public func write(band: Bitmap) throws(ImageEncodingError) {
         guard let writer = writers.last else { throw .rowMismatch(path: destination, message: "a band before any page began") }
         try writer.write(band)
     }
 
+    /// Finishes the page's PNG (still beside its destination).
     public func endPage() throws(ImageEncodingError) {
         guard let writer = writers.last else { throw .rowMismatch(path: destination, message: "no page to end") }
         try writer.finish(moveIntoPlace: false)
     }
 
+    /// Renames every page into place.
     public func commit() throws(ImageEncodingError) {
         for writer in writers { try writer.moveIntoPlace() }
         writers.removeAll()
     }
 
+    /// Removes every temporary file; the destinations stay as they were.
     public func abandon() {
         writers.forEach { $0.abandon() }
         writers.removeAll()

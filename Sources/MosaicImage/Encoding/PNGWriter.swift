@@ -1,4 +1,4 @@
-import Synchronization
+import MosaicSync
 import CMosaicShims
 
 #if canImport(Glibc)
@@ -197,7 +197,7 @@ public final class PNGWriter {
     }
 
     /// Numbers the temporary files of this process.
-    static let counter = Atomic<Int>(0)
+    static let counter = Locked(0)
 
     /// `dir/.name.mosaic-PID-N.tmp`: beside the destination, so the rename stays on one
     /// file system, and hidden.
@@ -205,7 +205,10 @@ public final class PNGWriter {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let n = counter.withLock { count in
+            count += 1
+            return count
+        }
         return "\(directory).\(name).mosaic-\(getpid())-\(n).tmp"
     }
 }

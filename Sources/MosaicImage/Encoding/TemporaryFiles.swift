@@ -1,4 +1,3 @@
-import Synchronization
 import CMosaicShims
 #if canImport(Glibc)
 import Glibc
