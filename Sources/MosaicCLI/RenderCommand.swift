@@ -6,7 +6,7 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a masonry contact sheet of images as PNG.")
+        abstract: "Render a contact sheet of images (masonry or grid) as PNG.")
 
     @OptionGroup var sheet: SheetArguments
 

@@ -31,7 +31,7 @@ struct SheetArguments: ParsableArguments {
     var captionLines = 2
 
     // Layout
-    @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).", valueName: "name"))
+    @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name), \($0.summary)" }.joined(separator: "; ")).", valueName: "name"))
     var layout = SheetLayout.all[0].name
     @Option(help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2).")
     var cellAspect: Double = 1

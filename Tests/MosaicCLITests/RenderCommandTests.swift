@@ -2,6 +2,8 @@ import Foundation
 import Mosaic
 import Testing
 
+@testable import MosaicCLI
+
 /// The `mosaic render` and `mosaic layout` commands, run as a user runs them.
 @Suite struct RenderCommandTests {
     static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -207,6 +209,12 @@ import Testing
         let bad = try CLI.run(["render", CLI.sampleImages, "--layout", "spiral", "-o", dir + "/x.png"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--layout: \"spiral\" is not a layout (use masonry or grid)"))
+    }
+
+    @Test func libraryOptionNamesBecomeFlags() {
+        #expect(flag(forOption: "maxAspect") == "--max-aspect")
+        #expect(flag(forOption: "width") == "--width")
+        #expect(flag(forOption: "captionLines") == "--caption-lines")
     }
 
     @Test func missingAndEmptyInputs() throws {

@@ -155,4 +155,33 @@ import Testing
         let cards = sheet.imageMap(output: nil).elements.filter { $0.kind == "card" && $0.section == 1 }
         #expect(cards.allSatisfy { $0.frame.minX >= headers[1].frame.maxX })
     }
+
+    /// Options are named by their `SheetOptions` property; the CLI maps them to flags.
+    @Test func optionErrorsNameTheProperty() throws {
+        let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
+        var options = SheetOptions()
+        options.maxAspect = 0.5
+        #expect(throws: SheetError.option(name: "maxAspect", message: "0.5 must be a number of at least 1")) {
+            try ContactSheet(catalog: catalog, options: options, typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        }
+        #expect(SheetError.option(name: "maxAspect", message: "m").description == "maxAspect: m")
+    }
+
+    /// A grid sheet through the facade: the layout registry, equal cards per section.
+    @Test func aGridSheetThroughTheRegistry() throws {
+        #expect(SheetLayout.all.map(\.name) == ["masonry", "grid"])
+        #expect(SheetLayout.named("grid") == .grid() && SheetLayout.named("spiral") == nil)
+        let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
+        var options = SheetOptions()
+        options.layout = .grid(cellAspect: 1.5, crop: true)
+        options.columns = 4
+        let sheet = try ContactSheet(catalog: catalog, options: options, typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        let cards = sheet.imageMap(output: nil).elements.filter { $0.kind == "card" }
+        #expect(cards.count == 15)
+        for section in Set(cards.map(\.section)) {
+            #expect(Set(cards.filter { $0.section == section }.map(\.frame.height)).count == 1)
+        }
+        let images = cards.compactMap(\.imageFrame)
+        #expect(images.allSatisfy { abs(Double($0.width) / 1.5 - Double($0.height)) <= 1.5 })
+    }
 }

@@ -8,7 +8,7 @@ extension SheetLayout {
     ///   - crop: fill each cell and crop the overhang instead of letterboxing.
     public static func grid(cellAspect: Double = 1, crop: Bool = false) -> SheetLayout {
         SheetLayout(
-            name: "grid", summary: "equal cells in rows, each image fitted in its cell (montage)",
+            name: "grid", summary: "equal cells in rows, each image fitted in its cell, as montage does",
             settings: "cell aspect \(cellAspect)\(crop ? ", cropped" : "")"
         ) { configuration, sections, captions throws(LayoutError) in
             try GridLayout(
