@@ -143,6 +143,11 @@ struct SheetArguments: ParsableArguments {
                 throw ValidationError("--\(name): \"\(value)\" is not a colour (use #rgb, #rrggbb, #rrggbbaa, a CSS name, or transparent)")
             }
         }
+        do {
+            _ = try CaptionMode(validating: caption)
+        } catch {
+            throw ValidationError("--caption: \(error)")
+        }
         if let shadow, Self.parseShadow(shadow) == nil {
             throw ValidationError("--shadow: \"\(shadow)\" is not X,Y,BLUR,COLOR (e.g. 0,2,8,#0003) or none")
         }
@@ -176,30 +181,30 @@ struct SheetArguments: ParsableArguments {
         o.title = title
         o.maxHeight = maxHeight
         o.maxAspect = maxAspect
-        o.caption = CaptionMode(parsing: caption)
+        if let mode = try? CaptionMode(validating: caption) { o.caption = mode }  // validate() refused the rest
         o.captionLines = captionLines
         o.compressionLevel = compressionLevel
         o.filter = filter
         o.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         o.strict = strict
         var style: SheetStyle = theme == .dark ? .dark : .light
-        if let background { style.background = Color(parsing: background)! }
-        if let cardBackground { style.cardBackground = Color(parsing: cardBackground)! }
+        if let background, let color = Color(parsing: background) { style.background = color }
+        if let cardBackground, let color = Color(parsing: cardBackground) { style.cardBackground = color }
         if let cornerRadius { style.cornerRadius = cornerRadius }
         if let borderWidth { style.borderWidth = borderWidth }
-        if let borderColor { style.borderColor = Color(parsing: borderColor)! }
+        if let borderColor, let color = Color(parsing: borderColor) { style.borderColor = color }
         if let shadow, let (x, y, blur, color) = Self.parseShadow(shadow) {
             (style.shadowOffsetX, style.shadowOffsetY, style.shadowBlur, style.shadowColor) = (x, y, blur, color)
         }
         if let font { style.font = FontSource.parse(font) }
         if let fontSize { style.captionSize = fontSize }
-        if let titleColor { style.titleColor = Color(parsing: titleColor)! }
-        if let captionColor { style.captionColor = Color(parsing: captionColor)! }
+        if let titleColor, let color = Color(parsing: titleColor) { style.titleColor = color }
+        if let captionColor, let color = Color(parsing: captionColor) { style.captionColor = color }
         if let captionAlign { style.captionAlignment = captionAlign }
         if let headerSize { style.headerSize = headerSize }
-        if let headerColor { style.headerColor = Color(parsing: headerColor)! }
-        if let footerColor { style.footerColor = Color(parsing: footerColor)! }
-        if let sectionBackground { style.sectionBackground = Color(parsing: sectionBackground)! }
+        if let headerColor, let color = Color(parsing: headerColor) { style.headerColor = color }
+        if let footerColor, let color = Color(parsing: footerColor) { style.footerColor = color }
+        if let sectionBackground, let color = Color(parsing: sectionBackground) { style.sectionBackground = color }
         if let sectionRadius { style.sectionRadius = sectionRadius }
         if let sectionPadding { style.sectionPadding = sectionPadding }
         o.style = style

@@ -13,16 +13,65 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     /// {description}; a line break ("\n") separates the title from the description.
     case template(String)
 
-    /// Parses `--caption`: `none`, `name`, `stem`, `title`, or else a template (a typed
-    /// `\n` becomes a line break).
-    public init(parsing text: String) {
+    /// The modes by name.
+    public static let modeNames = ["none", "name", "stem", "title"]
+    /// The placeholders a template may use.
+    public static let placeholders = ["name", "stem", "ext", "width", "height", "index", "section", "title", "description"]
+
+    /// Parses `--caption`: `none`, `name`, `stem`, `title`, or a template (a typed `\n`
+    /// becomes a line break).
+    ///
+    /// - Throws: `CaptionModeError.notAModeOrTemplate` for text that is neither a mode nor
+    ///   holds a `{placeholder}` (a misspelt mode), `.unknownPlaceholder` for a
+    ///   placeholder that does not exist, with the nearest one.
+    public init(validating text: String) throws(CaptionModeError) {
         switch text {
         case "none": self = .none
         case "name": self = .name
         case "stem": self = .stem
         case "title": self = .title
-        default: self = .template(text.replacingOccurrences(of: "\\n", with: "\n"))
+        default:
+            guard text.contains("{") else {
+                throw .notAModeOrTemplate(text, suggestion: Self.nearest(text, among: Self.modeNames))
+            }
+            for placeholder in Self.placeholdersUsed(in: text) where !Self.placeholders.contains(placeholder) {
+                throw .unknownPlaceholder(placeholder, suggestion: Self.nearest(placeholder, among: Self.placeholders))
+            }
+            self = .template(text.replacingOccurrences(of: "\\n", with: "\n"))
         }
+    }
+
+    /// The names between braces in `template`, in order.
+    static func placeholdersUsed(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            names.append(String(after[..<close]))
+            rest = after[after.index(after: close)...]
+        }
+        return names
+    }
+
+    /// The candidate closest to `text` by edit distance, when it is close (two edits, or a third
+    /// of its letters off).
+    static func nearest(_ text: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(Array(text.lowercased()), Array($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// The mode as typed: its name, or the template.

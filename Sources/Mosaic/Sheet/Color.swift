@@ -57,19 +57,30 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
             return
         }
         guard value.hasPrefix("#") else { return nil }
-        let hex = Array(value.dropFirst())
-        guard hex.allSatisfy(\.isHexDigit) else { return nil }
-        func byte(_ s: ArraySlice<Character>) -> UInt8 { UInt8(String(s), radix: 16)! }
-        switch hex.count {
+        // ASCII hex digits only: `Character.isHexDigit` also accepts fullwidth digits
+        // (typed with a CJK input method), which no radix parser reads.
+        let digits = value.utf8.dropFirst().map(Self.hexValue)
+        guard digits.allSatisfy({ $0 != nil }) else { return nil }
+        let nibbles = digits.compactMap { $0 }
+        switch nibbles.count {
         case 3, 4:
-            let digits = hex.map { byte([$0, $0][...]) }
-            self.init(red: digits[0], green: digits[1], blue: digits[2], alpha: hex.count == 4 ? digits[3] : 255)
+            let bytes = nibbles.map { $0 << 4 | $0 }
+            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: nibbles.count == 4 ? bytes[3] : 255)
         case 6, 8:
-            self.init(
-                red: byte(hex[0..<2]), green: byte(hex[2..<4]), blue: byte(hex[4..<6]),
-                alpha: hex.count == 8 ? byte(hex[6..<8]) : 255)
+            let bytes = stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+            self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: nibbles.count == 8 ? bytes[3] : 255)
         default:
             return nil
+        }
+    }
+
+    /// The value of an ASCII hex digit (0-9, a-f, A-F), or nil.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
         }
     }
 

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+import Testing
+
+@testable import MosaicCLI
+
+/// No option value can crash the tool: random strings (ASCII, fullwidth and other CJK
+/// characters, control characters, combining marks, emoji) fed to every option of
+/// `mosaic render` and `mosaic diff` either parse or are refused as usage errors.
+@Suite struct ParserFuzzTests {
+    static let alphabet: [Character] = Array("#0123456789abcdefABCDEFxyz,.-+{}\\n ") + Array("０１２３４５６７８９ＡＢＣＦ＃，") + ["\u{0}", "\u{7}", "\u{1B}", "\u{301}", "\u{FEFF}", "🙂", "鬱", "\u{202E}"]
+
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func randomString(_ g: inout Generator) -> String {
+        String((0..<Int.random(in: 0...12, using: &g)).map { _ in alphabet.randomElement(using: &g)! })
+    }
+
+    @Test func colourParsingNeverTraps() {
+        #expect(Color(parsing: "#１２３") == nil)  // fullwidth digits: once a trap (SIGILL)
+        #expect(Color(parsing: "#ＡＢＣＤＥＦ") == nil)
+        #expect(Color(parsing: "#abc") == Color(red: 0xAA, green: 0xBB, blue: 0xCC))
+        #expect(Color(parsing: "#12345678") == Color(red: 0x12, green: 0x34, blue: 0x56, alpha: 0x78))
+        var g = Generator(state: 1)
+        for _ in 0..<5_000 { _ = Color(parsing: "#" + Self.randomString(&g)) }
+    }
+
+    @Test func everyRenderOptionTakesAnyString() {
+        let options = [
+            "--sort", "--caption", "--caption-lines", "--width", "--columns", "--column-width", "--spacing", "--column-spacing",
+            "--row-spacing", "--inset", "--padding", "--order", "--direction", "--rows", "--height", "--title", "--max-height",
+            "--max-aspect", "--layout", "--cell-aspect", "--theme", "--background", "--card-background", "--corner-radius",
+            "--border-width", "--border-color", "--shadow", "--font-size", "--title-color", "--caption-color", "--caption-align",
+            "--header-size", "--header-color", "--footer-color", "--section-background", "--section-radius", "--section-padding",
+            "--compression-level", "--filter", "--jobs", "-o", "--json",
+        ]
+        var g = Generator(state: 2)
+        for option in options {
+            for _ in 0..<8 {
+                let value = Self.randomString(&g)
+                // Parsing runs validate(); the options are then built as the command would.
+                if let command = try? RenderCommand.parse(["in", option, value]) { _ = command.sheet.options }
+            }
+        }
+        var h = Generator(state: 3)
+        for _ in 0..<100 {
+            let arguments = ["a", "b", "--threshold", Self.randomString(&h), "--ignore", Self.randomString(&h), "--max-diff-ratio", Self.randomString(&h)]
+            if let command = try? DiffCommand.parse(arguments) { _ = try? command.regions() }
+        }
+    }
+
+    @Test func aMisspeltCaptionModeIsAUsageError() throws {
+        #expect(throws: CaptionModeError.notAModeOrTemplate("titel", suggestion: "title")) { try CaptionMode(validating: "titel") }
+        #expect(throws: CaptionModeError.unknownPlaceholder("titel", suggestion: "title")) { try CaptionMode(validating: "{titel} {width}") }
+        #expect(try CaptionMode(validating: "{stem}\\n{width}x{height}") == .template("{stem}\n{width}x{height}"))
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--caption", "titel"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--caption: \"titel\" is neither a mode (none, name, stem, title) nor a template with {placeholders} (did you mean \"title\"?)"))
+        let colour = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--background", "#１２３"])
+        #expect(colour.status == 64)
+        #expect(colour.stderr.contains("--background: \"#１２３\" is not a colour"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+}
