@@ -39,6 +39,9 @@ struct DiffCommand: ParsableCommand {
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
         if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
         _ = try regions()
+        if let output, !output.lowercased().hasSuffix(".png") {
+            throw ValidationError("--output: the board is a PNG; \"\(output)\" does not end in .png")
+        }
     }
 
     func regions() throws -> [Rect] {
@@ -55,6 +58,13 @@ struct DiffCommand: ParsableCommand {
         let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
         let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
         do {
+            // Before any work: no report may replace an image compared, or another report.
+            var check = OutputCheck()
+            if let output { check.write(output, by: "--output") }
+            if let json, json != "-" { check.write(json, by: "--json") }
+            if let junit { check.write(junit, by: "--junit") }
+            check.read([baseline, current])
+            try check.check()
             let comparison = try FolderComparison.compare(baseline: baseline, current: current, options: options, tolerance: tolerance)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let output {

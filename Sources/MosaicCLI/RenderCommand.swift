@@ -10,8 +10,11 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var sheet: SheetArguments
 
-    @Option(name: [.short, .long], help: "The PNG to write (pages: NAME-1.png, NAME-2.png, ...).")
-    var output = "sheet.png"
+    @Option(name: [.short, .long], help: ArgumentHelp("The PNG to write (pages: NAME-1.png, NAME-2.png, ...). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
+    var output: String?
+
+    /// Where the sheet goes.
+    var destination: String { output ?? "sheet.png" }
 
     @Option(help: ArgumentHelp("Also write the layout as a JSON image map to FILE, or - for standard output.", valueName: "file"))
     var json: String?
@@ -22,30 +25,81 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
+    func validate() throws {
+        guard destination.lowercased().hasSuffix(".png") else {
+            throw ValidationError("--output: mosaic writes PNG; \"\(destination)\" does not end in .png")
+        }
+    }
+
     func run() throws {
         let options = sheet.options
         let started = Date()
         try reportingErrors {
+            // Before any work: the outputs are no folders, no inputs named on the command
+            // line, and not each other.
+            try outputCheck(pages: [destination], catalog: nil).check()
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
-            let catalog = try sheet.catalog(decoder: decoder, output: output)
+            let catalog = try sheet.catalog(decoder: decoder, output: destination)
             let probeProblems = catalog.entries.compactMap(\.problem)
             if !quiet && !options.strict {
                 for problem in probeProblems { printError("warning: \(problem)") }
             }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
-            let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
-            let summary = try SheetRenderer(sheet: contactSheet).render(to: output) { bar.update($0) }
-            bar.finish()
-            if let json {
-                let data = try contactSheet.imageMapJSON(output: output, problems: summary.failures)
-                if json == "-" {
-                    FileHandle.standardOutput.write(data + Data("\n".utf8))
-                } else {
-                    try writeAtomically(data, to: json)
-                }
+            // Before drawing: every page and the map against every file read.
+            let pages = contactSheet.pagePaths(for: destination)
+            try outputCheck(pages: pages, catalog: catalog).check()
+            if output == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !PNGSink.isMosaicSheet($0) }) {
+                throw SheetError.wouldReplaceAForeignFile(path: foreign)
             }
+            let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
+            let sink = PNGSink(destination: destination, compressionLevel: options.compressionLevel, limits: options.limits)
+            var summary = try SheetRenderer(sheet: contactSheet).render(into: sink, commit: false) { bar.update($0) }
+            summary.files = pages
+            bar.finish()
+            try commit(sink, map: json.map { _ in try contactSheet.imageMapJSON(output: destination, problems: summary.failures) })
             if !quiet { report(summary, catalog: catalog, alreadyWarned: Set(probeProblems), seconds: Date().timeIntervalSince(started)) }
         }
+    }
+
+    /// The outputs (`pages`, the map) and the files read: the inputs named, the files in
+    /// the folders named, and the catalog's images.
+    func outputCheck(pages: [String], catalog: Catalog?) -> OutputCheck {
+        var check = OutputCheck()
+        for page in pages { check.write(page, by: "--output") }
+        if let json, json != "-" { check.write(json, by: "--json") }
+        if let catalog {
+            check.read(sheet.inputs)
+            // A folder's own earlier sheet, left out of the catalog, may be replaced.
+            check.allowReplacing(pages.filter(PNGSink.isMosaicSheet))
+            check.inputs += catalog.entries.map(\.path)
+        } else {
+            check.inputs = sheet.inputs
+        }
+        return check
+    }
+
+    /// Puts the pages and the map in place together: the map is written beside its
+    /// destination first, the pages renamed, then the map; a failure anywhere leaves every
+    /// previous output as it was.
+    func commit(_ sink: PNGSink, map: Data?) throws {
+        var pending: PendingFile?
+        if let json, json != "-", let map {
+            do {
+                pending = try PendingFile(map, at: json)
+            } catch {
+                sink.abandon()
+                throw error
+            }
+        }
+        do {
+            try sink.commit()
+        } catch {
+            pending?.discard()
+            sink.abandon()
+            throw SheetError.output(error)
+        }
+        try pending?.commit()
+        if json == "-", let map { FileHandle.standardOutput.write(map + Data("\n".utf8)) }
     }
 
     /// The warnings not yet printed and the closing line: counts, the failed files by

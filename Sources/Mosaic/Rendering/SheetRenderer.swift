@@ -14,19 +14,22 @@ public struct SheetRenderer: Sendable {
         self.sheet = sheet
     }
 
-    /// Renders every page into `sink` and commits it. With `strict`, any input that fails
-    /// (unreadable, corrupt, damaged) stops the render; on any error the sink is abandoned
-    /// (nothing it wrote stays).
+    /// Renders every page into `sink` and commits it (unless `commit` is false: then the
+    /// caller commits or abandons the sink, to put other outputs in place with it). With
+    /// `strict`, any input that fails (unreadable, corrupt, damaged) stops the render; on
+    /// any error the sink is abandoned (nothing it wrote stays).
     ///
     /// - Throws: `SheetError.inputsFailed` (strict), `.output` (the sink), `.text`.
-    public func render(into sink: some PageSink, progress: (@Sendable (RenderProgress) -> Void)? = nil) throws(SheetError) -> RenderSummary {
+    public func render(
+        into sink: some PageSink, commit: Bool = true, progress: (@Sendable (RenderProgress) -> Void)? = nil
+    ) throws(SheetError) -> RenderSummary {
         let options = sheet.options
         let probeProblems = sheet.catalog.entries.compactMap(\.problem)
         if options.strict && !probeProblems.isEmpty { throw .inputsFailed(probeProblems) }
         var tally = RenderTally(total: sheet.layout.cardCount, strict: options.strict, progress: progress)
         do {
             for page in 0..<sheet.layout.pageCount { try renderPage(page, into: sink, tally: &tally) }
-            try Self.output { () throws(ImageEncodingError) in try sink.commit() }
+            if commit { try Self.output { () throws(ImageEncodingError) in try sink.commit() } }
         } catch {
             sink.abandon()
             throw error
@@ -45,7 +48,7 @@ public struct SheetRenderer: Sendable {
         let inputs = Set(sheet.catalog.entries.map { Self.resolved($0.path) })
         if let clash = paths.first(where: { inputs.contains(Self.resolved($0)) }) { throw .outputIsAnInput(path: clash) }
         let sink = PNGSink(destination: output, compressionLevel: options.compressionLevel, limits: options.limits)
-        var summary = try render(into: sink, progress: progress)
+        var summary = try render(into: sink, commit: true, progress: progress)
         summary.files = paths
         return summary
     }

@@ -11,6 +11,12 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case output(ImageEncodingError)
     /// An output file is one of the inputs (resolved through links).
     case outputIsAnInput(path: String)
+    /// An output names an existing folder (`option` names it: `-o`, `--json`).
+    case outputIsAFolder(path: String, option: String)
+    /// Two outputs are the same file.
+    case outputsCollide(path: String, options: [String])
+    /// The default output exists and mosaic did not write it: it is not replaced unasked.
+    case wouldReplaceAForeignFile(path: String)
     /// Strict mode: these inputs failed, nothing was written.
     case inputsFailed([CardProblem])
     /// The image map could not be encoded (the encoder's message).
@@ -24,6 +30,10 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .option(let name, let message): return "\(name): \(message)"
         case .output(let error): return error.description
         case .outputIsAnInput(let path): return "\(path): the output would overwrite one of the inputs"
+        case .outputIsAFolder(let path, let option): return "\(path): \(option) names a folder, not a file"
+        case .outputsCollide(let path, let options): return "\(path): \(options.joined(separator: " and ")) would write the same file"
+        case .wouldReplaceAForeignFile(let path):
+            return "\(path) exists and mosaic did not write it; name the output with -o to replace it"
         case .inputsFailed(let failures):
             return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.map(\.description).joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"

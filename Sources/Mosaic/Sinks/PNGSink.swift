@@ -28,9 +28,24 @@ public final class PNGSink: PageSink {
     /// The file of each of `pageCount` pages written to `destination`.
     public static func pagePaths(for destination: String, pageCount: Int) -> [String] {
         if pageCount <= 1 { return [destination] }
+        return (1...pageCount).map { pagePath(for: destination, number: $0) }
+    }
+
+    /// `NAME-number.EXT` beside `destination` (`NAME.EXT`).
+    static func pagePath(for destination: String, number: Int) -> String {
         let base = (destination as NSString).deletingPathExtension
         let ext = (destination as NSString).pathExtension
-        return (1...pageCount).map { "\(base)-\($0)" + (ext.isEmpty ? "" : ".\(ext)") }
+        return "\(base)-\(number)" + (ext.isEmpty ? "" : ".\(ext)")
+    }
+
+    /// True when the file at `path` is a PNG that mosaic wrote (its tEXt Software says so);
+    /// false for anything else, readable or not.
+    public static func isMosaicSheet(_ path: String) -> Bool {
+        do {
+            return try ImageDecoder().probe(path).software == "mosaic"
+        } catch {
+            return false  // not an image mosaic can read: certainly not one it wrote
+        }
     }
 
     /// Opens the page's PNG beside its destination.
@@ -58,6 +73,22 @@ public final class PNGSink: PageSink {
     public func commit() throws(ImageEncodingError) {
         for writer in writers { try writer.moveIntoPlace() }
         writers.removeAll()
+        removeStalePages()
+    }
+
+    /// Pages of an earlier run at the same destination that this run did not write (a
+    /// `sheet-3.png` after a run of two pages, the `sheet.png` of an unpaginated run, or
+    /// `sheet-1.png`... after one): removed when mosaic wrote them (their PNG says Software
+    /// "mosaic"); another program's files stay.
+    func removeStalePages() {
+        var stale: [String] = []
+        if files.count > 1 { stale.append(destination) }
+        var number = files.count > 1 ? files.count + 1 : 1
+        while FileManager.default.fileExists(atPath: Self.pagePath(for: destination, number: number)) {
+            stale.append(Self.pagePath(for: destination, number: number))
+            number += 1
+        }
+        for path in stale where Self.isMosaicSheet(path) { unlink(path) }
     }
 
     /// Removes every temporary file; the destinations stay as they were.

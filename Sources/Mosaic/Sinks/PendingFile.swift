@@ -1,0 +1,69 @@
+import Foundation
+
+/// A file written beside its destination now and renamed into place later, together with
+/// a run's other outputs (the image map with the pages it describes). Dropped or
+/// discarded before `commit()`, it leaves nothing behind and the destination untouched.
+public final class PendingFile {
+    /// Where the file goes.
+    public let path: String
+    let temporaryPath: String
+    var settled = false
+
+    /// Writes `data` to a temporary file beside `path`.
+    ///
+    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason (a missing
+    ///   folder, no permission, a full disk).
+    public init(_ data: Data, at path: String) throws(SheetError) {
+        self.path = path
+        temporaryPath = TemporaryFiles.path(for: path)
+        TemporaryFiles.register(temporaryPath)
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            TemporaryFiles.unregister(temporaryPath)
+            throw .output(.cannotCreate(path: path, reason: reason))
+        }
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count, let base = raw.baseAddress {
+                let wrote = write(fd, base + done, raw.count - done)
+                if wrote < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                done += wrote
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure {
+            discard()
+            throw .output(.cannotCreate(path: path, reason: failure))
+        }
+    }
+
+    deinit { discard() }
+
+    /// Renames the file into place.
+    ///
+    /// - Throws: `SheetError.output(.cannotRename)` with the system's reason.
+    public func commit() throws(SheetError) {
+        guard !settled else { return }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw .output(.cannotRename(path: path, reason: reason))
+        }
+        settled = true
+        TemporaryFiles.unregister(temporaryPath)
+    }
+
+    /// Removes the temporary file; the destination stays as it was.
+    public func discard() {
+        guard !settled else { return }
+        settled = true
+        unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+}

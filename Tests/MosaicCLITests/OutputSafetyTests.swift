@@ -1,0 +1,126 @@
+import Foundation
+import Mosaic
+import Testing
+
+/// Nothing mosaic writes may replace a file the user gave it, and a run's outputs appear
+/// together or not at all. Each case here replaced or lost a file before.
+@Suite struct OutputSafetyTests {
+    static let fixed = ["--font", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "--no-progress"]
+
+    static func folder(_ name: String = #function) -> String {
+        let dir = CLI.temporaryDirectory(name)
+        for sample in ["coins.png", "chelsea.jpg"] {
+            try! FileManager.default.copyItem(atPath: CLI.sampleImages + "/" + sample, toPath: dir + "/" + sample)
+        }
+        return dir
+    }
+
+    static func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func theMapNeverReplacesAnInput() throws {
+        let dir = Self.folder()
+        let photo = Self.contents(dir + "/chelsea.jpg")
+        let result = try CLI.run(["render", dir + "/coins.png", dir + "/chelsea.jpg", "-o", dir + "/o.png", "--json", dir + "/chelsea.jpg"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(dir)/chelsea.jpg: the output would overwrite one of the inputs\n")
+        #expect(Self.contents(dir + "/chelsea.jpg") == photo)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
+        // A file in a folder being rendered is an input too, image or not.
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
+        let inFolder = try CLI.run(["render", dir, "-o", dir + "/../o.png", "--json", dir + "/notes.txt"] + Self.fixed)
+        #expect(inFolder.status == 1)
+        #expect(Self.contents(dir + "/notes.txt") == Data("notes".utf8))
+    }
+
+    @Test func theManifestIsNeverReplaced() throws {
+        let dir = Self.folder()
+        let manifest = dir + "/album.json"
+        try Data(#"{"items": [{"path": "coins.png"}, {"path": "chelsea.jpg"}]}"#.utf8).write(to: URL(fileURLWithPath: manifest))
+        let before = Self.contents(manifest)
+        let map = try CLI.run(["render", manifest, "-o", dir + "/s.png", "--json", manifest] + Self.fixed)
+        #expect(map.status == 1)
+        #expect(map.stderr == "error: \(manifest): the output would overwrite one of the inputs\n")
+        let sheet = try CLI.run(["render", manifest, "-o", manifest] + Self.fixed)
+        #expect(sheet.status == 64)  // not a .png name
+        #expect(Self.contents(manifest) == before)
+    }
+
+    @Test func twoOutputsAreNeverTheSameFile() throws {
+        let dir = Self.folder()
+        let result = try CLI.run(["render", dir + "/coins.png", "-o", dir + "/x.png", "--json", dir + "/x.png"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(dir)/x.png: --output and --json would write the same file\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.png"))
+    }
+
+    @Test func diffReportsNeverReplaceTheImagesCompared() throws {
+        let dir = Self.folder()
+        let current = Self.contents(dir + "/chelsea.jpg")
+        for option in ["--junit", "--json"] {
+            let result = try CLI.run(["diff", dir + "/coins.png", dir + "/chelsea.jpg", option, dir + "/chelsea.jpg"])
+            #expect(result.status == 2)
+            #expect(result.stderr == "error: \(dir)/chelsea.jpg: the output would overwrite one of the inputs\n")
+        }
+        #expect(Self.contents(dir + "/chelsea.jpg") == current)
+    }
+
+    @Test func aFolderAsTheOutputIsRefusedBeforeAnyWork() throws {
+        let dir = Self.folder()
+        try FileManager.default.createDirectory(atPath: dir + "/out.png", withIntermediateDirectories: true)
+        let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/out.png"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(dir)/out.png: --output names a folder, not a file\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out.png").isEmpty)
+        let extensionless = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/out.jpg"] + Self.fixed)
+        #expect(extensionless.status == 64)
+        #expect(extensionless.stderr.contains("--output: mosaic writes PNG; \"\(dir)/out.jpg\" does not end in .png"))
+    }
+
+    /// Pages of an earlier run that this run does not write go in the same commit, when
+    /// mosaic wrote them; other files of those names stay.
+    @Test func stalePagesGoWithTheCommit() throws {
+        let dir = Self.folder()
+        let out = dir + "/out"
+        let paged = try CLI.run(["render", CLI.sampleImages, "-o", out + "/sheet.png", "--width", "600", "--columns", "2", "--max-height", "900"] + Self.fixed, creating: out)
+        #expect(paged.status == 0)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(pages.count >= 3 && !pages.contains("sheet.png"))
+        let foreign = Self.contents(dir + "/coins.png")
+        try foreign?.write(to: URL(fileURLWithPath: out + "/sheet-\(pages.count + 1).png"))
+        let single = try CLI.run(["render", CLI.sampleImages, "-o", out + "/sheet.png", "--width", "600"] + Self.fixed)
+        #expect(single.status == 0)
+        // The pages mosaic wrote are gone; the PNG it did not write (after a gap) stays.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["sheet-\(pages.count + 1).png", "sheet.png"])
+        let pagedAgain = try CLI.run(["render", CLI.sampleImages, "-o", out + "/sheet.png", "--width", "600", "--columns", "2", "--max-height", "900"] + Self.fixed)
+        #expect(pagedAgain.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/sheet.png"))
+    }
+
+    /// The map is written beside its destination before the pages are renamed: when it
+    /// cannot be written, the previous sheet stays.
+    @Test func aMapThatCannotBeWrittenLeavesThePreviousSheet() throws {
+        let dir = Self.folder()
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: dir + "/sheet.png"))
+        let result = try CLI.run(["render", dir + "/coins.png", "-o", dir + "/sheet.png", "--json", dir + "/no/such/folder/map.json"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(dir)/no/such/folder/map.json: cannot create: No such file or directory\n")
+        #expect(Self.contents(dir + "/sheet.png") == Data("previous".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["chelsea.jpg", "coins.png", "sheet.png"])
+    }
+
+    /// `sheet.png`, the default, replaces only a sheet mosaic wrote; `-o` replaces anything.
+    @Test func theDefaultNameReplacesOnlyMosaicsOwnSheet() throws {
+        let dir = Self.folder()
+        let photo = Self.contents(dir + "/coins.png")
+        try photo?.write(to: URL(fileURLWithPath: dir + "/sheet.png"))
+        let refused = try CLI.run(["render", "coins.png"] + Self.fixed, in: dir)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: sheet.png exists and mosaic did not write it; name the output with -o to replace it\n")
+        #expect(Self.contents(dir + "/sheet.png") == photo)
+        let explicit = try CLI.run(["render", "chelsea.jpg", "-o", "sheet.png"] + Self.fixed, in: dir)
+        #expect(explicit.status == 0)
+        #expect(PNGSink.isMosaicSheet(dir + "/sheet.png"))
+        let again = try CLI.run(["render", "chelsea.jpg"] + Self.fixed, in: dir)
+        #expect(again.status == 0)
+    }
+}
