@@ -20,10 +20,12 @@ final class FreeTypeHandle {
 /// has it (the primary face first, then the given fallbacks, then fontconfig's choice), and
 /// caches faces.
 ///
-/// `@unchecked Sendable`: it is used through a `Typesetter`, which makes every call into it
-/// (and so every FreeType call and every change to the caches below) under its own lock.
-/// Read `missingCharacters` when no typesetting is going on (after a render).
+/// `@unchecked Sendable`: every call into it, and every FreeType call on its faces, is
+/// made under `lock`: by the typesetters that use it (they take this same lock) and by its
+/// own public members.
 public final class FontLibrary: @unchecked Sendable {
+    /// Guards the caches below and FreeType: shared by every `Typesetter` of this library.
+    let lock = Locked(())
     let handle: FreeTypeHandle
     /// Faces by (path, index).
     var faces: [String: Face] = [:]
@@ -34,7 +36,8 @@ public final class FontLibrary: @unchecked Sendable {
     let fallbacks: [FontSource]
     var fallbackFaces: [Face]? = nil
     /// Scalars that no face has, reported once.
-    public private(set) var missingCharacters: Set<Unicode.Scalar> = []
+    public var missingCharacters: Set<Unicode.Scalar> { lock.withLock { _ in missing } }
+    var missing: Set<Unicode.Scalar> = []
 
     struct FallbackKey: Hashable {
         var primary: String
@@ -111,7 +114,7 @@ public final class FontLibrary: @unchecked Sendable {
         {
             found = candidate
         }
-        if found == nil { missingCharacters.insert(scalar) }
+        if found == nil { missing.insert(scalar) }
         fallbackCache[key] = found
         return found
     }

@@ -30,9 +30,10 @@ public struct TextLine: Hashable, Sendable {
 ///
 /// `@unchecked Sendable`: every stored `var` below, and the `FontLibrary` (FreeType is not
 /// thread-safe), is touched only inside `lock.withLock`, in the three public entry points.
+/// The lock is the library's own, so typesetters that share a library share it too.
 public final class Typesetter: @unchecked Sendable {
     public let fonts: FontLibrary
-    let lock = Locked(())
+    var lock: Locked<Void> { fonts.lock }
     var faceTable: [Face] = []
     var faceIDs: [ObjectIdentifier: Int32] = [:]
     var resolved: [FontKey: Face] = [:]

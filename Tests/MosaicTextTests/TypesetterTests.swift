@@ -1,5 +1,6 @@
 import Foundation
 import MosaicLayout
+import MosaicSync
 import MosaicText
 import Testing
 
@@ -211,5 +212,27 @@ import Testing
         let t = Typesetter(fonts: library)
         let layout = try t.layout("Hello 你好", style: TextStyle(font: .family("sans-serif"), size: 13), width: 300)
         #expect(layout.lines.count == 1 && layout.lines[0].width > 40)
+    }
+}
+
+/// Typesetters that share a font library take its lock: laying out and drawing on several
+/// threads at once is safe (the CI's ThreadSanitizer pass checks this test).
+@Suite struct SharedLibraryTests {
+    @Test func twoTypesettersShareOneLibrary() throws {
+        let library = try FontLibrary(fallbacks: [.file(TestFonts.cjk)], systemFallback: false)
+        let typesetters = [Typesetter(fonts: library), Typesetter(fonts: library)]
+        let style = TextStyle(font: .file(TestFonts.regular), size: 13)
+        let expected = try typesetters[0].layout("Shared 共享 library", style: style, width: 120)
+        let results = Locked([TextLayout?](repeating: nil, count: 16))
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            let layout = try? typesetters[i % 2].layout("Shared 共享 library", style: style, width: 120)
+            if let layout {
+                var mask = CoverageMask(width: 120, height: max(1, layout.height))
+                typesetters[i % 2].draw(layout, into: &mask, x: 0, y: 0)
+            }
+            results.withLock { $0[i] = layout }
+        }
+        #expect(results.withLock { $0 }.allSatisfy { $0 == expected })
+        _ = library.missingCharacters
     }
 }
