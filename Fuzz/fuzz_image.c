@@ -20,7 +20,7 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
     (void)eighths;
     mosaic_result r = mosaic_png_decode(data, size, out, stride, width, height);
 #else
-    mosaic_result r = mosaic_jpeg_decode(data, size, eighths, out, stride, width, height);
+    mosaic_result r = mosaic_jpeg_decode(data, size, eighths, out, stride, width, height, 100, (size_t)1 << 30);
 #endif
     (void)r;
     free(out);

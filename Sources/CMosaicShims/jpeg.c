@@ -14,25 +14,69 @@ typedef struct {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     mosaic_result *result;
+    /// The caps of a decode (0: none), for the progress monitor and the messages.
+    int max_scans;
+    size_t max_memory;
 } mosaic_jpeg_error;
+
+/// Warnings that mean image data was lost or is corrupt. Others (extraneous bytes
+/// between markers, an odd JFIF version, a bogus progression or ICC chunk) leave the
+/// pixels as the file meant them.
+static int mosaic_jpeg_is_damage(int code) {
+    switch (code) {
+    case JWRN_JPEG_EOF:         // Premature end of JPEG file
+    case JWRN_HIT_MARKER:       // premature end of data segment
+    case JWRN_HUFF_BAD_CODE:    // bad Huffman code
+    case JWRN_ARITH_BAD_CODE:   // bad arithmetic code
+    case JWRN_MUST_RESYNC:      // lost track of restart markers
+    case JWRN_NOT_SEQUENTIAL:   // invalid SOS parameters
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 static void mosaic_jpeg_error_exit(j_common_ptr cinfo) {
     mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
-    char buffer[JMSG_LENGTH_MAX];
-    (*cinfo->err->format_message)(cinfo, buffer);
-    snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE && error->max_memory > 0) {
+        // What the memory cap looks like from inside libjpeg (no temporary files here).
+        snprintf(error->result->message, MOSAIC_MESSAGE_SIZE,
+                 "decoding needs more than the memory limit of %zu MB", error->max_memory >> 20);
+    } else {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+    }
     longjmp(error->jump, 1);
+}
+
+/// Called by libjpeg between passes and scans: stops a file with more scans than the cap
+/// (a hostile progressive file can hold thousands, each a full pass over the image).
+static void mosaic_jpeg_progress(j_common_ptr cinfo) {
+    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
+    if (cinfo->is_decompressor && error->max_scans > 0) {
+        j_decompress_ptr d = (j_decompress_ptr)cinfo;
+        if (d->input_scan_number > error->max_scans) {
+            snprintf(error->result->message, MOSAIC_MESSAGE_SIZE,
+                     "more than %d scans: refused as a hostile or broken progressive file", error->max_scans);
+            longjmp(error->jump, 1);
+        }
+    }
 }
 
 static void mosaic_jpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;  // trace messages
     mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
-    if (error->result->warning_count == 0) {
+    mosaic_result *result = error->result;
+    int damage = mosaic_jpeg_is_damage(cinfo->err->msg_code);
+    if (result->warning_count == 0 || (damage && result->damage_count == 0)) {
         char buffer[JMSG_LENGTH_MAX];
         (*cinfo->err->format_message)(cinfo, buffer);
-        snprintf(error->result->warning, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+        if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+        if (damage && result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "%s", buffer);
     }
-    error->result->warning_count += 1;
+    result->warning_count += 1;
+    if (damage) result->damage_count += 1;
     cinfo->err->num_warnings += 1;
 }
 
@@ -46,6 +90,8 @@ static void mosaic_jpeg_install_errors(mosaic_jpeg_error *error, mosaic_result *
     error->pub.emit_message = mosaic_jpeg_emit_message;
     error->pub.output_message = mosaic_jpeg_output_message;
     error->result = result;
+    error->max_scans = 0;
+    error->max_memory = 0;
 }
 
 static mosaic_result mosaic_result_ok(void) {
@@ -95,6 +141,24 @@ static int mosaic_orientation_from_markers(j_decompress_ptr cinfo) {
     return 1;
 }
 
+/// The whole-image coefficient buffer of a progressive decode: for each component, its
+/// blocks (the image at its sampling, in 8x8 blocks, padded to whole MCUs) x 64 coefficients.
+static size_t mosaic_jpeg_coefficient_bytes(j_decompress_ptr cinfo) {
+    int max_h = 1, max_v = 1;
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+        if (cinfo->comp_info[ci].h_samp_factor > max_h) max_h = cinfo->comp_info[ci].h_samp_factor;
+        if (cinfo->comp_info[ci].v_samp_factor > max_v) max_v = cinfo->comp_info[ci].v_samp_factor;
+    }
+    size_t total = 0;
+    size_t mcus_across = ((size_t)cinfo->image_width + 8 * (size_t)max_h - 1) / (8 * (size_t)max_h);
+    size_t mcus_down = ((size_t)cinfo->image_height + 8 * (size_t)max_v - 1) / (8 * (size_t)max_v);
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+        size_t blocks = mcus_across * (size_t)cinfo->comp_info[ci].h_samp_factor * mcus_down * (size_t)cinfo->comp_info[ci].v_samp_factor;
+        total += blocks * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return total;
+}
+
 mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
     mosaic_result result = mosaic_result_ok();
     memset(info, 0, sizeof *info);
@@ -138,6 +202,7 @@ mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_f
     info->color_space = (int)cinfo.jpeg_color_space;
     info->bit_depth = cinfo.data_precision;
     info->progressive = cinfo.progressive_mode ? 1 : 0;
+    info->coefficient_bytes = cinfo.progressive_mode ? mosaic_jpeg_coefficient_bytes(&cinfo) : 0;
     info->arithmetic = cinfo.arith_code ? 1 : 0;
     info->adobe = cinfo.saw_Adobe_marker ? 1 : 0;
     info->has_alpha = 0;
@@ -168,13 +233,17 @@ static void mosaic_cmyk_row_to_rgba(uint8_t *row, int width, int inverted) {
 }
 
 mosaic_result mosaic_jpeg_decode(
-    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height) {
+    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
+    int max_scans, size_t max_memory) {
     mosaic_result result = mosaic_result_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
+    struct jpeg_progress_mgr progress;
     memset(&cinfo, 0, sizeof cinfo);
     cinfo.err = &error.pub;
     mosaic_jpeg_install_errors(&error, &result);
+    error.max_scans = max_scans;
+    error.max_memory = max_memory;
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
         result.status = MOSAIC_ERROR;
@@ -186,6 +255,10 @@ mosaic_result mosaic_jpeg_decode(
         return result;
     }
     jpeg_create_decompress(&cinfo);
+    if (max_memory > 0) cinfo.mem->max_memory_to_use = (long)max_memory;
+    memset(&progress, 0, sizeof progress);
+    progress.progress_monitor = mosaic_jpeg_progress;
+    cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
 

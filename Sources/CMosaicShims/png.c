@@ -35,7 +35,11 @@ typedef struct {
     const uint8_t *data;
     size_t size;
     size_t offset;
-    int starved;
+    /// Set by the read callback just before png_error longjmps, read after the jump:
+    /// volatile, or an optimizing compiler keeps the value it had at setjmp (0), and a
+    /// probe of a file with more than the prefix of metadata fails instead of asking for
+    /// more bytes.
+    volatile int starved;
 } mosaic_png_reader;
 
 static void mosaic_png_read_fn(png_structp png, png_bytep out, size_t count) {
@@ -122,10 +126,13 @@ static void mosaic_png_to_rgba8(png_structp png, png_infop info) {
 }
 
 /// A failure after every row was read (a bad or missing IEND) becomes a warning: the
-/// image itself is complete.
+/// image itself is complete. The file is still truncated or corrupt, so it counts as
+/// damage (strict mode refuses it).
 static void mosaic_png_demote_to_warning(mosaic_result *result) {
     if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result->message);
+    if (result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "after the image data: %s", result->message);
     result->warning_count += 1;
+    result->damage_count += 1;
     result->message[0] = 0;
     result->status = MOSAIC_OK;
 }

@@ -26,6 +26,8 @@ struct ProbeCommand: ParsableCommand {
         var progressive: Bool?
         var bitDepth: Int?
         var colorModel: String?
+        /// Bytes the decoder holds besides its output (progressive JPEG coefficients).
+        var decodeMemory: Int?
         var error: String?
     }
 
@@ -40,7 +42,7 @@ struct ProbeCommand: ParsableCommand {
                     path: path, format: info.format.rawValue, width: info.width, height: info.height,
                     orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
                     orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
-                    bitDepth: info.bitDepth, colorModel: info.colorModel))
+                    bitDepth: info.bitDepth, colorModel: info.colorModel, decodeMemory: info.decodeMemory))
                 if !json {
                     var line = "\(path): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                     if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }

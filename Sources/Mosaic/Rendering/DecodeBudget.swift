@@ -9,7 +9,7 @@ import MosaicSync
 /// at a time (the `acquiring` mutex), so two large ones never hold half each and wait on
 /// each other.
 final class DecodeBudget: Sendable {
-    static let shared = DecodeBudget(bytes: 512 << 20)
+    static let shared = DecodeBudget(bytes: 256 << 20)
 
     let unit: Int
     let units: Int

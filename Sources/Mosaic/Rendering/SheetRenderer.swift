@@ -24,6 +24,7 @@ public struct SheetRenderer: Sendable {
         into sink: some PageSink, commit: Bool = true, progress: (@Sendable (RenderProgress) -> Void)? = nil
     ) throws(SheetError) -> RenderSummary {
         let options = sheet.options
+        Allocator.returnLargeBlocks
         let probeProblems = sheet.catalog.entries.compactMap(\.problem)
         if options.strict && !probeProblems.isEmpty { throw .inputsFailed(probeProblems) }
         var tally = RenderTally(total: sheet.layout.cardCount, strict: options.strict, progress: progress)

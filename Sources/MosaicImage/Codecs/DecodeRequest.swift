@@ -10,8 +10,13 @@ public struct DecodeRequest: Sendable {
     public var premultiplyAlpha: Bool
     /// Damaged data that the library works around is an error, not a warning.
     public var strict: Bool
+    /// Caps for untrusted files (scans, decoder memory).
+    public var limits: ImageLimits = ImageLimits()
 
-    public init(path: String, minimumSize: Size? = nil, premultiplyAlpha: Bool = true, strict: Bool = false) {
+    public init(
+        path: String, minimumSize: Size? = nil, premultiplyAlpha: Bool = true, strict: Bool = false, limits: ImageLimits = ImageLimits()
+    ) {
+        self.limits = limits
         self.path = path
         self.minimumSize = minimumSize
         self.premultiplyAlpha = premultiplyAlpha

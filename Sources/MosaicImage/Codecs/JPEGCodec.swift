@@ -43,7 +43,9 @@ public struct JPEGCodec: ImageCodec {
         var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
         let result = bytes.withUnsafeBufferPointer { input in
             storage.withUnsafeMutableBufferPointer { output in
-                mosaic_jpeg_decode(input.baseAddress, input.count, Int32(eighths), output.baseAddress, width * 4, Int32(width), Int32(height))
+                mosaic_jpeg_decode(
+                    input.baseAddress, input.count, Int32(eighths), output.baseAddress, width * 4, Int32(width), Int32(height),
+                    Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory))
             }
         }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
@@ -55,10 +57,11 @@ public struct JPEGCodec: ImageCodec {
         return DecodedImage(bitmap: bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: warning)
     }
 
-    /// The DCT-scaled output: what libjpeg writes into.
+    /// The DCT-scaled output libjpeg writes into, plus, for a progressive file, the whole
+    /// image's coefficients it holds until the last scan (about 3 bytes per source pixel).
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let eighths = minimumSize.map { Self.dctScale(stored: info.size, orientation: info.orientation, minimumSize: $0) } ?? 8
-        return ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4
+        return ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4 + info.decodeMemory
     }
 
     /// The smallest M in 1...8 for which the stored size scaled by M/8 (rounded up, as

@@ -14,13 +14,15 @@ extension mosaic_result {
     /// The library's message of a failed call.
     var messageText: String { MosaicImage.messageText(message) }
 
-    /// The decoder's warning as the caller sees it: nil, a `DecodingWarning`, or in strict
-    /// mode a `.damaged` error.
+    /// The decoder's warnings as the caller sees them: nil, a `DecodingWarning` (its
+    /// message the first data-loss warning when there was one), or in strict mode, for
+    /// lost or corrupt data only, a `.damaged` error. Benign warnings pass strict mode.
     func warning(path: String, strict: Bool) throws(ImageDecodingError) -> DecodingWarning? {
         guard warning_count > 0 else { return nil }
-        let text = MosaicImage.messageText(warning)
-        if strict { throw .damaged(path: path, message: text) }
-        return DecodingWarning(path: path, message: text, count: Int(warning_count))
+        let isDataLoss = damage_count > 0
+        let text = MosaicImage.messageText(isDataLoss ? damage : warning)
+        if strict && isDataLoss { throw .damaged(path: path, message: text) }
+        return DecodingWarning(path: path, message: text, count: Int(warning_count), isDataLoss: isDataLoss)
     }
 }
 
@@ -33,7 +35,7 @@ extension mosaic_image_info {
             format: format, width: Int(width), height: Int(height),
             orientation: Orientation(rawValue: Int(orientation)) ?? .up, hasAlpha: has_alpha != 0,
             interlacing: interlacing, bitDepth: Int(bit_depth), colorModel: colorModel,
-            software: software.isEmpty ? nil : software)
+            software: software.isEmpty ? nil : software, decodeMemory: Int(coefficient_bytes))
     }
 }
 

@@ -73,7 +73,7 @@ public struct ImageDecoder: Sendable {
         guard !overflow, pixels <= limits.maximumInputPixels else {
             throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)
         }
-        let request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict)
+        let request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict, limits: limits)
         var decoded = try codec.decode(bytes, info: info, request: request)
         decoded.bitmap = decoded.bitmap.oriented(info.orientation)
         return decoded

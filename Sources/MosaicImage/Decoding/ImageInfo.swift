@@ -18,10 +18,13 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     public var colorModel: String
     /// PNG: the tEXt "Software" value ("mosaic" for mosaic's own sheets), if any.
     public var software: String? = nil
+    /// Bytes the decoder holds besides its output (a progressive JPEG's coefficients for the
+    /// whole image); 0 when it streams.
+    public var decodeMemory: Int = 0
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: String? = nil,
-        bitDepth: Int, colorModel: String, software: String? = nil
+        bitDepth: Int, colorModel: String, software: String? = nil, decodeMemory: Int = 0
     ) {
         self.format = format
         self.width = width
@@ -32,6 +35,7 @@ public struct ImageInfo: Sendable, Hashable, Codable {
         self.bitDepth = bitDepth
         self.colorModel = colorModel
         self.software = software
+        self.decodeMemory = decodeMemory
     }
 
     /// True when the data comes in several passes (progressive or interlaced).

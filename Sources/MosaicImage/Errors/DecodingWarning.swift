@@ -5,6 +5,17 @@ public struct DecodingWarning: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// How many warnings the library emitted.
     public var count: Int
+    /// True when image data was lost or is corrupt (a truncated file, a corrupt scan), not
+    /// only something benign (an incorrect sRGB profile, extraneous bytes): what
+    /// `--strict` refuses.
+    public var isDataLoss: Bool = false
+
+    public init(path: String, message: String, count: Int, isDataLoss: Bool = false) {
+        self.path = path
+        self.message = message
+        self.count = count
+        self.isDataLoss = isDataLoss
+    }
 
     public var description: String {
         count > 1 ? "\(path): \(message) (and \(count - 1) more warnings)" : "\(path): \(message)"

@@ -1,0 +1,15 @@
+// The C allocator's handling of large blocks: see mosaic_return_large_allocations.
+#include "CMosaicShims.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int mosaic_return_large_allocations(size_t threshold) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, (int)threshold);
+#else
+    (void)threshold;
+    return 0;
+#endif
+}

@@ -1,0 +1,146 @@
+import Foundation
+import MosaicImage
+import MosaicLayout
+import Testing
+
+/// PNG chunks written by hand, for files the shim's encoder would not make.
+enum RawPNG {
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
+        }
+        return ~crc
+    }
+
+    static func u32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return u32(UInt32(data.count)) + body + u32(crc32(body))
+    }
+
+    /// zlib data in stored (uncompressed) deflate blocks.
+    static func zlib(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65535, data.count - offset)
+            let last: UInt8 = offset + n == data.count ? 1 : 0
+            out += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+            out += data[offset..<(offset + n)]
+            offset += n
+        } while offset < data.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        return out + u32(b << 16 | a)
+    }
+
+    /// An RGB PNG `width` x `height` of one colour, with `extra` chunks before the image data.
+    static func file(width: Int, height: Int, extra: [[UInt8]] = []) -> [UInt8] {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += chunk("IHDR", u32(UInt32(width)) + u32(UInt32(height)) + [8, 2, 0, 0, 0])
+        for c in extra { png += c }
+        var rows: [UInt8] = []
+        for _ in 0..<height {
+            rows.append(0)  // filter: none
+            for _ in 0..<width { rows += [10, 20, 30] }
+        }
+        png += chunk("IDAT", zlib(rows))
+        return png + chunk("IEND", [])
+    }
+}
+
+@Suite struct UntrustedInputTests {
+    let decoder = ImageDecoder()
+
+    /// More than the 64 KiB probe prefix of metadata before the image data. The probe's
+    /// "starved" flag is set in libpng's read callback and read after the longjmp; it was
+    /// not volatile, and an optimizing build (not this debug one) read 0 and refused the file.
+    @Test func aLongTextChunkBeforeTheImageData() throws {
+        let dir = Fixtures.directory()
+        let text = RawPNG.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + [UInt8](repeating: 0x78, count: 137_000))
+        try Data(RawPNG.file(width: 4, height: 3, extra: [text])).write(to: URL(fileURLWithPath: dir + "/xmp.png"))
+        let info = try decoder.probe(dir + "/xmp.png")
+        #expect(info.size == Size(width: 4, height: 3))
+        #expect(try decoder.decode(dir + "/xmp.png").bitmap[3, 2] == RGBA(red: 10, green: 20, blue: 30))
+    }
+
+    /// Strict mode refuses lost data and lets benign warnings through.
+    @Test func strictRefusesDataLossOnly() throws {
+        let dir = Fixtures.directory()
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), 128] } }
+        Fixtures.writeJPEG(dir + "/a.jpg", pixels: pixels, width: 64, height: 64, components: 3)
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/a.jpg")))
+        // Bytes between the first header segment and the next marker: a benign warning.
+        let firstEnd = 4 + Int(jpeg[4]) << 8 + Int(jpeg[5])
+        let extraneous = Array(jpeg[..<firstEnd]) + [1, 2, 3, 4] + Array(jpeg[firstEnd...])
+        try Data(extraneous).write(to: URL(fileURLWithPath: dir + "/extraneous.jpg"))
+        // Cut short: data lost.
+        try Data(jpeg.prefix(jpeg.count * 2 / 3)).write(to: URL(fileURLWithPath: dir + "/cut.jpg"))
+        var strict = decoder
+        strict.strict = true
+        let lenient = try decoder.decode(dir + "/extraneous.jpg")
+        #expect(lenient.warning?.message == "Corrupt JPEG data: 4 extraneous bytes before marker 0x\(String(jpeg[firstEnd + 1], radix: 16))")
+        #expect(lenient.warning?.isDataLoss == false)
+        #expect(try strict.decode(dir + "/extraneous.jpg").warning?.isDataLoss == false)
+        #expect(try decoder.decode(dir + "/cut.jpg").warning?.isDataLoss == true)
+        #expect(throws: ImageDecodingError.damaged(path: dir + "/cut.jpg", message: "Premature end of JPEG file")) {
+            try strict.decode(dir + "/cut.jpg")
+        }
+        // A PNG whose colour profile libpng complains about: ancillary, benign.
+        let profile = RawPNG.chunk("iCCP", Array("bad".utf8) + [0, 0] + RawPNG.zlib([UInt8](repeating: 0, count: 64)))
+        try Data(RawPNG.file(width: 2, height: 2, extra: [profile])).write(to: URL(fileURLWithPath: dir + "/profile.png"))
+        let warned = try decoder.decode(dir + "/profile.png")
+        #expect(warned.warning != nil && warned.warning?.isDataLoss == false)
+        #expect(try strict.decode(dir + "/profile.png").bitmap[1, 1] == RGBA(red: 10, green: 20, blue: 30))
+    }
+
+    /// A progressive JPEG with a scan repeated past the cap is refused, quickly.
+    @Test func tooManyScansAreRefused() throws {
+        let dir = Fixtures.directory()
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF)] } }
+        Fixtures.writeJPEG(dir + "/p.jpg", pixels: pixels, width: 64, height: 64, components: 3, progressive: true)
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/p.jpg")))
+        // The last scan (from its SOS marker to the end marker), repeated 300 times.
+        let lastScan = try #require((0..<(jpeg.count - 1)).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        let scan = Array(jpeg[lastScan..<(jpeg.count - 2)])
+        var hostile = Array(jpeg.dropLast(2))
+        for _ in 0..<300 { hostile += scan }
+        hostile += [0xFF, 0xD9]
+        try Data(hostile).write(to: URL(fileURLWithPath: dir + "/hostile.jpg"))
+        #expect(throws: ImageDecodingError.codec(path: dir + "/hostile.jpg", format: .jpeg, message: "more than 200 scans: refused as a hostile or broken progressive file")) {
+            try decoder.decode(dir + "/hostile.jpg")
+        }
+        var generous = decoder
+        generous.limits.maximumScans = 10_000
+        #expect(try generous.decode(dir + "/hostile.jpg").bitmap.width == 64)
+    }
+
+    /// A progressive decode holds the whole image's coefficients: the probe says how many
+    /// bytes, the decode budget counts them, and a memory cap refuses what is beyond it.
+    @Test func progressiveCoefficientsAreCountedAndCapped() throws {
+        let dir = Fixtures.directory()
+        let pixels = [UInt8](repeating: 90, count: 800 * 600 * 3)
+        Fixtures.writeJPEG(dir + "/p.jpg", pixels: pixels, width: 800, height: 600, components: 3, progressive: true)
+        Fixtures.writeJPEG(dir + "/b.jpg", pixels: pixels, width: 800, height: 600, components: 3)
+        let progressive = try decoder.probe(dir + "/p.jpg")
+        // 4:2:0: 100x75 luma blocks, 2 x 50x38 chroma blocks (padded to whole MCUs), 128 bytes each.
+        #expect(progressive.decodeMemory == (100 * 76 + 2 * 50 * 38) * 128)
+        #expect(try decoder.probe(dir + "/b.jpg").decodeMemory == 0)
+        let minimum = Size(width: 100, height: 75)
+        #expect(decoder.decodedBytes(progressive, minimumSize: minimum) == 100 * 75 * 4 + progressive.decodeMemory)
+        var capped = decoder
+        capped.limits.maximumDecodeMemory = 1 << 20
+        #expect(throws: ImageDecodingError.codec(path: dir + "/p.jpg", format: .jpeg, message: "decoding needs more than the memory limit of 1 MB")) {
+            try capped.decode(dir + "/p.jpg", minimumSize: minimum)
+        }
+        #expect(try capped.decode(dir + "/b.jpg", minimumSize: minimum).bitmap.width == 100)
+    }
+}
