@@ -123,4 +123,17 @@ import Testing
         let again = try CLI.run(["render", "chelsea.jpg"] + Self.fixed, in: dir)
         #expect(again.status == 0)
     }
+
+    /// The reason a file cannot be created is the system's own (errno read at once, not
+    /// after cleaning up: a folder one may not write in was "No such file or directory").
+    @Test func theSystemsReasonIsKept() throws {
+        let target = "/sys/mosaic-sheet.png"
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let reason = String(cString: strerror(errno))
+        try #require(fd < 0, "\(target) could be created here")
+        #expect(reason != "No such file or directory")
+        let result = try CLI.run(["render", CLI.sampleImages + "/coins.png", "-o", target] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(target): cannot create: \(reason)\n")
+    }
 }

@@ -238,8 +238,10 @@ import Testing
 }
 
 @Suite struct InterruptTests {
-    /// Ctrl-C in the middle of writing: the temporary file goes, the previous sheet stays.
-    @Test func anInterruptedRunLeavesThePreviousOutput() throws {
+    /// Ctrl-C (and a closed terminal, and a closed pipe) in the middle of writing: the
+    /// temporary file goes, the previous sheet stays.
+    @Test(arguments: [SIGINT, SIGHUP, SIGPIPE])
+    func anInterruptedRunLeavesThePreviousOutput(signal: Int32) throws {
         let dir = CLI.temporaryDirectory()
         try Data("previous".utf8).write(to: URL(fileURLWithPath: dir + "/sheet.png"))
         let photos = try FileManager.default.contentsOfDirectory(atPath: CLI.sampleImages).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
@@ -261,18 +263,33 @@ import Testing
             usleep(2000)
         }
         usleep(200_000)  // mid-way through decoding and writing
-        process.interrupt()
+        kill(process.processIdentifier, signal)
         // Never hang the test run: a process that ignores the interrupt is killed.
         let exitDeadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < exitDeadline { usleep(10_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            Issue.record("mosaic did not exit within 30 s of SIGINT")
+            Issue.record("mosaic did not exit within 30 s of signal \(signal)")
         }
         process.waitUntilExit()
         #expect(sawTemporary)
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == 128 + signal)
         #expect(String(decoding: FileManager.default.contents(atPath: dir + "/sheet.png")!, as: UTF8.self) == "previous")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["sheet.png"])
+    }
+}
+
+/// What an earlier run left behind when it could not clean up (SIGKILL, a power cut) is
+/// removed by the next run to the same destination; a live process's files stay.
+@Suite struct LeftoverTests {
+    @Test func leftoversOfDeadRunsAreRemoved() throws {
+        let dir = CLI.temporaryDirectory()
+        let dead = dir + "/.sheet.png.mosaic-999999-1.tmp"
+        let live = dir + "/.sheet.png.mosaic-\(getpid())-1.tmp"
+        let deadMap = dir + "/.map.json.mosaic-999998-7.tmp"
+        for path in [dead, live, deadMap] { try Data("partial".utf8).write(to: URL(fileURLWithPath: path)) }
+        let result = try CLI.run(["render", CLI.sampleImages + "/coins.png", "-o", dir + "/sheet.png", "--json", dir + "/map.json", "--no-progress", "--font", RenderCommandTests.font])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".sheet.png.mosaic-\(getpid())-1.tmp", "map.json", "sheet.png"])
     }
 }

@@ -1,3 +1,4 @@
+import CMosaicShims
 import Foundation
 import MosaicImage
 import Testing
@@ -98,5 +99,21 @@ import Testing
         let picture = Self.picture(50, 20, alpha: false)
         try picture.writePNG(to: dir + "/l.png", compressionLevel: level)
         #expect(try ImageDecoder().decode(dir + "/l.png").bitmap == picture)
+    }
+}
+
+/// The table of temporary files to remove on an interrupt has no fixed size: before, the
+/// 65th file of a run was silently not registered and stayed behind after Ctrl-C.
+@Suite struct TemporaryFileTableTests {
+    @Test func everyRegisteredFileIsRemoved() throws {
+        let dir = Fixtures.directory()
+        let paths = (0..<200).map { dir + "/.page-\($0).png.mosaic-1-\($0).tmp" }
+        for path in paths {
+            _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+            #expect(mosaic_temp_register(path) == 1)
+        }
+        #expect(mosaic_temp_remove_all() == 200)
+        for path in paths { mosaic_temp_unregister(path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 }

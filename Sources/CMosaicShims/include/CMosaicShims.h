@@ -191,15 +191,19 @@ int mosaic_exif_orientation(const uint8_t *data, size_t size);
 
 // MARK: Interrupted runs
 
-/// Remembers a temporary file to remove if the program is interrupted (SIGINT, SIGTERM).
-/// Returns 0 when the table (64 paths of up to 4 KiB) is full.
+/// Remembers a temporary file to remove if the program is interrupted. The table grows as
+/// needed; returns 0 only when memory runs out.
 int mosaic_temp_register(const char *path);
 
 /// Forgets a temporary file (it was renamed into place or removed).
 void mosaic_temp_unregister(const char *path);
 
-/// Installs async-signal-safe SIGINT and SIGTERM handlers that unlink every registered
-/// temporary file and exit with 128 + the signal, and unblocks both signals.
+/// Unlinks every registered temporary file (what the signal handler does); returns how
+/// many were removed. Async-signal-safe.
+int mosaic_temp_remove_all(void);
+
+/// Installs async-signal-safe SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that unlink
+/// every registered temporary file and exit with 128 + the signal, and unblocks them.
 void mosaic_install_interrupt_cleanup(void);
 
 // MARK: Memory

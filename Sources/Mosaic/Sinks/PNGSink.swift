@@ -50,7 +50,10 @@ public final class PNGSink: PageSink {
 
     /// Opens the page's PNG beside its destination.
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
-        if files.count != count { files = Self.pagePaths(for: destination, pageCount: count) }
+        if files.count != count {
+            files = Self.pagePaths(for: destination, pageCount: count)
+            for file in files { TemporaryFiles.removeLeftovers(besides: file) }
+        }
         let writer = try PNGWriter(
             path: files[index], width: size.width, height: size.height, hasAlpha: hasAlpha,
             compressionLevel: compressionLevel, software: "mosaic", limits: limits)
