@@ -17,6 +17,10 @@ struct LayoutCommand: ParsableCommand {
         try reportingErrors {
             let options = sheet.options
             let catalog = try sheet.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output)
+            for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
+            // As render does: with --strict, an input whose headers cannot be read fails.
+            let problems = catalog.entries.compactMap(\.problem)
+            if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
             FileHandle.standardOutput.write(try contactSheet.imageMapJSON(output: output))
             FileHandle.standardOutput.write(Data("\n".utf8))

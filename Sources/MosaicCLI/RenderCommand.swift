@@ -41,8 +41,9 @@ struct RenderCommand: ParsableCommand {
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             let catalog = try sheet.catalog(decoder: decoder, output: destination)
             let probeProblems = catalog.entries.compactMap(\.problem)
-            if !quiet && !options.strict {
-                for problem in probeProblems { printError("warning: \(problem)") }
+            if !quiet {
+                for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
+                if !options.strict { for problem in probeProblems { printError("warning: \(problem)") } }
             }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
             // Before drawing: every page and the map against every file read.
@@ -56,6 +57,12 @@ struct RenderCommand: ParsableCommand {
             var summary = try SheetRenderer(sheet: contactSheet).render(into: sink, commit: false) { bar.update($0) }
             summary.files = pages
             bar.finish()
+            if summary.rendered == 0 && !summary.failures.isEmpty {
+                // A sheet of placeholders helps nobody: say so and keep the previous one.
+                sink.abandon()
+                if !quiet { for failure in summary.failures where !Set(probeProblems).contains(failure) { printError("warning: \(failure)") } }
+                throw SheetError.everyInputFailed(count: summary.failures.count)
+            }
             try commit(sink, map: json.map { _ in try contactSheet.imageMapJSON(output: destination, problems: summary.failures) })
             if !quiet { report(summary, catalog: catalog, alreadyWarned: Set(probeProblems), seconds: Date().timeIntervalSince(started)) }
         }

@@ -65,7 +65,7 @@ struct SheetArguments: ParsableArguments {
     var title: String?
     @Option(help: "Split into pages no taller than this (sheet-1.png, sheet-2.png, ...).")
     var maxHeight: Int?
-    @Option(help: "Crop images more elongated than this ratio (e.g. 3 for 3:1 or 1:3).")
+    @Option(help: "Crop images more elongated than this ratio (3 for 3:1 or 1:3; default 16, so that a 1x10000 strip still makes a card that fits).")
     var maxAspect: Double?
 
     // Style
@@ -180,7 +180,7 @@ struct SheetArguments: ParsableArguments {
         o.order = order.itemOrder
         o.title = title
         o.maxHeight = maxHeight
-        o.maxAspect = maxAspect
+        if let maxAspect { o.maxAspect = maxAspect }
         if let mode = try? CaptionMode(validating: caption) { o.caption = mode }  // validate() refused the rest
         o.captionLines = captionLines
         o.compressionLevel = compressionLevel
@@ -216,25 +216,39 @@ struct SheetArguments: ParsableArguments {
     /// `mosaic render . -o sheet.png` can run again.
     func catalog(decoder: ImageDecoder, output: String? = nil) throws -> Catalog {
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        if inputs.count == 1 {
-            let input = inputs[0]
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
-            if exists && isDirectory.boolValue {
-                var catalog = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
-                if let output { catalog.leaveOut(sheetsAt: output) }
-                if catalog.entries.isEmpty { throw CatalogError.noImages(path: input, skipped: catalog.skippedFiles.count) }
-                return catalog
-            }
-            let lower = input.lowercased()
-            if lower.hasSuffix(".json") || lower.hasSuffix(".csv") {
-                return try Catalog.manifest(input, decoder: decoder, jobs: jobs)
-            }
-            if !exists { throw CatalogError.notFound(path: input) }
-        }
         for input in inputs where !FileManager.default.fileExists(atPath: input) { throw CatalogError.notFound(path: input) }
-        return Catalog.files(inputs, decoder: decoder, jobs: jobs)
+        var catalog = Catalog(sections: [])
+        var files: [String] = []
+        func addFiles() {
+            if !files.isEmpty { catalog.append(Catalog.files(files, decoder: decoder, jobs: jobs), headedBy: nil) }
+            files = []
+        }
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+            let ext = (input as NSString).pathExtension.lowercased()
+            if isDirectory.boolValue {
+                addFiles()
+                var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+                if let output { folder.leaveOut(sheetsAt: output) }
+                if folder.entries.isEmpty { throw CatalogError.noImages(path: input, skipped: folder.skippedFiles.count) }
+                // Several folders: each is a section headed by its name (as --recursive heads subfolders).
+                catalog.append(folder, headedBy: inputs.count > 1 ? input : nil)
+            } else if ext == "json" || ext == "csv" {
+                addFiles()
+                catalog.append(try Catalog.manifest(input, decoder: decoder, jobs: jobs), headedBy: nil)
+            } else if Self.otherManifestExtensions.contains(ext) {
+                throw CatalogError.manifest(path: input, message: "mosaic reads manifests in JSON or CSV; save this .\(ext) file as .csv")
+            } else {
+                files.append(input)
+            }
+        }
+        addFiles()
+        return catalog
     }
+
+    /// Lists that look like manifests but are not read as one.
+    static let otherManifestExtensions: Set<String> = ["tsv", "txt", "tab", "xml", "yaml", "yml", "xls", "xlsx", "ods", "numbers"]
 
     /// The typesetter with the system's fonts.
     static func typesetter() throws -> Typesetter {

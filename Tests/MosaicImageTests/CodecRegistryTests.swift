@@ -8,6 +8,7 @@ import Testing
 struct PPMCodec: ImageCodec {
     static let format = ImageFormat(rawValue: "ppm")
     var format: ImageFormat { Self.format }
+    var fileExtensions: [String] { ["ppm"] }
 
     func matches(signature: [UInt8]) -> Bool { signature.starts(with: Array("P6".utf8)) }
 

@@ -14,6 +14,8 @@ public struct Catalog: Sendable {
     public var hiddenCount = 0
     /// Folders seen twice through symbolic links (a loop), not entered again.
     public var symlinkLoops: [String] = []
+    /// Subfolders that could not be listed (`--recursive`): left out, with a warning.
+    public var unreadableFolders: [CatalogError] = []
 
     /// A catalog of `sections` (for programs that list the inputs themselves).
     public init(sections: [CatalogSection], title: String? = nil) {
@@ -69,7 +71,11 @@ public struct Catalog: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw .unreadableDirectory(path: directory, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            let problem = CatalogError.unreadableDirectory(path: directory, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            // The folder named fails the run; a subfolder of it is left out with a warning.
+            if relative.isEmpty { throw problem }
+            catalog.unreadableFolders.append(problem)
+            return
         }
         var files: [String] = []
         var subfolders: [String] = []
@@ -116,7 +122,9 @@ public struct Catalog: Sendable {
                 entry.info = try decoder.probe(path)
                 results.set(i, .image(entry))
             } catch {
-                if case .unsupportedFormat = error, !keepingOthers {
+                // Skipped: a file that is not an image and does not claim to be one by its
+                // name. A "photo.jpg" of zero bytes or garbage is a failure to report.
+                if case .unsupportedFormat = error, !keepingOthers, !decoder.codecs.claims(name: relative) {
                     results.set(i, .skipped(relative))
                 } else {
                     // Kept in its place: a file the user named, or an image that is broken.
@@ -166,6 +174,22 @@ public struct Catalog: Sendable {
         case .none: break
         }
         if reverse { entries.reverse() }
+    }
+
+    /// Adds `other`'s sections after these (its unheaded one headed by `header`, its
+    /// subfolders' headers prefixed with it) and what it skipped.
+    public mutating func append(_ other: Catalog, headedBy header: String?) {
+        for var section in other.sections {
+            if let header {
+                section.header = section.header.map { header + "/" + $0 } ?? header
+            }
+            sections.append(section)
+        }
+        skippedFiles += other.skippedFiles
+        hiddenCount += other.hiddenCount
+        symlinkLoops += other.symlinkLoops
+        unreadableFolders += other.unreadableFolders
+        if title == nil { title = other.title }
     }
 
     /// Leaves out the sheet at `output` and its pages (`NAME-1.png`, `NAME-2.png`, ...)

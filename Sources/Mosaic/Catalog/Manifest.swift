@@ -29,8 +29,10 @@ extension Catalog {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FileManager.default.fileExists(atPath: path) ? .manifest(path: path, message: "cannot read it") : .notFound(path: path)
         }
-        // Invalid UTF-8 is replaced (U+FFFD), never fatal.
-        let text = String(decoding: data, as: UTF8.self)
+        // Invalid UTF-8 is replaced (U+FFFD), never fatal; a byte-order mark (Excel writes
+        // one) is not part of the first column's name.
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let base = (path as NSString).deletingLastPathComponent
         let manifest: ManifestFile
         if path.lowercased().hasSuffix(".csv") {
@@ -43,6 +45,7 @@ extension Catalog {
             } catch {
                 throw .manifest(path: path, message: "\(error)")
             }
+            if let unknown = unknownKey(in: Data(text.utf8)) { throw .manifest(path: path, message: unknown) }
         }
         var sections = manifest.sections ?? []
         if let items = manifest.items { sections.insert(ManifestSection(items: items), at: 0) }
@@ -97,6 +100,38 @@ extension Catalog {
         var description: String?
     }
 
+    static let fileKeys = ["title", "sections", "items"]
+    static let sectionKeys = ["header", "footer", "columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset", "items"]
+    static let itemKeys = ["path", "title", "description"]
+
+    /// The first key a JSON manifest has that mosaic does not read (a typo would otherwise
+    /// be ignored without a word), with where it is and the nearest known key; nil when
+    /// every key is known.
+    static func unknownKey(in data: Data) -> String? {
+        guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        func check(_ object: [String: Any], _ known: [String], at place: String) -> String? {
+            for key in object.keys.sorted() where !known.contains(key) {
+                let hint = CaptionMode.nearest(key, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                return "unknown key \"\(key)\"\(place.isEmpty ? "" : " in " + place)\(hint)"
+            }
+            return nil
+        }
+        func checkItems(_ items: Any?, at place: String) -> String? {
+            for (i, item) in ((items as? [Any]) ?? []).enumerated() {
+                if let item = item as? [String: Any], let problem = check(item, itemKeys, at: "\(place)items[\(i)]") { return problem }
+            }
+            return nil
+        }
+        if let problem = check(file, fileKeys, at: "") { return problem }
+        if let problem = checkItems(file["items"], at: "") { return problem }
+        for (i, section) in ((file["sections"] as? [Any]) ?? []).enumerated() {
+            guard let section = section as? [String: Any] else { continue }
+            if let problem = check(section, sectionKeys, at: "sections[\(i)]") { return problem }
+            if let problem = checkItems(section["items"], at: "sections[\(i)].") { return problem }
+        }
+        return nil
+    }
+
     static func describe(_ error: DecodingError) -> String {
         func where_(_ context: DecodingError.Context) -> String {
             let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
@@ -111,12 +146,22 @@ extension Catalog {
         }
     }
 
+    static let csvColumns = ["path", "title", "description", "section"]
+
     static func parseCSV(_ text: String, path: String) throws(CatalogError) -> ManifestFile {
-        let rows = csvRows(text)
+        let rows: [[String]]
+        switch csvRows(text) {
+        case .success(let parsed): rows = parsed
+        case .failure(let line): throw .manifest(path: path, message: "line \(line.line): a quoted field is never closed")
+        }
         guard let header = rows.first else { throw .manifest(path: path, message: "it is empty") }
         let columns = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let pathColumn = columns.firstIndex(of: "path") else {
             throw .manifest(path: path, message: "the header row has no \"path\" column (it has: \(columns.joined(separator: ", ")))")
+        }
+        for column in columns where !column.isEmpty && !csvColumns.contains(column) {
+            let hint = CaptionMode.nearest(column, among: csvColumns).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw .manifest(path: path, message: "unknown column \"\(column)\"\(hint); the columns are \(csvColumns.joined(separator: ", "))")
         }
         let titleColumn = columns.firstIndex(of: "title")
         let descriptionColumn = columns.firstIndex(of: "description")
@@ -134,23 +179,33 @@ extension Catalog {
                 throw .manifest(path: path, message: "row \(number + 2) has no path")
             }
             let name = field(sectionColumn) ?? ""
-            if sectionIndex[name] == nil {
+            let item = ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn))
+            if let index = sectionIndex[name] {
+                sections[index].items?.append(item)
+            } else {
                 sectionIndex[name] = sections.count
-                var section = ManifestSection(items: [])
+                var section = ManifestSection(items: [item])
                 section.header = name.isEmpty ? nil : name
                 sections.append(section)
             }
-            sections[sectionIndex[name]!].items!.append(ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn)))
         }
         return ManifestFile(title: nil, sections: sections, items: nil)
     }
 
-    /// RFC 4180 rows: commas, double quotes (with "" inside), CRLF or LF.
-    static func csvRows(_ text: String) -> [[String]] {
+    /// Where a quoted CSV field that never closes opened.
+    struct UnterminatedQuote: Error {
+        var line: Int
+    }
+
+    /// RFC 4180 rows: commas, double quotes (with "" inside), CRLF or LF. A quote that
+    /// never closes is an error naming the line it opened on.
+    static func csvRows(_ text: String) -> Result<[[String]], UnterminatedQuote> {
         var rows: [[String]] = []
         var row: [String] = []
         var field = ""
         var quoted = false
+        var line = 1
+        var quoteLine = 0
         var iterator = text.makeIterator()
         var pending: Character? = nil
         while let c = pending ?? iterator.next() {
@@ -163,10 +218,12 @@ extension Catalog {
                         quoted = false
                     }
                 } else {
+                    if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
                     field.append(c)
                 }
             } else if c == "\"" && field.isEmpty {
                 quoted = true
+                quoteLine = line
             } else if c == "," {
                 row.append(field)
                 field = ""
@@ -175,14 +232,16 @@ extension Catalog {
                 rows.append(row)
                 row = []
                 field = ""
+                line += 1
             } else {
                 field.append(c)
             }
         }
+        if quoted { return .failure(UnterminatedQuote(line: quoteLine)) }
         if !field.isEmpty || !row.isEmpty {
             row.append(field)
             rows.append(row)
         }
-        return rows
+        return .success(rows)
     }
 }

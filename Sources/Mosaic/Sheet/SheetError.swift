@@ -19,6 +19,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case wouldReplaceAForeignFile(path: String)
     /// Strict mode: these inputs failed, nothing was written.
     case inputsFailed([CardProblem])
+    /// Not one of the `count` inputs could be drawn: nothing was written.
+    case everyInputFailed(count: Int)
     /// The image map could not be encoded (the encoder's message).
     case imageMap(message: String)
 
@@ -37,6 +39,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .inputsFailed(let failures):
             return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.map(\.description).joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"
+        case .everyInputFailed(let count):
+            return count == 1 ? "the only input failed; nothing written" : "all \(count) inputs failed; nothing written"
         }
     }
 }

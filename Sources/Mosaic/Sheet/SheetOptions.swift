@@ -32,8 +32,10 @@ public struct SheetOptions: Hashable, Sendable {
     public var title: String? = nil
     /// Pages no longer than this along the flow, pixels; nil: one page.
     public var maxHeight: Int? = nil
-    /// Masonry: images more elongated than this ratio (at least 1) are cropped; nil: none.
-    public var maxAspect: Double? = nil
+    /// Masonry: images more elongated than this ratio (at least 1) are cropped to it;
+    /// nil: none. Default 16: a 1x10000 strip would otherwise make a card millions of
+    /// pixels long, over any output limit; panoramas up to 16:1 keep their shape.
+    public var maxAspect: Double? = 16
     /// What each caption says (default: the manifest title, else the file's stem).
     public var caption: CaptionMode = .title
     /// Most lines of a caption's description (default 2).

@@ -28,6 +28,13 @@ public struct CodecRegistry: Sendable {
         codecs.first { $0.format == format }
     }
 
+    /// True when a file named `name` claims, by its extension, to be in a registered format.
+    public func claims(name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        let ext = name[name.index(after: dot)...].lowercased()
+        return codecs.contains { $0.fileExtensions.contains(ext) }
+    }
+
     /// The formats, for messages ("JPEG or PNG").
     public var formatNames: String {
         let names = codecs.map(\.format.description)

@@ -9,6 +9,10 @@ public protocol ImageCodec: Sendable {
     /// The format this codec reads.
     var format: ImageFormat { get }
 
+    /// The file name extensions of the format, lowercase, without the dot: a file named so
+    /// that is not one is reported, not skipped.
+    var fileExtensions: [String] { get }
+
     /// True when `signature` (the file's first `CodecRegistry.signatureLength` bytes, fewer
     /// for a shorter file) starts a file of this format.
     func matches(signature: [UInt8]) -> Bool

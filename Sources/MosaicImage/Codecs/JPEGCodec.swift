@@ -8,6 +8,7 @@ import CMosaicShims
 public struct JPEGCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "jpeg")
     public var format: ImageFormat { Self.format }
+    public var fileExtensions: [String] { ["jpg", "jpeg", "jpe", "jfif"] }
 
     public init() {}
 

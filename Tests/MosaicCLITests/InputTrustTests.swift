@@ -1,0 +1,142 @@
+import Foundation
+import Mosaic
+import Testing
+
+/// Inputs that are not what they look like: each case here was silently mishandled, or
+/// ended the whole run, before.
+@Suite struct InputTrustTests {
+    static let font = ["--font", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
+    static let fixed = font + ["--no-progress"]
+
+    static func folder(_ name: String = #function, samples: [String] = ["coins.png", "chelsea.jpg"]) -> String {
+        let dir = CLI.temporaryDirectory(name)
+        for sample in samples {
+            try! FileManager.default.copyItem(atPath: CLI.sampleImages + "/" + sample, toPath: dir + "/" + sample)
+        }
+        return dir
+    }
+
+    static func map(_ output: String) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        return try #require(object?["elements"] as? [[String: Any]])
+    }
+
+    /// A 1x10000 strip (and a 2x30000 PNG) no longer makes a card over the output limit:
+    /// the default aspect clamp (16) crops it, and the run goes on.
+    @Test func anExtremeStripIsDrawnWithinTheDefaultClamp() throws {
+        let dir = Self.folder()
+        try Bitmap(width: 1, height: 10_000, fill: .black).writePNG(to: dir + "/strip.png")
+        try Bitmap(width: 2, height: 30_000, fill: .white).writePNG(to: dir + "/tall.png")
+        let result = try CLI.run(["render", dir, "-o", dir + "/../strip-sheet.png", "--json", "-"] + Self.fixed)
+        #expect(result.status == 0, "\(result.stderr)")
+        let cards = try Self.map(result.stdout).filter { $0["kind"] as? String == "card" }
+        #expect(cards.count == 4)
+        for card in cards where (card["source"] as? String)?.hasSuffix("strip.png") == true || (card["source"] as? String)?.hasSuffix("tall.png") == true {
+            let frame = try #require(card["imageFrame"] as? [String: [String: Int]])
+            let width = frame["size"]?["width"] ?? 0, height = frame["size"]?["height"] ?? 0
+            #expect(abs(height - width * 16) <= 1, "\(frame)")
+        }
+    }
+
+    /// A subfolder that cannot be listed is left out with a warning; the run goes on. (Run
+    /// as the unprivileged user `nobody` when the tests run as root, who may list anything.)
+    @Test func anUnreadableSubfolderIsAWarning() throws {
+        let dir = Self.folder()
+        try FileManager.default.createDirectory(atPath: dir + "/closed", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coffee.jpg", toPath: dir + "/closed/coffee.jpg")
+        chmod(dir + "/closed", 0)
+        chmod(dir, 0o777)
+        defer { chmod(dir + "/closed", 0o755) }
+        var arguments = ["render", dir, "--recursive", "-o", dir + "/s.png"] + Self.fixed
+        var executable = CLI.productsDirectory.appendingPathComponent("mosaic").path
+        if getuid() == 0 {
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is needed to drop root")
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments
+            executable = "/usr/bin/setpriv"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("warning: \(dir)/closed: cannot list the folder: "))
+        #expect(stderr.contains("rendered 2 images"))
+    }
+
+    @Test func severalFoldersAreSections() throws {
+        let a = Self.folder("severalA", samples: ["coins.png"])
+        let b = Self.folder("severalB", samples: ["chelsea.jpg", "coffee.jpg"])
+        let result = try CLI.run(["layout", a, b, "--font", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let elements = try Self.map(result.stdout)
+        #expect(elements.filter { $0["kind"] as? String == "header" }.compactMap { $0["text"] as? String } == [a, b])
+        #expect(elements.filter { $0["kind"] as? String == "card" }.compactMap { $0["failure"] }.isEmpty)
+    }
+
+    @Test func manifestsThatAreNotWhatTheyLookLike() throws {
+        let dir = Self.folder()
+        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
+        try write("list.tsv", "path\ttitle\ncoins.png\tCoins\n")
+        let tsv = try CLI.run(["layout", dir + "/list.tsv"] + Self.font)
+        #expect(tsv.status == 1)
+        #expect(tsv.stderr == "error: \(dir)/list.tsv: mosaic reads manifests in JSON or CSV; save this .tsv file as .csv\n")
+        try write("open.csv", "path,title\ncoins.png,\"Coins\nchelsea.jpg,Cat\n")
+        let quote = try CLI.run(["layout", dir + "/open.csv"] + Self.font)
+        #expect(quote.status == 1)
+        #expect(quote.stderr == "error: \(dir)/open.csv: line 2: a quoted field is never closed\n")
+        try write("excel.csv", "\u{FEFF}path,title\r\ncoins.png,Coins\r\n")
+        let bom = try CLI.run(["layout", dir + "/excel.csv"] + Self.font)
+        #expect(bom.status == 0, "\(bom.stderr)")
+        try write("typo.json", #"{"items": [{"path": "coins.png", "titel": "Coins"}]}"#)
+        let typo = try CLI.run(["layout", dir + "/typo.json"] + Self.font)
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "error: \(dir)/typo.json: unknown key \"titel\" in items[0] (did you mean \"title\"?)\n")
+        try write("column.csv", "path,titel\ncoins.png,Coins\n")
+        let column = try CLI.run(["layout", dir + "/column.csv"] + Self.font)
+        #expect(column.status == 1)
+        #expect(column.stderr.contains("unknown column \"titel\" (did you mean \"title\"?)"))
+    }
+
+    /// A "photo.jpg" that is empty or garbage is a failure to report (and fails --strict),
+    /// not one of the "other files" skipped without a name.
+    @Test func imageNamedFilesThatAreNotImagesAreFailures() throws {
+        let dir = Self.folder()
+        try Data().write(to: URL(fileURLWithPath: dir + "/empty.jpg"))
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: dir + "/garbage.png"))
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
+        let result = try CLI.run(["render", dir, "-o", dir + "/../named-sheet.png"] + Self.fixed)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: \(dir)/empty.jpg: not a JPEG or PNG file (it starts with nothing: it is empty)"))
+        #expect(result.stderr.contains("rendered 2 images, 2 failed: \(dir)/empty.jpg, \(dir)/garbage.png; skipped 1 other file"))
+        let strict = try CLI.run(["render", dir, "-o", dir + "/../named-strict.png", "--strict"] + Self.fixed)
+        #expect(strict.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/../named-strict.png"))
+    }
+
+    @Test func aRunInWhichEveryInputFailedWritesNothing() throws {
+        let dir = Self.folder(samples: [])
+        let jpeg = try #require(FileManager.default.contents(atPath: CLI.sampleImages + "/rocket.jpg"))
+        try jpeg.prefix(300).write(to: URL(fileURLWithPath: dir + "/a.jpg"))
+        try jpeg.prefix(200).write(to: URL(fileURLWithPath: dir + "/b.jpg"))
+        let result = try CLI.run(["render", dir, "-o", dir + "/../failed-sheet.png"] + Self.fixed)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix("error: all 2 inputs failed; nothing written\n"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/../failed-sheet.png"))
+    }
+
+    @Test func layoutHonoursStrict() throws {
+        let dir = Self.folder()
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: dir + "/broken.jpg"))
+        let lenient = try CLI.run(["layout", dir] + Self.font)
+        #expect(lenient.status == 0)
+        let strict = try CLI.run(["layout", dir, "--strict"] + Self.font)
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("error: 1 input failed (strict mode, nothing written)"))
+        #expect(strict.stdout.isEmpty)
+    }
+}
