@@ -10,6 +10,8 @@ public struct FolderComparison: Sendable {
     public var added: [PairResult] { results.filter { $0.status == .added } }
     public var removed: [PairResult] { results.filter { $0.status == .removed } }
     public var unchanged: [PairResult] { results.filter { $0.status == .unchanged } }
+    /// Pairs of which an image could not be read.
+    public var failed: [PairResult] { results.filter { $0.status == .failed } }
     /// Nothing changed, added or removed.
     public var passes: Bool { results.allSatisfy { $0.status == .unchanged } }
 
@@ -35,9 +37,18 @@ public struct FolderComparison: Sendable {
         for path in Set(left).union(right).sorted() {
             switch (left.contains(path), right.contains(path)) {
             case (true, true):
-                results.append(try comparePair(
-                    relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path,
-                    options: options, tolerance: tolerance, decoder: decoder))
+                // In folders, one unreadable image is a failed pair, not the end of the run:
+                // every other pair is still compared and reported.
+                do {
+                    results.append(try comparePair(
+                        relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path,
+                        options: options, tolerance: tolerance, decoder: decoder))
+                } catch {
+                    guard case .image(let problem) = error else { throw error }
+                    results.append(PairResult(
+                        relativePath: path, status: .failed, baselinePath: baseline + "/" + path,
+                        currentPath: current + "/" + path, error: problem))
+                }
             case (false, true):
                 results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: current + "/" + path))
             default:

@@ -5,7 +5,8 @@ import MosaicLayout
 /// One compared pair.
 public struct PairResult: Sendable {
     public enum Status: String, Sendable, Codable {
-        case unchanged, changed, added, removed
+        /// `failed`: one of the two images could not be read (see `error`).
+        case unchanged, changed, added, removed, failed
     }
 
     public var relativePath: String
@@ -14,4 +15,18 @@ public struct PairResult: Sendable {
     public var currentPath: String?
     /// For pairs present on both sides.
     public var difference: ImageDifference?
+    /// For a failed pair: why an image could not be read.
+    public var error: ImageDecodingError?
+
+    public init(
+        relativePath: String, status: Status, baselinePath: String? = nil, currentPath: String? = nil,
+        difference: ImageDifference? = nil, error: ImageDecodingError? = nil
+    ) {
+        self.relativePath = relativePath
+        self.status = status
+        self.baselinePath = baselinePath
+        self.currentPath = currentPath
+        self.difference = difference
+        self.error = error
+    }
 }

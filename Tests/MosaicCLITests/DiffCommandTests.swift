@@ -51,12 +51,36 @@ import Testing
         #expect(lines[3] == "1 changed, 1 added, 1 removed, 1 unchanged")
         let report = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: dir + "/report.json")!) as! [String: Any]
         #expect(report["passes"] as? Bool == false)
-        #expect(report["counts"] as? [String: Int] == ["changed": 1, "added": 1, "removed": 1, "unchanged": 1])
+        #expect(report["counts"] as? [String: Int] == ["changed": 1, "added": 1, "removed": 1, "unchanged": 1, "failed": 0])
         let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<testsuite name=\"mosaic diff\" tests=\"4\" failures=\"3\" errors=\"0\">"))
         #expect(junit.contains("<testcase classname=\"mosaic.diff\" name=\"same.png\"/>"))
         let board = try ImageDecoder().probe(dir + "/board.png")
         #expect(board.width == 1500 && board.height > 300)
+    }
+
+    /// One truncated PNG in a folder diff is a failed pair: every other pair is compared,
+    /// every report written, and the run exits 1 (before: exit 2, no JSON, no JUnit).
+    @Test func anUnreadableImageInAFolderIsAFailedPair() throws {
+        let (baseline, current) = try Self.folders()
+        let dir = (baseline as NSString).deletingLastPathComponent
+        let good = try #require(FileManager.default.contents(atPath: Self.fixtures + "/noise-a.png"))
+        try good.write(to: URL(fileURLWithPath: baseline + "/cut.png"))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: current + "/cut.png"))
+        let result = try CLI.run(["diff", baseline, current, "-o", dir + "/board.png", "--json", dir + "/report.json", "--junit", dir + "/junit.xml"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("failed     cut.png: \(current)/cut.png: invalid PNG: "))
+        #expect(result.stdout.hasSuffix("1 changed, 1 added, 1 removed, 1 unchanged, 1 failed\n"))
+        let report = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: dir + "/report.json")!) as! [String: Any]
+        #expect((report["counts"] as? [String: Int])?["failed"] == 1)
+        let pairs = try #require(report["pairs"] as? [[String: Any]])
+        let failed = try #require(pairs.first { $0["path"] as? String == "cut.png" })
+        #expect(failed["status"] as? String == "failed")
+        #expect((failed["error"] as? String)?.hasPrefix("\(current)/cut.png: invalid PNG: ") == true)
+        let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("tests=\"5\" failures=\"3\" errors=\"1\""))
+        #expect(junit.contains("<testcase classname=\"mosaic.diff\" name=\"cut.png\">\n      <error message=\"\(current)/cut.png: invalid PNG: "))
+        #expect(try ImageDecoder().probe(dir + "/board.png").width == 1500)
     }
 
     @Test func errorsExitTwo() throws {

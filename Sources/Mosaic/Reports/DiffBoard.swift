@@ -23,6 +23,17 @@ extension DiffReport {
         if !changedEntries.isEmpty {
             sections.append(CatalogSection(header: "Changed (\(changedEntries.count))", entries: changedEntries, overrides: SectionOverrides(columns: 1)))
         }
+        if !c.failed.isEmpty {
+            // Placeholders naming what could not be read.
+            let entries = c.failed.map { result in
+                let path = result.currentPath ?? result.baselinePath ?? result.relativePath
+                return CatalogEntry(
+                    path: path, relativePath: result.relativePath,
+                    problem: result.error.map { CardProblem(path: $0.path, error: $0) }, title: result.relativePath,
+                    description: result.error?.reason ?? "cannot read")
+            }
+            sections.append(CatalogSection(header: "Failed (\(entries.count))", entries: entries, overrides: SectionOverrides(columns: 4)))
+        }
         for (label, pairs) in [("Added", c.added), ("Removed", c.removed)] where !pairs.isEmpty {
             var entries: [CatalogEntry] = []
             for result in pairs {
@@ -35,6 +46,7 @@ extension DiffReport {
         var options = SheetOptions()
         options.width = width
         options.title = "mosaic diff: \(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
+            + (c.failed.isEmpty ? "" : ", \(c.failed.count) failed")
         options.captionLines = 3
         return try ContactSheet(catalog: Catalog(sections: sections), options: options, typesetter: typesetter)
     }

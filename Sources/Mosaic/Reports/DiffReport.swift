@@ -33,8 +33,11 @@ public struct DiffReport: Sendable {
         for result in changedBySeverity { lines.append("changed    \(result.relativePath): \(figures(result))") }
         for result in comparison.added { lines.append("added      \(result.relativePath)") }
         for result in comparison.removed { lines.append("removed    \(result.relativePath)") }
+        for result in comparison.failed { lines.append("failed     \(result.relativePath): \(result.error?.description ?? "cannot read")") }
         let c = comparison
-        lines.append("\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged")
+        var counts = "\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
+        if !c.failed.isEmpty { counts += ", \(c.failed.count) failed" }
+        lines.append(counts)
         return lines
     }
 
@@ -58,6 +61,8 @@ public struct DiffReport: Sendable {
         var status: String
         var baseline: String?
         var current: String?
+        /// A failed pair: why an image could not be read.
+        var error: String?
         var differingPixels: Int?
         var antialiasedPixels: Int?
         var fraction: Double?
@@ -87,16 +92,20 @@ public struct DiffReport: Sendable {
     /// - Throws: `SheetError.imageMap` when the encoder fails.
     public func json() throws(SheetError) -> Data {
         let c = comparison
-        let pairs = (changedBySeverity + c.added + c.removed + c.unchanged).map { r in
+        let pairs = (changedBySeverity + c.failed + c.added + c.removed + c.unchanged).map { r in
             JSONPair(
                 path: r.relativePath, status: r.status.rawValue, baseline: r.baselinePath, current: r.currentPath,
+                error: r.error?.description,
                 differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
                 fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
                 baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
         }
         let report = JSONReport(
             threshold: options.threshold, includeAntialiasing: options.includeAntialiasing, passes: c.passes,
-            counts: ["changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count],
+            counts: [
+                "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
+                "failed": c.failed.count,
+            ],
             pairs: pairs)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -110,17 +119,18 @@ public struct DiffReport: Sendable {
     // MARK: JUnit
 
     /// A JUnit XML report: one test case per pair, a failure for each changed, added or
-    /// removed one.
+    /// removed one, an error for each that could not be read.
     public func junit() -> String {
         func escape(_ s: String) -> String {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
         }
         let results = comparison.results
-        let failures = results.filter { $0.status != .unchanged }.count
+        let errors = results.filter { $0.status == .failed }.count
+        let failures = results.filter { $0.status != .unchanged }.count - errors
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\">\n"
-        xml += "  <testsuite name=\"mosaic diff\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\">\n"
+        xml += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+        xml += "  <testsuite name=\"mosaic diff\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         for r in results {
             xml += "    <testcase classname=\"mosaic.diff\" name=\"\(escape(r.relativePath))\""
             switch r.status {
@@ -129,6 +139,8 @@ public struct DiffReport: Sendable {
                 xml += ">\n      <failure message=\"\(escape("changed: " + figures(r)))\"/>\n    </testcase>\n"
             case .added: xml += ">\n      <failure message=\"added: no baseline\"/>\n    </testcase>\n"
             case .removed: xml += ">\n      <failure message=\"removed: no current image\"/>\n    </testcase>\n"
+            case .failed:
+                xml += ">\n      <error message=\"\(escape(r.error?.description ?? "cannot read"))\"/>\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
