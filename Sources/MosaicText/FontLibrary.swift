@@ -69,8 +69,14 @@ public final class FontLibrary: @unchecked Sendable {
             }
             return try openFace(path: path, index: index)
         case .family(let family):
-            guard let (path, index) = Self.match(family: family, bold: bold, character: nil) else {
-                throw .familyNotFound(family: family)
+            guard let (path, index, matched) = Self.match(family: family, bold: bold, character: nil) else {
+                throw .familyNotFound(family: family, substitute: nil)
+            }
+            // fontconfig always finds something; a named family it does not have is an
+            // error (a typo or a missing font should not silently become another face).
+            let generic = Self.genericFamilies.contains(family.lowercased())
+            if !generic, !matched.isEmpty, !matched.contains(where: { Self.sameFamily($0, family) }) {
+                throw .familyNotFound(family: family, substitute: matched[0])
             }
             return try openFace(path: path, index: index)
         }
@@ -109,7 +115,7 @@ public final class FontLibrary: @unchecked Sendable {
             found = candidate
             break
         }
-        if found == nil, systemFallback, let (path, index) = Self.match(family: "sans-serif", bold: false, character: scalar),
+        if found == nil, systemFallback, let (path, index, _) = Self.match(family: "sans-serif", bold: false, character: scalar),
             let candidate = try? openFace(path: path, index: index), candidate.glyphIndex(scalar) != 0
         {
             found = candidate
@@ -119,8 +125,17 @@ public final class FontLibrary: @unchecked Sendable {
         return found
     }
 
-    /// fontconfig's best file for a family (and a character it must have).
-    static func match(family: String, bold: Bool, character: Unicode.Scalar?) -> (String, Int)? {
+    /// The families fontconfig resolves by its own configuration: any face is the answer.
+    static let genericFamilies: Set<String> = ["sans-serif", "sans", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy", "emoji", "math"]
+
+    /// Family names compared as people write them: case and spaces do not matter.
+    static func sameFamily(_ a: String, _ b: String) -> Bool {
+        a.lowercased().filter { !$0.isWhitespace } == b.lowercased().filter { !$0.isWhitespace }
+    }
+
+    /// fontconfig's best file for a family (and a character it must have), and the family
+    /// names of the face it chose.
+    static func match(family: String, bold: Bool, character: Unicode.Scalar?) -> (String, Int, [String])? {
         fontconfigLock.withLock { _ in
             guard let config = FcConfigGetCurrent() ?? { FcInit(); return FcConfigGetCurrent() }(),
                 let pattern = FcPatternCreate()
@@ -147,7 +162,13 @@ public final class FontLibrary: @unchecked Sendable {
             var index: Int32 = 0
             if FcPatternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
             let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
-            return (path, Int(index))
+            // A face may carry several family names (localized ones): all of them count.
+            var families: [String] = []
+            var name: UnsafeMutablePointer<FcChar8>? = nil
+            while FcPatternGetString(matched, FC_FAMILY, Int32(families.count), &name) == FcResultMatch, let name {
+                families.append(String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
+            }
+            return (path, Int(index), families)
         }
     }
 

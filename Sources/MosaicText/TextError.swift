@@ -12,8 +12,9 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     case fontNotFound(path: String)
     /// A file FreeType cannot open as a font (`code` is FreeType's error code).
     case notAFont(path: String, code: Int32)
-    /// No installed font matches the family (fontconfig found nothing usable).
-    case familyNotFound(family: String)
+    /// No installed font has the family; `substitute` is the family fontconfig would have
+    /// used instead, if any.
+    case familyNotFound(family: String, substitute: String?)
     /// A size that is not a finite number above zero.
     case invalidFontSize(Double)
     /// FreeType itself failed to start.
@@ -23,7 +24,9 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fontNotFound(let path): return "\(path): no such font file"
         case .notAFont(let path, let code): return "\(path): not a font FreeType can read (error \(code))"
-        case .familyNotFound(let family): return "no installed font for the family \"\(family)\""
+        case .familyNotFound(let family, let substitute):
+            let instead = substitute.map { " (fontconfig would use \"\($0)\" instead)" } ?? ""
+            return "no installed font for the family \"\(family)\"\(instead); name an installed family or a font file"
         case .invalidFontSize(let size): return "font size \(size) must be a number above 0"
         case .freetype(let code): return "FreeType could not start (error \(code))"
         }

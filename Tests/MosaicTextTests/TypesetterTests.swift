@@ -236,3 +236,23 @@ import Testing
         _ = library.missingCharacters
     }
 }
+
+/// A named family fontconfig does not have is an error naming what it would have used,
+/// not a silent substitute; generic families and installed ones (any of their names,
+/// any case) resolve.
+@Suite struct FamilyTests {
+    @Test func anUnknownFamilyIsAnError() throws {
+        let typesetter = Typesetter(fonts: try FontLibrary())
+        do {
+            try typesetter.validate(TextStyle(font: .family("Helvetica Neue Condensed Black"), size: 12))
+            Issue.record("an unknown family was accepted")
+        } catch {
+            guard case .familyNotFound(let family, let substitute) = error else { Issue.record("\(error)"); return }
+            #expect(family == "Helvetica Neue Condensed Black")
+            #expect(substitute != nil)
+        }
+        try typesetter.validate(TextStyle(font: .family("sans-serif"), size: 12))
+        try typesetter.validate(TextStyle(font: .family("dejavu sans"), size: 12))
+        try typesetter.validate(TextStyle(font: .family("文泉驿微米黑"), size: 12))
+    }
+}
