@@ -72,4 +72,27 @@ import Testing
         #expect(colour.stderr.contains("--background: \"#１２３\" is not a colour"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
+
+    /// Manifests made of random pieces of JSON and CSV (quotes, BOMs, control characters,
+    /// deep nesting, wrong types) never crash the parser: they load or are refused with a
+    /// message naming the file.
+    @Test func manifestsOfRandomPiecesNeverCrash() throws {
+        let dir = CLI.temporaryDirectory()
+        let jsonPieces = ["{", "}", "[", "]", ",", ":", "\"items\"", "\"sections\"", "\"path\"", "\"title\"", "\"columns\"", "\"a.png\"",
+                          "1", "-1", "1e999", "null", "true", "\"\u{FEFF}\"", "\"\\u0000\"", "\"鬱\"", " ", "\n", "\"", "\\"]
+        let csvPieces = ["path", "title", "section", ",", "\"", "\"\"", "\n", "\r\n", "a.png", "\u{FEFF}", "鬱", " ", "\u{0}", "x,y,z"]
+        var g = Generator(state: 4)
+        for n in 0..<400 {
+            let json = n % 2 == 0
+            let pieces = json ? jsonPieces : csvPieces
+            let text = (0..<Int.random(in: 0...40, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+            let path = dir + "/m\(n)." + (json ? "json" : "csv")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try Catalog.manifest(path, jobs: 1)
+            } catch {
+                #expect(error.description.hasPrefix(path) || error.description.contains("no such file"), "\(error)")
+            }
+        }
+    }
 }
