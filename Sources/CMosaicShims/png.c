@@ -111,6 +111,71 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
     return result;
 }
 
+/// The largest palette index a palette PNG's pixels use, read once more without any
+/// transform (libpng 1.6.39 tracks it itself, but skips the last pixel of every row); -1
+/// when it cannot be read. Its own setjmp: nothing of the caller's state is touched.
+static int mosaic_png_largest_index(const uint8_t *data, size_t size) {
+    mosaic_result quiet = mosaic_png_ok();
+    mosaic_png_reader reader = {data, size, 0, 0};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &quiet, mosaic_png_error_fn, mosaic_png_warning_fn);
+    if (!png) return -1;
+    png_infop info = png_create_info_struct(png);
+    uint8_t *volatile row = NULL;
+    volatile int largest = -1;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        free(row);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        return largest;
+    }
+    png_set_read_fn(png, &reader, mosaic_png_read_fn);
+    png_read_info(png, info);
+    png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    if (png_get_bit_depth(png, info) < 8) png_set_packing(png);  // one index per byte
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    row = malloc(png_get_rowbytes(png, info));
+    if (!row) longjmp(png_jmpbuf(png), 1);
+    int found = 0;
+    for (int pass = 0; pass < passes; pass++) {
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(png, row, NULL);
+            for (png_uint_32 x = 0; x < width; x++) {
+                if (row[x] > found) found = row[x];
+            }
+        }
+    }
+    largest = found;
+    free(row);
+    row = NULL;
+    png_destroy_read_struct(&png, &info, NULL);
+    return largest;
+}
+
+/// The palette's entries of a palette PNG whose indices could point past it (fewer than
+/// 256 entries), else 0. Ask before the transforms: they change the info's colour type.
+static int mosaic_png_palette_entries(png_structp png, png_infop info) {
+    if (png_get_color_type(png, info) != PNG_COLOR_TYPE_PALETTE) return 0;
+    png_colorp palette = NULL;
+    int entries = 0;
+    if (png_get_PLTE(png, info, &palette, &entries) == 0 || entries >= 256) return 0;
+    return entries;
+}
+
+/// After every row was read: a palette index past the palette's end is damage (drawn as
+/// black, and a sign of a corrupt or hostile file).
+static void mosaic_png_check_palette(int entries, const uint8_t *data, size_t size, mosaic_result *result) {
+    if (entries <= 0) return;
+    int largest = mosaic_png_largest_index(data, size);
+    if (largest >= entries) {
+        char message[MOSAIC_MESSAGE_SIZE];
+        snprintf(message, sizeof message, "palette index %d past the palette's %d entries", largest, entries);
+        if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", message);
+        if (result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "%s", message);
+        result->warning_count += 1;
+        result->damage_count += 1;
+    }
+}
+
 /// The transforms to RGBA8 straight alpha, for the whole-image and the streaming reads.
 static void mosaic_png_to_rgba8(png_structp png, png_infop info) {
     int bit_depth = png_get_bit_depth(png, info);
@@ -168,6 +233,7 @@ mosaic_result mosaic_png_decode(
         result.status = MOSAIC_ERROR;
         return result;
     }
+    int palette_entries = mosaic_png_palette_entries(png, info);
     mosaic_png_to_rgba8(png, info);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
@@ -183,6 +249,7 @@ mosaic_result mosaic_png_decode(
         }
     }
     rows_done = 1;
+    mosaic_png_check_palette(palette_entries, data, size, &result);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     return result;
@@ -193,6 +260,8 @@ mosaic_result mosaic_png_decode(
 struct mosaic_png_stream {
     png_structp png;
     png_infop info;
+    /// See mosaic_png_palette_entries.
+    int palette_entries;
     mosaic_png_reader reader;
     mosaic_result result;
     int width;
@@ -235,6 +304,7 @@ mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int 
         free(stream);
         return NULL;
     }
+    stream->palette_entries = mosaic_png_palette_entries(stream->png, stream->info);
     mosaic_png_to_rgba8(stream->png, stream->info);
     png_read_update_info(stream->png, stream->info);
     if (png_get_rowbytes(stream->png, stream->info) != (size_t)width * 4) {
@@ -267,6 +337,7 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
 mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream) {
     mosaic_result result = stream->result;
     if (stream->rows_left == 0) {
+        mosaic_png_check_palette(stream->palette_entries, stream->reader.data, stream->reader.size, &stream->result);
         if (setjmp(png_jmpbuf(stream->png))) {
             result = stream->result;
             mosaic_png_demote_to_warning(&result);

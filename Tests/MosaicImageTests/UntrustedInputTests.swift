@@ -143,4 +143,27 @@ enum RawPNG {
         }
         #expect(try capped.decode(dir + "/b.jpg", minimumSize: minimum).bitmap.width == 100)
     }
+
+    /// A palette index one past the palette's end (libpng 1.6.39 misses exactly that one)
+    /// is damage: a warning, and an error under --strict.
+    @Test func aPaletteIndexPastThePaletteIsDamage() throws {
+        let dir = Fixtures.directory()
+        func palettePNG(index: UInt8) -> [UInt8] {
+            var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            png += RawPNG.chunk("IHDR", RawPNG.u32(2) + RawPNG.u32(1) + [8, 3, 0, 0, 0])
+            png += RawPNG.chunk("PLTE", [255, 0, 0, 0, 0, 255])  // two entries
+            png += RawPNG.chunk("IDAT", RawPNG.zlib([0, 0, index]))
+            return png + RawPNG.chunk("IEND", [])
+        }
+        try Data(palettePNG(index: 1)).write(to: URL(fileURLWithPath: dir + "/good.png"))
+        try Data(palettePNG(index: 2)).write(to: URL(fileURLWithPath: dir + "/past.png"))
+        let good = try decoder.decode(dir + "/good.png")
+        #expect(good.warning == nil && good.bitmap[1, 0] == RGBA(red: 0, green: 0, blue: 255))
+        let past = try decoder.decode(dir + "/past.png")
+        #expect(past.warning?.message == "palette index 2 past the palette's 2 entries")
+        #expect(past.warning?.isDataLoss == true)
+        #expect(throws: ImageDecodingError.damaged(path: dir + "/past.png", message: "palette index 2 past the palette's 2 entries")) {
+            try ImageDecoder(strict: true).decode(dir + "/past.png")
+        }
+    }
 }
