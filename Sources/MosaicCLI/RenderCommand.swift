@@ -15,6 +15,11 @@ struct RenderCommand: ParsableCommand {
 
     /// Where the sheet goes.
     var destination: String { output ?? "sheet.png" }
+    /// `-o -`: the PNG goes to standard output (written to a temporary file first, so that
+    /// a failed run sends nothing).
+    var toStandardOutput: Bool { output == "-" }
+    /// The file the PNG sink writes.
+    var sinkDestination: String { toStandardOutput ? NSTemporaryDirectory() + "mosaic-stdout-\(getpid()).png" : destination }
 
     @Option(help: ArgumentHelp("Also write the layout as a JSON image map to FILE, or - for standard output.", valueName: "file"))
     var json: String?
@@ -26,6 +31,10 @@ struct RenderCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        if toStandardOutput {
+            if json == "-" { throw ValidationError("--output - and --json - would both write to standard output") }
+            return
+        }
         guard destination.lowercased().hasSuffix(".png") else {
             throw ValidationError("--output: mosaic writes PNG; \"\(destination)\" does not end in .png")
         }
@@ -37,7 +46,7 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             // Before any work: the outputs are no folders, no inputs named on the command
             // line, and not each other.
-            try outputCheck(pages: [destination], catalog: nil).check()
+            try outputCheck(pages: toStandardOutput ? [] : [destination], catalog: nil).check()
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             let catalog = try sheet.catalog(decoder: decoder, output: destination)
             let probeProblems = catalog.entries.compactMap(\.problem)
@@ -47,15 +56,15 @@ struct RenderCommand: ParsableCommand {
             }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
             // Before drawing: every page and the map against every file read.
-            let pages = contactSheet.pagePaths(for: destination)
+            let pages = try pagePaths(contactSheet)
             try outputCheck(pages: pages, catalog: catalog).check()
             if output == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !PNGSink.isMosaicSheet($0) }) {
                 throw SheetError.wouldReplaceAForeignFile(path: foreign)
             }
             let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
-            let sink = PNGSink(destination: destination, compressionLevel: options.compressionLevel, limits: options.limits)
+            let sink = PNGSink(destination: sinkDestination, compressionLevel: options.compressionLevel, limits: options.limits)
             var summary = try SheetRenderer(sheet: contactSheet).render(into: sink, commit: false) { bar.update($0) }
-            summary.files = pages
+            summary.files = toStandardOutput ? ["standard output"] : pages
             bar.finish()
             if summary.rendered == 0 && !summary.failures.isEmpty {
                 // A sheet of placeholders helps nobody: say so and keep the previous one.
@@ -63,7 +72,9 @@ struct RenderCommand: ParsableCommand {
                 if !quiet { for failure in summary.failures where !Set(probeProblems).contains(failure) { printError("warning: \(failure)") } }
                 throw SheetError.everyInputFailed(count: summary.failures.count)
             }
-            try commit(sink, map: json.map { _ in try contactSheet.imageMapJSON(output: destination, problems: summary.failures) })
+            try commit(sink, map: json.map { _ in
+                try contactSheet.imageMapJSON(output: toStandardOutput ? nil : destination, problems: summary.failures)
+            })
             if !quiet { report(summary, catalog: catalog, alreadyWarned: Set(probeProblems), seconds: Date().timeIntervalSince(started)) }
         }
     }
@@ -107,6 +118,27 @@ struct RenderCommand: ParsableCommand {
         }
         try pending?.commit()
         if json == "-", let map { FileHandle.standardOutput.write(map + Data("\n".utf8)) }
+        if toStandardOutput {
+            // Registered, so that a closed pipe (SIGPIPE) or Ctrl-C while sending removes it.
+            TemporaryFiles.register(sinkDestination)
+            defer {
+                unlink(sinkDestination)
+                TemporaryFiles.unregister(sinkDestination)
+            }
+            guard let png = FileManager.default.contents(atPath: sinkDestination) else {
+                throw Failure(description: "\(sinkDestination): cannot read the sheet back to send it to standard output")
+            }
+            FileHandle.standardOutput.write(png)
+        }
+    }
+
+    /// The files of the pages (none for `-o -`, which takes one page only).
+    func pagePaths(_ sheet: ContactSheet) throws -> [String] {
+        guard toStandardOutput else { return sheet.pagePaths(for: destination) }
+        if sheet.layout.pageCount > 1 {
+            throw Failure(description: "--output - writes one PNG, and this sheet has \(sheet.layout.pageCount) pages; name a file, or drop --max-height")
+        }
+        return []
     }
 
     /// The warnings not yet printed and the closing line: counts, the failed files by

@@ -136,4 +136,28 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr == "error: \(target): cannot create: \(reason)\n")
     }
+
+    /// `-o -` sends the PNG to standard output: the same bytes as a file, one page only.
+    @Test func theSheetToStandardOutput() throws {
+        let dir = Self.folder()
+        let file = try CLI.run(["render", dir + "/coins.png", "-o", dir + "/s.png"] + Self.fixed)
+        #expect(file.status == 0)
+        let process = Process()
+        process.executableURL = CLI.productsDirectory.appendingPathComponent("mosaic")
+        process.arguments = ["render", dir + "/coins.png", "-o", "-"] + Self.fixed
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(bytes == Self.contents(dir + "/s.png"))
+        let paged = try CLI.run(["render", CLI.sampleImages, "-o", "-", "--max-height", "600"] + Self.fixed)
+        #expect(paged.status == 1)
+        #expect(paged.stderr.contains("--output - writes one PNG, and this sheet has "))
+        #expect(paged.stdout.isEmpty)
+        let both = try CLI.run(["render", dir + "/coins.png", "-o", "-", "--json", "-"] + Self.fixed)
+        #expect(both.status == 64)
+    }
 }
