@@ -29,24 +29,8 @@ extension Catalog {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FileManager.default.fileExists(atPath: path) ? .manifest(path: path, message: "cannot read it") : .notFound(path: path)
         }
-        // Invalid UTF-8 is replaced (U+FFFD), never fatal; a byte-order mark (Excel writes
-        // one) is not part of the first column's name.
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let manifest = try parseManifest(data, path: path)
         let base = (path as NSString).deletingLastPathComponent
-        let manifest: ManifestFile
-        if path.lowercased().hasSuffix(".csv") {
-            manifest = try parseCSV(text, path: path)
-        } else {
-            do {
-                manifest = try JSONDecoder().decode(ManifestFile.self, from: Data(text.utf8))
-            } catch let error as DecodingError {
-                throw .manifest(path: path, message: describe(error))
-            } catch {
-                throw .manifest(path: path, message: "\(error)")
-            }
-            if let unknown = unknownKey(in: Data(text.utf8)) { throw .manifest(path: path, message: unknown) }
-        }
         var sections = manifest.sections ?? []
         if let items = manifest.items { sections.insert(ManifestSection(items: items), at: 0) }
         guard sections.contains(where: { !($0.items ?? []).isEmpty }) else {
@@ -72,6 +56,36 @@ extension Catalog {
             catalog.sections.append(CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides))
         }
         return catalog
+    }
+
+    /// Reads a manifest's text without touching the images it lists: what `manifest`
+    /// does first, for a fuzzer and for tools that check manifests. `path` chooses the
+    /// format (`.csv`, else JSON) and names the file in errors.
+    ///
+    /// - Returns: how many images it lists.
+    /// - Throws: `CatalogError.manifest` naming the file and what is wrong with it.
+    @discardableResult
+    public static func checkManifest(_ data: Data, path: String) throws(CatalogError) -> Int {
+        let manifest = try parseManifest(data, path: path)
+        return (manifest.items?.count ?? 0) + (manifest.sections ?? []).reduce(0) { $0 + ($1.items?.count ?? 0) }
+    }
+
+    static func parseManifest(_ data: Data, path: String) throws(CatalogError) -> ManifestFile {
+        // Invalid UTF-8 is replaced (U+FFFD), never fatal; a byte-order mark (Excel writes
+        // one) is not part of the first column's name.
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        if path.lowercased().hasSuffix(".csv") { return try parseCSV(text, path: path) }
+        let manifest: ManifestFile
+        do {
+            manifest = try JSONDecoder().decode(ManifestFile.self, from: Data(text.utf8))
+        } catch let error as DecodingError {
+            throw .manifest(path: path, message: describe(error))
+        } catch {
+            throw .manifest(path: path, message: "\(error)")
+        }
+        if let unknown = unknownKey(in: Data(text.utf8)) { throw .manifest(path: path, message: unknown) }
+        return manifest
     }
 
     struct ManifestFile: Decodable {
