@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Mosaic
 
 @main
@@ -7,7 +8,12 @@ struct MosaicCommand: ParsableCommand {
     static func main() {
         TemporaryFiles.removeOnInterrupt()
         do {
-            var command = try parseAsRoot()
+            // The arguments as bytes: a file name that is not UTF-8 keeps them (FileNames).
+            let arguments = (1..<Int(CommandLine.argc)).map { index -> String in
+                guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+                return FileNames.string(fromBytes: UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) })
+            }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             exit(withError: error)

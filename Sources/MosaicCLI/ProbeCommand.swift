@@ -44,7 +44,7 @@ struct ProbeCommand: ParsableCommand {
                     orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
                     bitDepth: info.bitDepth, colorModel: info.colorModel, decodeMemory: info.decodeMemory))
                 if !json {
-                    var line = "\(path): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
+                    var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                     if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
                     if info.hasAlpha { line += ", alpha" }
                     if let interlacing = info.interlacing { line += ", \(interlacing)" }

@@ -152,7 +152,7 @@ struct RenderCommand: ParsableCommand {
         }
         var line = "rendered \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"
         if !summary.failures.isEmpty {
-            line += ", \(summary.failures.count) failed: " + summary.failures.map(\.path).joined(separator: ", ")
+            line += ", \(summary.failures.count) failed: " + summary.failures.map { FileNames.display($0.path) }.joined(separator: ", ")
         }
         if !catalog.skippedFiles.isEmpty { line += "; skipped \(catalog.skippedFiles.count) other file\(catalog.skippedFiles.count == 1 ? "" : "s")" }
         line += " -> " + summary.files.joined(separator: ", ")

@@ -216,7 +216,7 @@ struct SheetArguments: ParsableArguments {
     /// `mosaic render . -o sheet.png` can run again.
     func catalog(decoder: ImageDecoder, output: String? = nil) throws -> Catalog {
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        for input in inputs where !FileManager.default.fileExists(atPath: input) { throw CatalogError.notFound(path: input) }
+        for input in inputs where FileNames.status(input) == nil { throw CatalogError.notFound(path: input) }
         var catalog = Catalog(sections: [])
         var files: [String] = []
         func addFiles() {
@@ -224,10 +224,9 @@ struct SheetArguments: ParsableArguments {
             files = []
         }
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+            let isDirectory = FileNames.status(input).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
             let ext = (input as NSString).pathExtension.lowercased()
-            if isDirectory.boolValue {
+            if isDirectory {
                 addFiles()
                 var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
                 if let output { folder.leaveOut(sheetsAt: output) }

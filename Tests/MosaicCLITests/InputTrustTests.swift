@@ -139,4 +139,32 @@ import Testing
         #expect(strict.stderr.contains("error: 1 input failed (strict mode, nothing written)"))
         #expect(strict.stdout.isEmpty)
     }
+
+    /// A file name that is not UTF-8 (Latin-1 "café.png") keeps its bytes: found in a
+    /// folder, and named on the command line (before: "No such file or directory").
+    @Test func fileNamesThatAreNotUTF8() throws {
+        let dir = Self.folder(samples: ["chelsea.jpg"])
+        let png = try #require(FileManager.default.contents(atPath: CLI.sampleImages + "/coins.png"))
+        let latin1 = dir + "/caf" + "\u{10FFE9}" + ".png"  // the byte 0xE9, escaped
+        let fd = FileNames.withSystemPath(latin1) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        try #require(fd >= 0)
+        _ = png.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).count == 2)
+        let folder = try CLI.run(["render", dir, "-o", dir + "/../latin1-sheet.png", "--caption", "name"] + Self.fixed)
+        #expect(folder.status == 0, "\(folder.stderr)")
+        #expect(folder.stderr.contains("rendered 2 images ->"))
+        // Named as an argument, through a shell that passes the raw byte.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let mosaic = CLI.productsDirectory.appendingPathComponent("mosaic").path
+        process.arguments = ["-c", "exec \"$0\" render \"$(printf '%s/caf\\351.png' \"$1\")\" -o \"$1/../latin1-named.png\" --no-progress", mosaic, dir]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("rendered 1 image ->"))
+    }
 }

@@ -35,9 +35,8 @@ public struct Catalog: Sendable {
         _ path: String, sort: FileOrder = .natural, reverse: Bool = false, recursive: Bool = false,
         decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(CatalogError) -> Catalog {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
-        guard isDirectory.boolValue else { throw .notADirectory(path: path) }
+        guard let status = FileNames.status(path) else { throw .notFound(path: path) }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { throw .notADirectory(path: path) }
         var catalog = Catalog(sections: [])
         var visited: Set<String> = []
         var folders: [(relative: String, files: [String])] = []
@@ -58,8 +57,7 @@ public struct Catalog: Sendable {
     ) throws(CatalogError) {
         let directory = relative.isEmpty ? root : root + "/" + relative
         // A folder is known by its device and inode: a symbolic link back up is a loop.
-        var status = stat()
-        if stat(directory, &status) == 0 {
+        if let status = FileNames.status(directory) {
             let identity = "\(status.st_dev):\(status.st_ino)"
             if visited.contains(identity) {
                 catalog.symlinkLoops.append(directory)
@@ -67,11 +65,9 @@ public struct Catalog: Sendable {
             }
             visited.insert(identity)
         }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            let problem = CatalogError.unreadableDirectory(path: directory, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+        // Listed with readdir: a name that is not valid UTF-8 keeps its bytes (FileNames).
+        guard let names = FileNames.contentsOfDirectory(directory) else {
+            let problem = CatalogError.unreadableDirectory(path: directory, reason: String(cString: strerror(errno)))
             // The folder named fails the run; a subfolder of it is left out with a warning.
             if relative.isEmpty { throw problem }
             catalog.unreadableFolders.append(problem)
@@ -85,12 +81,11 @@ public struct Catalog: Sendable {
                 continue
             }
             let child = relative.isEmpty ? name : relative + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + child, isDirectory: &isDirectory) else {
+            guard let status = FileNames.status(root + "/" + child) else {
                 files.append(child)  // a dangling link: reported when probed
                 continue
             }
-            if isDirectory.boolValue {
+            if (status.st_mode & S_IFMT) == S_IFDIR {
                 if recursive { subfolders.append(child) }
             } else {
                 files.append(child)
@@ -113,8 +108,7 @@ public struct Catalog: Sendable {
         let work: @Sendable (Int) -> Void = { (i: Int) in
             let (path, relative) = files[i]
             var entry = CatalogEntry(path: path, relativePath: relative)
-            var status = stat()
-            if stat(path, &status) == 0 {
+            if let status = FileNames.status(path) {
                 entry.fileSize = Int(status.st_size)
                 entry.modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
             }

@@ -45,7 +45,7 @@ public struct CatalogEntry: Sendable, Hashable {
     }
 
     /// The file name, without folders.
-    public var name: String { (relativePath as NSString).lastPathComponent }
+    public var name: String { FileNames.display((relativePath as NSString).lastPathComponent) }
     /// The name without its extension.
     public var stem: String { (name as NSString).deletingPathExtension }
     /// The name's extension, without the dot.

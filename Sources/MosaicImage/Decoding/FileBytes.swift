@@ -9,7 +9,7 @@ enum FileBytes {
     /// The first `limit` bytes of the file (all of it when shorter), and whether that is
     /// the whole file.
     static func read(_ path: String, limit: Int = Int.max) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw .unreadable(path: path, reason: systemMessage()) }
         defer { close(fd) }
         var status = stat()

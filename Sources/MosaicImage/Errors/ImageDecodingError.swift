@@ -52,5 +52,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    /// "path: reason", the path as people read it (bytes that are not UTF-8 as U+FFFD).
+    public var description: String { "\(FileNames.display(path)): \(reason)" }
 }

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File names are bytes; Swift strings are Unicode. A name that is not valid UTF-8 (a
+/// Latin-1 "café.jpg" from an old camera or archive) keeps its bytes through mosaic: each
+/// byte that is not part of valid UTF-8 becomes the private-use scalar U+10FF00 + byte in
+/// the string, and that byte again when the path goes to the system. Valid UTF-8 names are
+/// plain strings, unchanged.
+public enum FileNames {
+    static let escapeBase: UInt32 = 0x10FF00
+
+    /// The string for raw name bytes (from `readdir` or `argv`).
+    public static func string(fromBytes bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
+        var scalars = String.UnicodeScalarView()
+        var i = 0
+        while i < bytes.count {
+            if let (scalar, length) = decodeUTF8(bytes, at: i) {
+                scalars.append(scalar)
+                i += length
+            } else {
+                scalars.append(Unicode.Scalar(escapeBase + UInt32(bytes[i])) ?? "\u{FFFD}")
+                i += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The bytes the system knows the path by (escaped bytes restored).
+    public static func bytes(of path: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(path.utf8.count)
+        for scalar in path.unicodeScalars {
+            if scalar.value >= escapeBase && scalar.value <= escapeBase + 0xFF {
+                out.append(UInt8(scalar.value - escapeBase))
+            } else {
+                out.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return out
+    }
+
+    /// Calls `body` with the path as the system knows it, NUL-terminated.
+    public static func withSystemPath<Result>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        let raw = bytes(of: path).map { CChar(bitPattern: $0) } + [0]
+        return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
+    }
+
+    /// The path with every escaped byte shown as U+FFFD, for people (captions, messages).
+    public static func display(_ path: String) -> String {
+        String(String.UnicodeScalarView(path.unicodeScalars.map {
+            $0.value >= escapeBase && $0.value <= escapeBase + 0xFF ? "\u{FFFD}" : $0
+        }))
+    }
+
+    /// The names in a folder (not "." and ".."), raw bytes kept; nil when it cannot be
+    /// listed, with `errno` set.
+    public static func contentsOfDirectory(_ path: String) -> [String]? {
+        guard let folder = withSystemPath(path, { opendir($0) }) else { return nil }
+        defer { closedir(folder) }
+        var names: [String] = []
+        errno = 0
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            names.append(string(fromBytes: name))
+        }
+        return errno == 0 ? names : nil
+    }
+
+    /// `stat` of the path (following links); nil when it fails, with `errno` set.
+    public static func status(_ path: String) -> stat? {
+        var result = stat()
+        return withSystemPath(path, { stat($0, &result) }) == 0 ? result : nil
+    }
+
+    /// One UTF-8 scalar at `i` and its length, or nil for an invalid sequence (overlong,
+    /// surrogate, past U+10FFFF, truncated). Our own escapes' range is never decoded as
+    /// itself, so that a name is always escaped the same way.
+    static func decodeUTF8(_ b: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
+        let lead = b[i]
+        let length: Int, minimum: UInt32
+        var value: UInt32
+        switch lead {
+        case 0x00...0x7F: return (Unicode.Scalar(lead), 1)
+        case 0xC2...0xDF: (length, minimum, value) = (2, 0x80, UInt32(lead & 0x1F))
+        case 0xE0...0xEF: (length, minimum, value) = (3, 0x800, UInt32(lead & 0x0F))
+        case 0xF0...0xF4: (length, minimum, value) = (4, 0x10000, UInt32(lead & 0x07))
+        default: return nil
+        }
+        guard i + length <= b.count else { return nil }
+        for k in 1..<length {
+            let continuation = b[i + k]
+            guard continuation & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(continuation & 0x3F)
+        }
+        guard value >= minimum, value < escapeBase, let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, length)
+    }
+}
