@@ -244,6 +244,8 @@ mosaic_result mosaic_jpeg_decode(
     mosaic_jpeg_install_errors(&error, &result);
     error.max_scans = max_scans;
     error.max_memory = max_memory;
+    // At 1/8 a progressive file needs only its DC coefficients: read them alone.
+    if (scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) return result;
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
         result.status = MOSAIC_ERROR;

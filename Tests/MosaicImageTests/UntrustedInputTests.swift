@@ -134,14 +134,17 @@ enum RawPNG {
         // 4:2:0: 100x75 luma blocks, 2 x 50x38 chroma blocks (padded to whole MCUs), 128 bytes each.
         #expect(progressive.decodeMemory == (100 * 76 + 2 * 50 * 38) * 128)
         #expect(try decoder.probe(dir + "/b.jpg").decodeMemory == 0)
-        let minimum = Size(width: 100, height: 75)
-        #expect(decoder.decodedBytes(progressive, minimumSize: minimum) == 100 * 75 * 4 + progressive.decodeMemory)
+        // At 1/8 only the DC coefficients are read (nothing held); at 2/8 libjpeg holds them all.
+        #expect(decoder.decodedBytes(progressive, minimumSize: Size(width: 100, height: 75)) == 100 * 75 * 4 + progressive.decodeMemory / 64)
+        let minimum = Size(width: 200, height: 150)
+        #expect(decoder.decodedBytes(progressive, minimumSize: minimum) == 200 * 150 * 4 + progressive.decodeMemory)
         var capped = decoder
         capped.limits.maximumDecodeMemory = 1 << 20
         #expect(throws: ImageDecodingError.codec(path: dir + "/p.jpg", format: .jpeg, message: "decoding needs more than the memory limit of 1 MB")) {
             try capped.decode(dir + "/p.jpg", minimumSize: minimum)
         }
-        #expect(try capped.decode(dir + "/b.jpg", minimumSize: minimum).bitmap.width == 100)
+        #expect(try capped.decode(dir + "/b.jpg", minimumSize: minimum).bitmap.width == 200)
+        #expect(try capped.decode(dir + "/p.jpg", minimumSize: Size(width: 100, height: 75)).bitmap.width == 100)
     }
 
     /// A palette index one past the palette's end (libpng 1.6.39 misses exactly that one)
@@ -165,5 +168,41 @@ enum RawPNG {
         #expect(throws: ImageDecodingError.damaged(path: dir + "/past.png", message: "palette index 2 past the palette's 2 entries")) {
             try ImageDecoder(strict: true).decode(dir + "/past.png")
         }
+    }
+
+    /// At 1/8 a progressive JPEG is read from its DC coefficients alone: grey comes out as
+    /// libjpeg gives the same data sequentially, colour within a few levels (libjpeg sets
+    /// subsampled chroma with a 2x2 IDCT), and the coefficients are not held.
+    @Test func progressiveAtAnEighthFromDCAlone() throws {
+        let dir = Fixtures.directory()
+        var grey: [UInt8] = [], colour: [UInt8] = []
+        for y in 0..<203 {
+            for x in 0..<317 {
+                let v = UInt8((x * 3 + y * 5 + (x * y) % 17) & 0xFF)
+                grey.append(v)
+                colour += [UInt8(x * 255 / 316), UInt8(y * 255 / 202), UInt8((x + y) * 255 / 518)]
+            }
+        }
+        for (name, pixels, components) in [("grey", grey, 1), ("colour", colour, 3)] {
+            Fixtures.writeJPEG(dir + "/\(name)-s.jpg", pixels: pixels, width: 317, height: 203, components: components, quality: 85)
+            Fixtures.writeJPEG(dir + "/\(name)-p.jpg", pixels: pixels, width: 317, height: 203, components: components, quality: 85, progressive: true)
+            let minimum = Size(width: 40, height: 26)
+            let sequential = try decoder.decode(dir + "/\(name)-s.jpg", minimumSize: minimum)
+            let progressive = try decoder.decode(dir + "/\(name)-p.jpg", minimumSize: minimum)
+            #expect(progressive.scaleEighths == 1 && progressive.bitmap.width == 40 && progressive.bitmap.height == 26)
+            var worst = 0
+            for y in 0..<26 {
+                for x in 0..<40 {
+                    let a = sequential.bitmap[x, y], b = progressive.bitmap[x, y]
+                    worst = max(worst, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)))
+                }
+            }
+            #expect(worst <= (components == 1 ? 0 : 6), "\(name): \(worst) levels")
+        }
+        // Cut short: what was decoded stands, with libjpeg's warning.
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/colour-p.jpg")))
+        try Data(jpeg.prefix(jpeg.count / 2)).write(to: URL(fileURLWithPath: dir + "/cut.jpg"))
+        let cut = try decoder.decode(dir + "/cut.jpg", minimumSize: Size(width: 40, height: 26))
+        #expect(cut.warning?.message == "Premature end of JPEG file" && cut.warning?.isDataLoss == true)
     }
 }

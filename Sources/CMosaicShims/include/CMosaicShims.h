@@ -92,6 +92,14 @@ mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
     int max_scans, size_t max_memory);
 
+/// A progressive JPEG at 1/8 scale from its DC coefficients only (1/64 of libjpeg's
+/// coefficient buffer), into `out` as mosaic_jpeg_decode would. Returns 0 when the file is
+/// not one it reads exactly (not progressive Huffman, not 8-bit, not 1 or 3 components,
+/// another size than `width` x `height`): then decode with libjpeg. Returns 1 when it
+/// decoded (or refused, with `result` saying why).
+int mosaic_jpeg_decode_dc(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height,
+                          int max_scans, mosaic_result *result);
+
 typedef struct {
     int quality;
     int progressive;

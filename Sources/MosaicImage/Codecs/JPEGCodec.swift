@@ -58,11 +58,14 @@ public struct JPEGCodec: ImageCodec {
         return DecodedImage(bitmap: bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: warning)
     }
 
-    /// The DCT-scaled output libjpeg writes into, plus, for a progressive file, the whole
-    /// image's coefficients it holds until the last scan (about 3 bytes per source pixel).
+    /// The DCT-scaled output libjpeg writes into, plus, for a progressive file above 1/8,
+    /// the whole image's coefficients it holds until the last scan (about 3 bytes per source
+    /// pixel). At 1/8 the shim reads a progressive file's DC coefficients alone (a 16-bit
+    /// value per block, next to nothing).
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let eighths = minimumSize.map { Self.dctScale(stored: info.size, orientation: info.orientation, minimumSize: $0) } ?? 8
-        return ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4 + info.decodeMemory
+        let output = ((info.width * eighths + 7) / 8) * ((info.height * eighths + 7) / 8) * 4
+        return output + (eighths > 1 ? info.decodeMemory : info.decodeMemory / 64)
     }
 
     /// The smallest M in 1...8 for which the stored size scaled by M/8 (rounded up, as
