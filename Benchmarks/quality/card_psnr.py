@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Thumbnail quality of a mosaic sheet, card by card.
+
+Renders FOLDER with mosaic (no captions, shadows, corners or padding, on white), reads the
+image frames from the --json map, and compares each card's pixels with a reference made
+from the full-resolution source (EXIF-oriented) resized with Pillow's Lanczos to the
+card's frame. Prints PSNR in dB per card and the median and minimum.
+
+    python3 Benchmarks/quality/card_psnr.py MOSAIC FOLDER [--columns 6] [--width 1800]
+
+Needs Pillow and numpy (pip install pillow numpy).
+"""
+import argparse, json, math, os, subprocess, sys, tempfile
+import numpy as np
+from PIL import Image, ImageOps
+
+Image.MAX_IMAGE_PIXELS = None
+
+
+def psnr(a, b):
+    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
+    return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mosaic")
+    parser.add_argument("folder")
+    parser.add_argument("--columns", type=int, default=6)
+    parser.add_argument("--width", type=int, default=1800)
+    args = parser.parse_args()
+    out = tempfile.mkdtemp()
+    sheet, mapping = os.path.join(out, "sheet.png"), os.path.join(out, "map.json")
+    subprocess.run([args.mosaic, "render", args.folder, "-o", sheet, "--json", mapping, "--columns", str(args.columns),
+                    "--width", str(args.width), "--caption", "none", "--shadow", "none", "--corner-radius", "0",
+                    "--padding", "0", "--background", "white", "--card-background", "white", "--no-progress", "-q",
+                    "--max-aspect", "1000"], check=True)
+    page = np.asarray(Image.open(sheet).convert("RGB"))
+    cards = [e for e in json.load(open(mapping))["elements"] if e["kind"] == "card" and not e.get("failure")]
+    scores = []
+    for card in cards:
+        f = card["imageFrame"]
+        x, y, w, h = f["origin"]["x"], f["origin"]["y"], f["size"]["width"], f["size"]["height"]
+        source = ImageOps.exif_transpose(Image.open(card["source"]))
+        if source.mode in ("RGBA", "LA", "P"):
+            source = source.convert("RGBA")
+            white = Image.new("RGBA", source.size, (255, 255, 255, 255))
+            source = Image.alpha_composite(white, source)
+        reference = np.asarray(source.convert("RGB").resize((w, h), Image.LANCZOS))
+        score = psnr(page[y:y + h, x:x + w], reference)
+        scores.append(score)
+        print(f"{score:6.2f} dB  {w}x{h}  {os.path.basename(card['source'])}")
+    scores.sort()
+    print(f"cards {len(scores)}: median {scores[len(scores) // 2]:.2f} dB, min {scores[0]:.2f} dB")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
