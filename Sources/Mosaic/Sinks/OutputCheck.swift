@@ -8,6 +8,7 @@ public struct OutputCheck: Sendable {
     /// Every file the run reads: images, manifests, the files under an input folder.
     public var inputs: [String] = []
 
+    /// An empty check: add what the run writes and reads, then `check()`.
     public init() {}
 
     /// Adds an output named by `option`.
