@@ -178,165 +178,207 @@ static void dc_ycc_to_rgb(int y, int cb, int cr, uint8_t *out) {
     out[3] = 255;
 }
 
-int mosaic_jpeg_decode_dc(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height,
-                          int max_scans, mosaic_result *result) {
-    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) return 0;
+/// What a DC-only decode has read so far.
+typedef struct {
     dc_huffman tables[4];
-    memset(tables, 0, sizeof tables);
-    int quant[4] = {0, 0, 0, 0};
+    int quant[4];
     dc_component components[DC_MAX_COMPONENTS];
-    memset(components, 0, sizeof components);
-    int ncomp = 0, image_w = 0, image_h = 0, hmax = 1, vmax = 1, restart_interval = 0, scans = 0;
-    int adobe_transform = -1, have_frame = 0, mcus_across = 0, mcus_down = 0, saw_end = 0;
-    int handled = 0;
+    int ncomp, image_w, image_h, hmax, vmax, restart_interval, scans;
+    int adobe_transform, have_frame, mcus_across, mcus_down;
+} dc_state;
+
+/// DC_OK: go on; DC_NOT_MINE: hand the file to libjpeg; DC_REFUSED: `result` says why.
+enum { DC_OK = 0, DC_NOT_MINE = 1, DC_REFUSED = 2 };
+
+/// SOF2: the frame's size and components, and each component's DC plane.
+static int dc_read_frame(dc_state *st, const uint8_t *segment, size_t n, int width, int height) {
+    if (st->have_frame || n < 6 || segment[0] != 8) return DC_NOT_MINE;
+    st->image_h = (segment[1] << 8) | segment[2];
+    st->image_w = (segment[3] << 8) | segment[4];
+    st->ncomp = segment[5];
+    if ((st->ncomp != 1 && st->ncomp != 3) || n < 6 + 3 * (size_t)st->ncomp) return DC_NOT_MINE;
+    if ((st->image_w + 7) / 8 != width || (st->image_h + 7) / 8 != height) return DC_NOT_MINE;
+    for (int c = 0; c < st->ncomp; c++) {
+        dc_component *comp = &st->components[c];
+        comp->id = segment[6 + 3 * c];
+        comp->h = segment[7 + 3 * c] >> 4;
+        comp->v = segment[7 + 3 * c] & 15;
+        comp->tq = segment[8 + 3 * c] & 3;
+        if (comp->h < 1 || comp->h > 4 || comp->v < 1 || comp->v > 4) return DC_NOT_MINE;
+        if (comp->h > st->hmax) st->hmax = comp->h;
+        if (comp->v > st->vmax) st->vmax = comp->v;
+    }
+    // libjpeg replicates chroma only for whole-number ratios.
+    for (int c = 0; c < st->ncomp; c++) {
+        if (st->hmax % st->components[c].h || st->vmax % st->components[c].v) return DC_NOT_MINE;
+    }
+    st->mcus_across = (st->image_w + 8 * st->hmax - 1) / (8 * st->hmax);
+    st->mcus_down = (st->image_h + 8 * st->vmax - 1) / (8 * st->vmax);
+    for (int c = 0; c < st->ncomp; c++) {
+        dc_component *comp = &st->components[c];
+        int comp_w = (st->image_w * comp->h + st->hmax - 1) / st->hmax;
+        int comp_h = (st->image_h * comp->v + st->vmax - 1) / st->vmax;
+        comp->blocks_across = (comp_w + 7) / 8;
+        comp->blocks_down = (comp_h + 7) / 8;
+        comp->padded_across = st->mcus_across * comp->h;
+        comp->padded_down = st->mcus_down * comp->v;
+        comp->dc = calloc((size_t)comp->padded_across * (size_t)comp->padded_down, sizeof(int16_t));
+        if (!comp->dc) return DC_NOT_MINE;
+    }
+    st->have_frame = 1;
+    return DC_OK;
+}
+
+/// DHT (the DC tables) and DQT (each table's DC entry).
+static int dc_read_tables(dc_state *st, uint8_t marker, const uint8_t *segment, size_t n) {
+    size_t p = 0;
+    if (marker == 0xC4) {
+        while (p + 17 <= n) {
+            int cls = segment[p] >> 4, id = segment[p] & 3, total = 0;
+            for (int i = 0; i < 16; i++) total += segment[p + 1 + i];
+            if (p + 17 + (size_t)total > n || total > 256) return DC_NOT_MINE;
+            if (cls == 0) dc_define_table(&st->tables[id], segment + p + 1, segment + p + 17, total);
+            p += 17 + (size_t)total;
+        }
+        return DC_OK;
+    }
+    while (p + 1 <= n) {
+        int precision = segment[p] >> 4, id = segment[p] & 3;
+        size_t entry = precision ? 2 : 1;
+        if (p + 1 + 64 * entry > n) return DC_NOT_MINE;
+        st->quant[id] = precision ? (segment[p + 1] << 8) | segment[p + 2] : segment[p + 1];
+        p += 1 + 64 * entry;
+    }
+    return DC_OK;
+}
+
+/// SOS: a DC scan's data is decoded, an AC scan's skipped. `*pos` moves past the scan.
+static int dc_read_scan(dc_state *st, const uint8_t *data, size_t size, size_t *pos, const uint8_t *segment, size_t n,
+                        size_t header_end, int max_scans, mosaic_result *result) {
+    if (!st->have_frame || n < 1) return DC_NOT_MINE;
+    int ns = segment[0];
+    if (ns < 1 || ns > st->ncomp || n < 4 + 2 * (size_t)ns) return DC_NOT_MINE;
+    dc_component *scan[DC_MAX_COMPONENTS];
+    int td[DC_MAX_COMPONENTS];
+    for (int i = 0; i < ns; i++) {
+        scan[i] = NULL;
+        for (int c = 0; c < st->ncomp; c++) {
+            if (st->components[c].id == segment[1 + 2 * i]) scan[i] = &st->components[c];
+        }
+        if (!scan[i]) return DC_NOT_MINE;
+        td[i] = segment[2 + 2 * i] >> 4 & 3;
+    }
+    int ss = segment[1 + 2 * ns], ah = segment[3 + 2 * ns] >> 4, al = segment[3 + 2 * ns] & 15;
+    st->scans += 1;
+    if (max_scans > 0 && st->scans > max_scans) {
+        result->status = MOSAIC_ERROR;
+        snprintf(result->message, MOSAIC_MESSAGE_SIZE,
+                 "more than %d scans: refused as a hostile or broken progressive file", max_scans);
+        return DC_REFUSED;
+    }
+    size_t end = dc_scan_end(data, size, header_end);
+    if (ss == 0) {
+        for (int i = 0; i < ns; i++) {
+            if (ah == 0 && !st->tables[td[i]].defined) return DC_NOT_MINE;
+        }
+        dc_reader reader = {data, end, header_end, 0, 0, 0};
+        dc_run_scan(&reader, scan, ns, st->tables, td, ah, al, st->restart_interval, st->mcus_across, st->mcus_down);
+    }
+    *pos = end;
+    return DC_OK;
+}
+
+/// Every output pixel from its blocks' DC values: libjpeg's 1x1 IDCT, chroma replicated,
+/// YCbCr (or Adobe RGB, or grey) to RGBA.
+static void dc_write_pixels(const dc_state *st, uint8_t *out, size_t stride, int width, int height) {
+    for (int y = 0; y < height; y++) {
+        uint8_t *row = out + (size_t)y * stride;
+        for (int x = 0; x < width; x++) {
+            int value[DC_MAX_COMPONENTS];
+            for (int c = 0; c < st->ncomp; c++) {
+                const dc_component *comp = &st->components[c];
+                int bx = x * comp->h / st->hmax, by = y * comp->v / st->vmax;
+                if (bx >= comp->padded_across) bx = comp->padded_across - 1;
+                if (by >= comp->padded_down) by = comp->padded_down - 1;
+                long dc = comp->dc[(size_t)by * (size_t)comp->padded_across + (size_t)bx];
+                long v = ((dc * st->quant[comp->tq] + 4) >> 3) + 128;
+                value[c] = (int)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+            uint8_t *p = row + 4 * (size_t)x;
+            if (st->ncomp == 1) {
+                p[0] = p[1] = p[2] = (uint8_t)value[0];
+                p[3] = 255;
+            } else if (st->adobe_transform == 0) {
+                p[0] = (uint8_t)value[0];
+                p[1] = (uint8_t)value[1];
+                p[2] = (uint8_t)value[2];
+                p[3] = 255;
+            } else {
+                dc_ycc_to_rgb(value[0], value[1], value[2], p);
+            }
+        }
+    }
+}
+
+/// Walks the markers; returns DC_OK with `*saw_end` set when the file was read to its end.
+static int dc_read_markers(dc_state *st, const uint8_t *data, size_t size, int width, int height, int max_scans,
+                           mosaic_result *result, int *saw_end) {
     size_t pos = 2;
     while (pos + 2 <= size) {
-        if (data[pos] != 0xFF) { pos += 1; continue; }
+        if (data[pos] != 0xFF || data[pos + 1] == 0xFF) { pos += 1; continue; }
         uint8_t marker = data[pos + 1];
-        if (marker == 0xFF) { pos += 1; continue; }
         pos += 2;
-        if (marker == 0xD9) {                            // EOI
-            saw_end = 1;
-            break;
-        }
+        if (marker == 0xD9) { *saw_end = 1; break; }      // EOI
         if (marker >= 0xD0 && marker <= 0xD7) continue;  // a stray RSTn
         if (pos + 2 > size) break;
         size_t length = ((size_t)data[pos] << 8) | data[pos + 1];
         if (length < 2 || pos + length > size) break;
         const uint8_t *segment = data + pos + 2;
         size_t n = length - 2;
-        if (marker == 0xC2) {                            // SOF2: progressive, Huffman
-            if (have_frame || n < 6 || segment[0] != 8) goto not_mine;
-            image_h = (segment[1] << 8) | segment[2];
-            image_w = (segment[3] << 8) | segment[4];
-            ncomp = segment[5];
-            if ((ncomp != 1 && ncomp != 3) || n < 6 + 3 * (size_t)ncomp) goto not_mine;
-            if ((image_w + 7) / 8 != width || (image_h + 7) / 8 != height) goto not_mine;
-            for (int c = 0; c < ncomp; c++) {
-                components[c].id = segment[6 + 3 * c];
-                components[c].h = segment[7 + 3 * c] >> 4;
-                components[c].v = segment[7 + 3 * c] & 15;
-                components[c].tq = segment[8 + 3 * c] & 3;
-                if (components[c].h < 1 || components[c].h > 4 || components[c].v < 1 || components[c].v > 4) goto not_mine;
-                if (components[c].h > hmax) hmax = components[c].h;
-                if (components[c].v > vmax) vmax = components[c].v;
-            }
-            // libjpeg replicates chroma only for whole-number ratios.
-            for (int c = 0; c < ncomp; c++) {
-                if (hmax % components[c].h || vmax % components[c].v) goto not_mine;
-            }
-            mcus_across = (image_w + 8 * hmax - 1) / (8 * hmax);
-            mcus_down = (image_h + 8 * vmax - 1) / (8 * vmax);
-            for (int c = 0; c < ncomp; c++) {
-                dc_component *comp = &components[c];
-                int comp_w = (image_w * comp->h + hmax - 1) / hmax, comp_h = (image_h * comp->v + vmax - 1) / vmax;
-                comp->blocks_across = (comp_w + 7) / 8;
-                comp->blocks_down = (comp_h + 7) / 8;
-                comp->padded_across = mcus_across * comp->h;
-                comp->padded_down = mcus_down * comp->v;
-                comp->dc = calloc((size_t)comp->padded_across * (size_t)comp->padded_down, sizeof(int16_t));
-                if (!comp->dc) goto not_mine;
-            }
-            have_frame = 1;
+        int status = DC_OK;
+        if (marker == 0xC2) {
+            status = dc_read_frame(st, segment, n, width, height);
         } else if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-            goto not_mine;                               // another kind of frame
-        } else if (marker == 0xC4) {                     // DHT
-            size_t p = 0;
-            while (p + 17 <= n) {
-                int cls = segment[p] >> 4, id = segment[p] & 3;
-                int total = 0;
-                for (int i = 0; i < 16; i++) total += segment[p + 1 + i];
-                if (p + 17 + (size_t)total > n || total > 256) goto not_mine;
-                if (cls == 0) dc_define_table(&tables[id], segment + p + 1, segment + p + 17, total);
-                p += 17 + (size_t)total;
-            }
-        } else if (marker == 0xDB) {                     // DQT: only each table's DC entry
-            size_t p = 0;
-            while (p + 1 <= n) {
-                int precision = segment[p] >> 4, id = segment[p] & 3;
-                size_t entry = precision ? 2 : 1;
-                if (p + 1 + 64 * entry > n) goto not_mine;
-                quant[id] = precision ? (segment[p + 1] << 8) | segment[p + 2] : segment[p + 1];
-                p += 1 + 64 * entry;
-            }
-        } else if (marker == 0xDD) {                     // DRI
-            if (n >= 2) restart_interval = (segment[0] << 8) | segment[1];
+            status = DC_NOT_MINE;                        // another kind of frame
+        } else if (marker == 0xC4 || marker == 0xDB) {
+            status = dc_read_tables(st, marker, segment, n);
+        } else if (marker == 0xDD) {
+            if (n >= 2) st->restart_interval = (segment[0] << 8) | segment[1];
         } else if (marker == 0xEE) {                     // APP14: Adobe's colour transform
-            if (n >= 12 && memcmp(segment, "Adobe", 5) == 0) adobe_transform = segment[11];
-        } else if (marker == 0xDA) {                     // SOS
-            if (!have_frame || n < 1) goto not_mine;
-            int ns = segment[0];
-            if (ns < 1 || ns > ncomp || n < 4 + 2 * (size_t)ns) goto not_mine;
-            dc_component *scan[DC_MAX_COMPONENTS];
-            int td[DC_MAX_COMPONENTS];
-            for (int i = 0; i < ns; i++) {
-                scan[i] = NULL;
-                for (int c = 0; c < ncomp; c++) {
-                    if (components[c].id == segment[1 + 2 * i]) scan[i] = &components[c];
-                }
-                if (!scan[i]) goto not_mine;
-                td[i] = segment[2 + 2 * i] >> 4 & 3;
-            }
-            int ss = segment[1 + 2 * ns], ah = segment[3 + 2 * ns] >> 4, al = segment[3 + 2 * ns] & 15;
-            scans += 1;
-            if (max_scans > 0 && scans > max_scans) {
-                handled = dc_fail(result, "");
-                snprintf(result->message, MOSAIC_MESSAGE_SIZE,
-                         "more than %d scans: refused as a hostile or broken progressive file", max_scans);
-                goto done;
-            }
-            size_t start = pos + length;
-            size_t end = dc_scan_end(data, size, start);
-            if (ss == 0) {
-                for (int i = 0; i < ns; i++) {
-                    if (ah == 0 && !tables[td[i]].defined) goto not_mine;
-                }
-                dc_reader reader = {data, end, start, 0, 0, 0};
-                dc_run_scan(&reader, scan, ns, tables, td, ah, al, restart_interval, mcus_across, mcus_down);
-            }
-            pos = end;
+            if (n >= 12 && memcmp(segment, "Adobe", 5) == 0) st->adobe_transform = segment[11];
+        } else if (marker == 0xDA) {
+            status = dc_read_scan(st, data, size, &pos, segment, n, pos + length, max_scans, result);
+            if (status != DC_OK) return status;
             continue;
         }
+        if (status != DC_OK) return status;
         pos += length;
     }
-    if (!have_frame || scans == 0) goto not_mine;
-    if (!saw_end) {
-        // Truncated: libjpeg warns "Premature end of JPEG file" and grey fills; here the
-        // DC decoded so far stands, with the same warning (and damage).
-        result->warning_count += 1;
-        result->damage_count += 1;
-        snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "Premature end of JPEG file");
-        snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "Premature end of JPEG file");
-    }
-    for (int y = 0; y < height; y++) {
-        uint8_t *row = out + (size_t)y * stride;
-        for (int x = 0; x < width; x++) {
-            int value[DC_MAX_COMPONENTS];
-            for (int c = 0; c < ncomp; c++) {
-                dc_component *comp = &components[c];
-                int bx = x * comp->h / hmax, by = y * comp->v / vmax;
-                if (bx >= comp->padded_across) bx = comp->padded_across - 1;
-                if (by >= comp->padded_down) by = comp->padded_down - 1;
-                long dc = comp->dc[(size_t)by * (size_t)comp->padded_across + (size_t)bx];
-                long v = ((dc * quant[comp->tq] + 4) >> 3) + 128;  // libjpeg's 1x1 IDCT
-                value[c] = (int)(v < 0 ? 0 : v > 255 ? 255 : v);
-            }
-            uint8_t *p = row + 4 * (size_t)x;
-            if (ncomp == 1) {
-                p[0] = p[1] = p[2] = (uint8_t)value[0];
-                p[3] = 255;
-            } else if (adobe_transform == 0) {
-                p[0] = (uint8_t)value[0]; p[1] = (uint8_t)value[1]; p[2] = (uint8_t)value[2]; p[3] = 255;
-            } else {
-                dc_ycc_to_rgb(value[0], value[1], value[2], p);
-            }
+    return st->have_frame && st->scans > 0 ? DC_OK : DC_NOT_MINE;
+}
+
+int mosaic_jpeg_decode_dc(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height,
+                          int max_scans, mosaic_result *result) {
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) return 0;
+    dc_state *st = calloc(1, sizeof *st);
+    if (!st) return 0;
+    st->hmax = 1;
+    st->vmax = 1;
+    st->adobe_transform = -1;
+    int saw_end = 0;
+    int status = dc_read_markers(st, data, size, width, height, max_scans, result, &saw_end);
+    if (status == DC_OK) {
+        if (!saw_end) {
+            // Truncated: libjpeg warns "Premature end of JPEG file" and fills with grey;
+            // here the DC read so far stands, with the same warning (and damage).
+            result->warning_count += 1;
+            result->damage_count += 1;
+            snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "Premature end of JPEG file");
+            snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "Premature end of JPEG file");
         }
+        dc_write_pixels(st, out, stride, width, height);
     }
-    handled = 1;
-    goto done;
-not_mine:
-    handled = 0;
-done:
-    for (int c = 0; c < DC_MAX_COMPONENTS; c++) free(components[c].dc);
-    return handled;
+    for (int c = 0; c < DC_MAX_COMPONENTS; c++) free(st->components[c].dc);
+    free(st);
+    return status == DC_NOT_MINE ? 0 : 1;
 }
