@@ -111,69 +111,60 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
     return result;
 }
 
-/// The largest palette index a palette PNG's pixels use, read once more without any
-/// transform (libpng 1.6.39 tracks it itself, but skips the last pixel of every row); -1
-/// when it cannot be read. Its own setjmp: nothing of the caller's state is touched.
-static int mosaic_png_largest_index(const uint8_t *data, size_t size) {
-    mosaic_result quiet = mosaic_png_ok();
-    mosaic_png_reader reader = {data, size, 0, 0};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &quiet, mosaic_png_error_fn, mosaic_png_warning_fn);
-    if (!png) return -1;
-    png_infop info = png_create_info_struct(png);
-    uint8_t *volatile row = NULL;
-    volatile int largest = -1;
-    if (!info || setjmp(png_jmpbuf(png))) {
-        free(row);
-        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
-        return largest;
-    }
-    png_set_read_fn(png, &reader, mosaic_png_read_fn);
-    png_read_info(png, info);
-    png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
-    if (png_get_bit_depth(png, info) < 8) png_set_packing(png);  // one index per byte
-    int passes = png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-    row = malloc(png_get_rowbytes(png, info));
-    if (!row) longjmp(png_jmpbuf(png), 1);
-    int found = 0;
-    for (int pass = 0; pass < passes; pass++) {
-        for (png_uint_32 y = 0; y < height; y++) {
-            png_read_row(png, row, NULL);
-            for (png_uint_32 x = 0; x < width; x++) {
-                if (row[x] > found) found = row[x];
-            }
-        }
-    }
-    largest = found;
-    free(row);
-    row = NULL;
-    png_destroy_read_struct(&png, &info, NULL);
-    return largest;
-}
+/// A palette PNG expanded here rather than by libpng, so that its indices are seen on the
+/// way: libpng 1.6.39 tracks the largest index itself but skips the last pixel of every
+/// row, and an index past the palette is damage (drawn black, as libpng draws it).
+typedef struct {
+    /// Straight RGBA of each index; black (alpha from tRNS, else opaque) past the palette.
+    uint8_t rgba[256][4];
+    int entries;
+    int largest;
+} mosaic_png_palette;
 
-/// The palette's entries of a palette PNG whose indices could point past it (fewer than
-/// 256 entries), else 0. Ask before the transforms: they change the info's colour type.
-static int mosaic_png_palette_entries(png_structp png, png_infop info) {
+/// Reads the palette and tRNS of a palette PNG into `palette` and asks libpng for one
+/// index per byte. Returns 0 for any other colour type. Call before the other transforms.
+static int mosaic_png_take_palette(png_structp png, png_infop info, mosaic_png_palette *palette) {
     if (png_get_color_type(png, info) != PNG_COLOR_TYPE_PALETTE) return 0;
-    png_colorp palette = NULL;
+    png_colorp colors = NULL;
     int entries = 0;
-    if (png_get_PLTE(png, info, &palette, &entries) == 0 || entries >= 256) return 0;
-    return entries;
+    png_get_PLTE(png, info, &colors, &entries);
+    png_bytep trans = NULL;
+    int trans_count = 0;
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_get_tRNS(png, info, &trans, &trans_count, NULL);
+    memset(palette, 0, sizeof *palette);
+    for (int i = 0; i < 256; i++) {
+        if (i < entries && colors) {
+            palette->rgba[i][0] = colors[i].red;
+            palette->rgba[i][1] = colors[i].green;
+            palette->rgba[i][2] = colors[i].blue;
+        }
+        palette->rgba[i][3] = (i < trans_count && trans) ? trans[i] : 255;
+    }
+    palette->entries = entries;
+    palette->largest = -1;
+    if (png_get_bit_depth(png, info) < 8) png_set_packing(png);
+    return 1;
 }
 
-/// After every row was read: a palette index past the palette's end is damage (drawn as
-/// black, and a sign of a corrupt or hostile file).
-static void mosaic_png_check_palette(int entries, const uint8_t *data, size_t size, mosaic_result *result) {
-    if (entries <= 0) return;
-    int largest = mosaic_png_largest_index(data, size);
-    if (largest >= entries) {
-        char message[MOSAIC_MESSAGE_SIZE];
-        snprintf(message, sizeof message, "palette index %d past the palette's %d entries", largest, entries);
-        if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", message);
-        if (result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "%s", message);
-        result->warning_count += 1;
-        result->damage_count += 1;
+/// Expands a row of `width` indices at the start of `row` into RGBA in place (from the
+/// end, so no index is overwritten before it is read), noting the largest index.
+static void mosaic_png_expand_row(mosaic_png_palette *palette, uint8_t *row, int width) {
+    for (int x = width - 1; x >= 0; x--) {
+        uint8_t index = row[x];
+        if (index > palette->largest) palette->largest = index;
+        memcpy(row + 4 * (size_t)x, palette->rgba[index], 4);
     }
+}
+
+/// After every row was read: an index past the palette's end is damage.
+static void mosaic_png_check_palette(const mosaic_png_palette *palette, mosaic_result *result) {
+    if (palette->largest < palette->entries) return;
+    char message[MOSAIC_MESSAGE_SIZE];
+    snprintf(message, sizeof message, "palette index %d past the palette's %d entries", palette->largest, palette->entries);
+    if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", message);
+    if (result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "%s", message);
+    result->warning_count += 1;
+    result->damage_count += 1;
 }
 
 /// The transforms to RGBA8 straight alpha, for the whole-image and the streaming reads.
@@ -233,11 +224,12 @@ mosaic_result mosaic_png_decode(
         result.status = MOSAIC_ERROR;
         return result;
     }
-    int palette_entries = mosaic_png_palette_entries(png, info);
-    mosaic_png_to_rgba8(png, info);
+    mosaic_png_palette palette;
+    int indexed = mosaic_png_take_palette(png, info, &palette);
+    if (!indexed) mosaic_png_to_rgba8(png, info);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)width * 4) {
+    if (png_get_rowbytes(png, info) != (size_t)width * (indexed ? 1 : 4)) {
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "unexpected row size %zu for %d pixels", png_get_rowbytes(png, info), width);
         png_destroy_read_struct(&png, &info, NULL);
         result.status = MOSAIC_ERROR;
@@ -249,7 +241,11 @@ mosaic_result mosaic_png_decode(
         }
     }
     rows_done = 1;
-    mosaic_png_check_palette(palette_entries, data, size, &result);
+    if (indexed) {
+        // After every pass: Adam7 fills the index rows pass by pass.
+        for (int y = 0; y < height; y++) mosaic_png_expand_row(&palette, out + (size_t)y * stride, width);
+        mosaic_png_check_palette(&palette, &result);
+    }
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     return result;
@@ -260,8 +256,9 @@ mosaic_result mosaic_png_decode(
 struct mosaic_png_stream {
     png_structp png;
     png_infop info;
-    /// See mosaic_png_palette_entries.
-    int palette_entries;
+    /// For a palette PNG (`indexed`): rows come as indices and are expanded here.
+    int indexed;
+    mosaic_png_palette palette;
     mosaic_png_reader reader;
     mosaic_result result;
     int width;
@@ -304,10 +301,10 @@ mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int 
         free(stream);
         return NULL;
     }
-    stream->palette_entries = mosaic_png_palette_entries(stream->png, stream->info);
-    mosaic_png_to_rgba8(stream->png, stream->info);
+    stream->indexed = mosaic_png_take_palette(stream->png, stream->info, &stream->palette);
+    if (!stream->indexed) mosaic_png_to_rgba8(stream->png, stream->info);
     png_read_update_info(stream->png, stream->info);
-    if (png_get_rowbytes(stream->png, stream->info) != (size_t)width * 4) {
+    if (png_get_rowbytes(stream->png, stream->info) != (size_t)width * (stream->indexed ? 1 : 4)) {
         result->status = MOSAIC_ERROR;
         snprintf(result->message, MOSAIC_MESSAGE_SIZE, "unexpected row size");
         png_destroy_read_struct(&stream->png, &stream->info, NULL);
@@ -329,7 +326,10 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
         result.status = MOSAIC_ERROR;
         return result;
     }
-    for (int y = 0; y < count; y++) png_read_row(stream->png, rows + (size_t)y * stride, NULL);
+    for (int y = 0; y < count; y++) {
+        png_read_row(stream->png, rows + (size_t)y * stride, NULL);
+        if (stream->indexed) mosaic_png_expand_row(&stream->palette, rows + (size_t)y * stride, stream->width);
+    }
     stream->rows_left -= count;
     return stream->result;
 }
@@ -337,7 +337,7 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
 mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream) {
     mosaic_result result = stream->result;
     if (stream->rows_left == 0) {
-        mosaic_png_check_palette(stream->palette_entries, stream->reader.data, stream->reader.size, &stream->result);
+        if (stream->indexed) mosaic_png_check_palette(&stream->palette, &stream->result);
         if (setjmp(png_jmpbuf(stream->png))) {
             result = stream->result;
             mosaic_png_demote_to_warning(&result);

@@ -46,10 +46,11 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             // Before any work: the outputs are no folders, no inputs named on the command
             // line, and not each other.
-            try outputCheck(pages: toStandardOutput ? [] : [destination], catalog: nil).check()
+            try outputCheck(pages: toStandardOutput ? [] : [destination], ownSheets: [], catalog: nil).check()
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             let catalog = try sheet.catalog(decoder: decoder, output: destination)
             let probeProblems = catalog.entries.compactMap(\.problem)
+            let warned = Set(probeProblems)
             if !quiet {
                 for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
                 if !options.strict { for problem in probeProblems { printError("warning: \(problem)") } }
@@ -57,8 +58,10 @@ struct RenderCommand: ParsableCommand {
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
             // Before drawing: every page and the map against every file read.
             let pages = try pagePaths(contactSheet)
-            try outputCheck(pages: pages, catalog: catalog).check()
-            if output == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !PNGSink.isMosaicSheet($0) }) {
+            // Pages already there that mosaic wrote (read once: their PNG text says so).
+            let ownSheets = Set(pages.filter(PNGSink.isMosaicSheet))
+            try outputCheck(pages: pages, ownSheets: ownSheets, catalog: catalog).check()
+            if output == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !ownSheets.contains($0) }) {
                 throw SheetError.wouldReplaceAForeignFile(path: foreign)
             }
             let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
@@ -69,26 +72,26 @@ struct RenderCommand: ParsableCommand {
             if summary.rendered == 0 && !summary.failures.isEmpty {
                 // A sheet of placeholders helps nobody: say so and keep the previous one.
                 sink.abandon()
-                if !quiet { for failure in summary.failures where !Set(probeProblems).contains(failure) { printError("warning: \(failure)") } }
+                if !quiet { for failure in summary.failures where !warned.contains(failure) { printError("warning: \(failure)") } }
                 throw SheetError.everyInputFailed(count: summary.failures.count)
             }
             try commit(sink, map: json.map { _ in
                 try contactSheet.imageMapJSON(output: toStandardOutput ? nil : destination, problems: summary.failures)
             })
-            if !quiet { report(summary, catalog: catalog, alreadyWarned: Set(probeProblems), seconds: Date().timeIntervalSince(started)) }
+            if !quiet { report(summary, catalog: catalog, alreadyWarned: warned, seconds: Date().timeIntervalSince(started)) }
         }
     }
 
     /// The outputs (`pages`, the map) and the files read: the inputs named, the files in
     /// the folders named, and the catalog's images.
-    func outputCheck(pages: [String], catalog: Catalog?) -> OutputCheck {
+    func outputCheck(pages: [String], ownSheets: Set<String>, catalog: Catalog?) -> OutputCheck {
         var check = OutputCheck()
         for page in pages { check.write(page, by: "--output") }
         if let json, json != "-" { check.write(json, by: "--json") }
         if let catalog {
             check.read(sheet.inputs)
             // A folder's own earlier sheet, left out of the catalog, may be replaced.
-            check.allowReplacing(pages.filter(PNGSink.isMosaicSheet))
+            check.allowReplacing(Array(ownSheets))
             check.inputs += catalog.entries.map(\.path)
         } else {
             check.inputs = sheet.inputs
@@ -134,7 +137,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The files of the pages (none for `-o -`, which takes one page only).
     func pagePaths(_ sheet: ContactSheet) throws -> [String] {
-        guard toStandardOutput else { return sheet.pagePaths(for: destination) }
+        guard toStandardOutput else { return PNGSink.pagePaths(for: destination, pageCount: sheet.layout.pageCount) }
         if sheet.layout.pageCount > 1 {
             throw Failure(description: "--output - writes one PNG, and this sheet has \(sheet.layout.pageCount) pages; name a file, or drop --max-height")
         }

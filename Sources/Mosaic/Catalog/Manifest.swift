@@ -125,7 +125,7 @@ extension Catalog {
         guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         func check(_ object: [String: Any], _ known: [String], at place: String) -> String? {
             for key in object.keys.sorted() where !known.contains(key) {
-                let hint = CaptionMode.nearest(key, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let hint = NearestName.nearest(key, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
                 return "unknown key \"\(key)\"\(place.isEmpty ? "" : " in " + place)\(hint)"
             }
             return nil
@@ -174,7 +174,7 @@ extension Catalog {
             throw .manifest(path: path, message: "the header row has no \"path\" column (it has: \(columns.joined(separator: ", ")))")
         }
         for column in columns where !column.isEmpty && !csvColumns.contains(column) {
-            let hint = CaptionMode.nearest(column, among: csvColumns).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = NearestName.nearest(column, among: csvColumns).map { " (did you mean \"\($0)\"?)" } ?? ""
             throw .manifest(path: path, message: "unknown column \"\(column)\"\(hint); the columns are \(csvColumns.joined(separator: ", "))")
         }
         let titleColumn = columns.firstIndex(of: "title")

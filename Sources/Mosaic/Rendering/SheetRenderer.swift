@@ -46,17 +46,14 @@ public struct SheetRenderer: Sendable {
     public func render(to output: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) throws(SheetError) -> RenderSummary {
         let options = sheet.options
         let paths = PNGSink.pagePaths(for: output, pageCount: sheet.layout.pageCount)
-        let inputs = Set(sheet.catalog.entries.map { Self.resolved($0.path) })
-        if let clash = paths.first(where: { inputs.contains(Self.resolved($0)) }) { throw .outputIsAnInput(path: clash) }
+        var check = OutputCheck()
+        for path in paths { check.write(path, by: "--output") }
+        check.inputs = sheet.catalog.entries.map(\.path)
+        try check.check()
         let sink = PNGSink(destination: output, compressionLevel: options.compressionLevel, limits: options.limits)
         var summary = try render(into: sink, commit: true, progress: progress)
         summary.files = paths
         return summary
-    }
-
-    /// `path` made absolute, with `.`, `..` and symbolic links resolved.
-    static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// A sink's call, its error as the sheet's.

@@ -32,10 +32,10 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         case "title": self = .title
         default:
             guard text.contains("{") else {
-                throw .notAModeOrTemplate(text, suggestion: Self.nearest(text, among: Self.modeNames))
+                throw .notAModeOrTemplate(text, suggestion: NearestName.nearest(text, among: Self.modeNames))
             }
             for placeholder in Self.placeholdersUsed(in: text) where !Self.placeholders.contains(placeholder) {
-                throw .unknownPlaceholder(placeholder, suggestion: Self.nearest(placeholder, among: Self.placeholders))
+                throw .unknownPlaceholder(placeholder, suggestion: NearestName.nearest(placeholder, among: Self.placeholders))
             }
             self = .template(text.replacingOccurrences(of: "\\n", with: "\n"))
         }
@@ -52,26 +52,6 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
             rest = after[after.index(after: close)...]
         }
         return names
-    }
-
-    /// The candidate closest to `text` by edit distance, when it is close (two edits, or a third
-    /// of its letters off).
-    static func nearest(_ text: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(Array(text.lowercased()), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) else { return nil }
-        return best.0
-    }
-
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     /// The mode as typed: its name, or the template.

@@ -57,10 +57,4 @@ public struct ContactSheet: Sendable {
 
     /// The card at `path` (a path the layout gave).
     func card(_ path: ItemPath) -> SheetCard { cards[path.section][path.item] }
-
-    /// The output file of each page: `sheet.png`, or `sheet-1.png`, `sheet-2.png`... when
-    /// there are several.
-    public func pagePaths(for output: String) -> [String] {
-        PNGSink.pagePaths(for: output, pageCount: layout.pageCount)
-    }
 }

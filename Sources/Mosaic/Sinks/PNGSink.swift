@@ -52,7 +52,7 @@ public final class PNGSink: PageSink {
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         if files.count != count {
             files = Self.pagePaths(for: destination, pageCount: count)
-            for file in files { TemporaryFiles.removeLeftovers(besides: file) }
+            TemporaryFiles.removeLeftovers(besides: files)
         }
         let writer = try PNGWriter(
             path: files[index], width: size.width, height: size.height, hasAlpha: hasAlpha,

@@ -15,7 +15,7 @@ public final class PendingFile {
     ///   folder, no permission, a full disk).
     public init(_ data: Data, at path: String) throws(SheetError) {
         self.path = path
-        TemporaryFiles.removeLeftovers(besides: path)
+        TemporaryFiles.removeLeftovers(besides: [path])
         temporaryPath = TemporaryFiles.path(for: path)
         TemporaryFiles.register(temporaryPath)
         let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -17,10 +17,7 @@ public struct JPEGCodec: ImageCodec {
     }
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
-        var raw = mosaic_image_info()
-        let result = bytes.withUnsafeBufferPointer { mosaic_jpeg_probe($0.baseAddress, $0.count, isWholeFile ? 1 : 0, &raw) }
-        if result.status == MOSAIC_NEED_MORE_DATA { return nil }
-        guard result.status == MOSAIC_OK else { throw .codec(path: path, format: format, message: result.messageText) }
+        guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_jpeg_probe) else { return nil }
         return raw.imageInfo(format, interlacing: raw.progressive != 0 ? "progressive" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 

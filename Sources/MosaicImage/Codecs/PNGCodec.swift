@@ -19,10 +19,7 @@ public struct PNGCodec: ImageCodec {
     }
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
-        var raw = mosaic_image_info()
-        let result = bytes.withUnsafeBufferPointer { mosaic_png_probe($0.baseAddress, $0.count, isWholeFile ? 1 : 0, &raw) }
-        if result.status == MOSAIC_NEED_MORE_DATA { return nil }
-        guard result.status == MOSAIC_OK else { throw .codec(path: path, format: format, message: result.messageText) }
+        guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_png_probe) else { return nil }
         return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 

@@ -54,3 +54,18 @@ func premultiplyInPlace(_ pixels: inout [UInt8]) {
         }
     }
 }
+
+extension ImageCodec {
+    /// Runs one of the shim's probes (`mosaic_jpeg_probe`, `mosaic_png_probe`) on `bytes`:
+    /// nil when they end before the headers do, the library's message as this codec's error.
+    func probeWithShim(
+        _ bytes: [UInt8], isWholeFile: Bool, path: String,
+        _ probe: (UnsafePointer<UInt8>?, Int, Int32, UnsafeMutablePointer<mosaic_image_info>?) -> mosaic_result
+    ) throws(ImageDecodingError) -> mosaic_image_info? {
+        var raw = mosaic_image_info()
+        let result = bytes.withUnsafeBufferPointer { probe($0.baseAddress, $0.count, isWholeFile ? 1 : 0, &raw) }
+        if result.status == MOSAIC_NEED_MORE_DATA { return nil }
+        guard result.status == MOSAIC_OK else { throw .codec(path: path, format: format, message: result.messageText) }
+        return raw
+    }
+}

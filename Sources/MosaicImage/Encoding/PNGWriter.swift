@@ -1,4 +1,3 @@
-import MosaicSync
 import CMosaicShims
 
 #if canImport(Glibc)
@@ -57,7 +56,7 @@ public final class PNGWriter {
         self.width = width
         self.height = height
         self.hasAlpha = hasAlpha
-        self.temporaryPath = Self.temporaryPath(for: path)
+        self.temporaryPath = TemporaryFiles.path(for: path)
         self.scratch = []
         var params = mosaic_png_params()
         params.width = Int32(width)
@@ -194,22 +193,6 @@ public final class PNGWriter {
             self.writer = nil
         }
         if !moved { unlink(temporaryPath) }
-    }
-
-    /// Numbers the temporary files of this process.
-    static let counter = Locked(0)
-
-    /// `dir/.name.mosaic-PID-N.tmp`: beside the destination, so the rename stays on one
-    /// file system, and hidden.
-    static func temporaryPath(for path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let n = counter.withLock { count in
-            count += 1
-            return count
-        }
-        return "\(directory).\(name).mosaic-\(getpid())-\(n).tmp"
     }
 }
 

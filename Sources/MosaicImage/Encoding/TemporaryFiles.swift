@@ -1,4 +1,5 @@
 import CMosaicShims
+import MosaicSync
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,35 +15,51 @@ public enum TemporaryFiles {
     /// Forgets `path` (it was renamed into place or removed).
     public static func unregister(_ path: String) { mosaic_temp_unregister(path) }
 
+    /// Numbers the temporary files of this process.
+    static let counter = Locked(0)
+
     /// `dir/.name.mosaic-PID-N.tmp` for a file to be written at `path`: beside it, so the
     /// rename stays on one file system, and hidden.
-    public static func path(for path: String) -> String { PNGWriter.temporaryPath(for: path) }
+    public static func path(for path: String) -> String {
+        let (directory, name) = split(path)
+        let n = counter.withLock { count in
+            count += 1
+            return count
+        }
+        return "\(directory).\(name).mosaic-\(getpid())-\(n).tmp"
+    }
+
+    /// The folder part (with its slash, or empty) and the name of `path`.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
+    }
 
     /// Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that remove every temporary
     /// file being written (the destinations stay untouched) and exit with 128 + the signal.
     public static func removeOnInterrupt() { mosaic_install_interrupt_cleanup() }
 
-    /// Removes what `path(for:)` named for `destination` and a process that is gone left
+    /// Removes what `path(for:)` named for `destinations` and a process that is gone left
     /// behind (a run killed with SIGKILL, or a machine that lost power): files
-    /// `.NAME.mosaic-PID-N.tmp` beside it whose PID is not running. Returns their paths.
+    /// `.NAME.mosaic-PID-N.tmp` beside them whose PID is not running. Each folder is listed
+    /// once, however many destinations it holds. Returns the paths removed.
     @discardableResult
-    public static func removeLeftovers(besides destination: String) -> [String] {
-        let slash = destination.lastIndex(of: "/")
-        let directory = slash.map { String(destination[...$0]) } ?? ""
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        let prefix = "." + name + ".mosaic-"
-        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return [] }
-        defer { closedir(folder) }
+    public static func removeLeftovers(besides destinations: [String]) -> [String] {
+        var prefixes: [String: Set<String>] = [:]  // folder -> ".NAME.mosaic-"
+        for destination in destinations {
+            let (directory, name) = split(destination)
+            prefixes[directory, default: []].insert("." + name + ".mosaic-")
+        }
         var removed: [String] = []
-        while let entry = readdir(folder) {
-            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        for (directory, wanted) in prefixes {
+            for file in FileNames.contentsOfDirectory(directory.isEmpty ? "." : directory) ?? [] where file.hasSuffix(".tmp") {
+                guard let marker = file.firstRange(of: ".mosaic-"), wanted.contains(String(file[..<marker.upperBound])) else { continue }
+                let digits = file[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+                guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
+                // ESRCH: no such process. EPERM means it runs under another user: leave it.
+                let path = directory + file
+                if kill(pid, 0) != 0 && errno == ESRCH, FileNames.withSystemPath(path, { unlink($0) }) == 0 { removed.append(path) }
             }
-            guard file.hasPrefix(prefix), file.hasSuffix(".tmp") else { continue }
-            let digits = file.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
-            guard let pid = pid_t(digits), pid > 0, pid != getpid() else { continue }
-            // ESRCH: no such process. EPERM means it runs under another user: leave it.
-            if kill(pid, 0) != 0 && errno == ESRCH, unlink(directory + file) == 0 { removed.append(directory + file) }
         }
         return removed
     }
