@@ -22,10 +22,4 @@ public struct DecodeRequest: Sendable {
         self.premultiplyAlpha = premultiplyAlpha
         self.strict = strict
     }
-
-    /// `minimumSize` turned to the stored axes of an image with `orientation`.
-    func storedMinimum(_ orientation: Orientation) -> Size? {
-        guard let minimumSize else { return nil }
-        return orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
-    }
 }
