@@ -27,6 +27,9 @@ struct CardDecoding: Sendable {
     /// Bytes of decoded pixels all workers may hold together.
     let budget: DecodeBudget
 
+    /// How much larger than its drawn size an image is decoded, at least (when the file is).
+    static let filterHeadroom = 2
+
     init(sheet: ContactSheet, budget: DecodeBudget = .shared) {
         self.sheet = sheet
         self.decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict)
@@ -68,6 +71,9 @@ struct CardDecoding: Sendable {
             // Cropping: the decoded image must cover the frame on both sides.
             minimum = aspectFill(aspectRatio: aspect, coveringRect: frame).size
         }
+        // Shrink-on-load leaves the resampling filter at least a factor of two (as libvips
+        // does): a scaled IDCT or a block average alone aliases, the filter does not.
+        minimum = Size(width: minimum.width * Self.filterHeadroom, height: minimum.height * Self.filterHeadroom)
         let source: Bitmap
         if let bitmap = job.card.entry.bitmap {
             source = bitmap

@@ -5,14 +5,19 @@ import Darwin
 #endif
 
 /// The taps of a one-dimensional resampling: for each output pixel, the first input pixel
-/// and its fixed-point weights (14 fractional bits, summing to exactly 1 << 14).
+/// and its fixed-point weights (14 fractional bits, summing to exactly 1 << 14; 16 bits
+/// each, so the passes multiply in 16 bits).
 struct Contributions {
     static let precision: Int32 = 14
     var starts: [Int]
     var counts: [Int]
     /// `outputCount * stride` weights.
-    var weights: [Int32]
+    var weights: [Int16]
     var stride: Int
+
+    /// The first input pixel any output reads, and how many from there on are read.
+    var firstInput: Int { starts.min() ?? 0 }
+    var inputSpan: Int { (zip(starts, counts).map { $0 + $1 }.max() ?? 0) - firstInput }
 
     /// Taps mapping `region` (start, length, in input pixels) of an axis of `inputCount`
     /// pixels onto `outputCount` pixels. The support widens with the reduction so that
@@ -51,11 +56,11 @@ struct Contributions {
             var largest = 0
             for k in 0..<(last - first) {
                 let w = Int32((real[k] / total * Double(one)).rounded())
-                weights[i * stride + k] = w
-                sum += w
+                weights[i * stride + k] = Int16(clamping: w)
+                sum += Int32(weights[i * stride + k])
                 if abs(real[k]) > abs(real[largest]) { largest = k }
             }
-            weights[i * stride + largest] += one - sum
+            weights[i * stride + largest] = Int16(clamping: Int32(weights[i * stride + largest]) + one - sum)
             starts[i] = first
             counts[i] = last - first
         }

@@ -37,80 +37,92 @@ extension Bitmap {
         }
         let horizontal = Contributions(inputCount: self.width, outputCount: width, regionStart: region.x, regionLength: region.width, filter: filter)
         let vertical = Contributions(inputCount: self.height, outputCount: height, regionStart: region.y, regionLength: region.height, filter: filter)
-        // Only the rows the vertical pass reads go through the horizontal pass.
-        let firstRow = vertical.starts.min() ?? 0
-        let lastRow = zip(vertical.starts, vertical.counts).map { $0 + $1 }.max() ?? 0
-        let rows = lastRow - firstRow
+        // The horizontal pass first (as Pillow does: the same rounding), on the rows the
+        // vertical pass reads; then the vertical one, a contiguous loop over rows.
+        let firstRow = vertical.firstInput, rows = vertical.inputSpan
         let intermediate = horizontalPass(horizontal, firstRow: firstRow, rows: rows, width: width)
-        let result = Self.verticalPass(vertical, over: intermediate, firstRow: firstRow, width: width, height: height)
-        return result
+        let result = intermediate.withUnsafeBytes { source in
+            Self.sumRows(vertical, source: source, rowStride: width * 4, firstByte: 0, rowBytes: width * 4, firstRow: firstRow)
+        }
+        return Bitmap(width: width, height: height, pixels: result) ?? Bitmap(width: width, height: height)
     }
 
     /// The horizontal pass over rows `firstRow..<firstRow + rows` (the ones the vertical
-    /// pass reads), into `width` columns, premultiplied. Fixed point with wrapping
-    /// arithmetic: the sums cannot overflow 32 bits with 14-bit weights.
+    /// pass reads), into `width` columns, premultiplied. Fixed point, the four channels of
+    /// a pixel in one vector register, with wrapping arithmetic: the sums cannot overflow
+    /// 32 bits with 14-bit weights.
     func horizontalPass(_ horizontal: Contributions, firstRow: Int, rows: Int, width: Int) -> [UInt8] {
-        var intermediate = [UInt8](repeating: 0, count: width * rows * 4)
-        let half = Int32(1) << (Contributions.precision - 1)
-        pixels.withUnsafeBufferPointer { source in
-            intermediate.withUnsafeMutableBufferPointer { target in
+        let count = width * rows * 4
+        // Every byte is stored below: no zero-fill.
+        return [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+            pixels.withUnsafeBytes { source in
                 horizontal.weights.withUnsafeBufferPointer { weights in
-                    for row in 0..<rows {
-                        let sourceRow = (firstRow + row) * self.width * 4
-                        let targetRow = row * width * 4
-                        for x in 0..<width {
-                            var r = half, g = half, b = half, a = half
-                            var p = sourceRow &+ horizontal.starts[x] &* 4
-                            var w = x &* horizontal.stride
-                            for _ in 0..<horizontal.counts[x] {
-                                let weight = weights[w]
-                                r &+= weight &* Int32(source[p])
-                                g &+= weight &* Int32(source[p &+ 1])
-                                b &+= weight &* Int32(source[p &+ 2])
-                                a &+= weight &* Int32(source[p &+ 3])
-                                p &+= 4
-                                w &+= 1
+                    horizontal.starts.withUnsafeBufferPointer { starts in
+                        horizontal.counts.withUnsafeBufferPointer { counts in
+                            guard let base = source.baseAddress, let out = target.baseAddress else { return }
+                            let half = SIMD4<Int32>(repeating: 1 << (Contributions.precision - 1))
+                            for row in 0..<rows {
+                                let sourceRow = base + (firstRow + row) * self.width * 4
+                                let targetRow = out + row * width * 4
+                                for x in 0..<width {
+                                    var sum = half
+                                    var p = sourceRow + starts[x] &* 4
+                                    var w = x &* horizontal.stride
+                                    for _ in 0..<counts[x] {
+                                        let pixel = SIMD4<Int32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD4<UInt8>.self))
+                                        sum &+= pixel &* Int32(weights[w])
+                                        p += 4
+                                        w &+= 1
+                                    }
+                                    storePremultiplied(sum, at: targetRow + x &* 4)
+                                }
                             }
-                            storePremultiplied(target, targetRow &+ x &* 4, r, g, b, a)
                         }
                     }
                 }
             }
+            initialized = count
         }
-        return intermediate
     }
 
-    /// The vertical pass from the horizontal pass's rows into a `width` x `height` bitmap.
-    static func verticalPass(_ vertical: Contributions, over intermediate: [UInt8], firstRow: Int, width: Int, height: Int) -> Bitmap {
-        let half = Int32(1) << (Contributions.precision - 1)
-        var result = Bitmap(width: width, height: height)
-        intermediate.withUnsafeBufferPointer { source in
-            result.pixels.withUnsafeMutableBufferPointer { target in
-                vertical.weights.withUnsafeBufferPointer { weights in
-                    let rowBytes = width * 4
-                    for y in 0..<height {
-                        let start = vertical.starts[y] - firstRow, count = vertical.counts[y]
-                        let targetRow = y * rowBytes
-                        for x in 0..<width {
-                            var r = half, g = half, b = half, a = half
-                            var p = start &* rowBytes &+ x &* 4
-                            var w = y &* vertical.stride
-                            for _ in 0..<count {
-                                let weight = weights[w]
-                                r &+= weight &* Int32(source[p])
-                                g &+= weight &* Int32(source[p &+ 1])
-                                b &+= weight &* Int32(source[p &+ 2])
-                                a &+= weight &* Int32(source[p &+ 3])
-                                p &+= rowBytes
-                                w &+= 1
-                            }
-                            storePremultiplied(target, targetRow &+ x &* 4, r, g, b, a)
+    /// One pass of the separable filter along the rows of `source`: output row `i` is the
+    /// weighted sum of input rows `starts[i] - firstRow ..< + counts[i]`, each `rowBytes`
+    /// bytes from `firstByte` into a row of `rowStride` bytes; premultiplied RGBA out.
+    ///
+    /// Fixed point with wrapping arithmetic (14-bit weights, 8-bit samples: no overflow in
+    /// 32 bits). The weights are 16-bit and the samples 8-bit, so the multiply-add over a
+    /// row vectorizes.
+    static func sumRows(
+        _ taps: Contributions, source: UnsafeRawBufferPointer, rowStride: Int, firstByte: Int, rowBytes: Int, firstRow: Int
+    ) -> [UInt8] {
+        let outputs = taps.starts.count
+        var sums = [Int32](repeating: 0, count: rowBytes)
+        return [UInt8](unsafeUninitializedCapacity: rowBytes * outputs) { target, initialized in
+            sums.withUnsafeMutableBufferPointer { sums in
+                taps.weights.withUnsafeBufferPointer { weights in
+                    guard let input = source.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = target.baseAddress,
+                        let sum = sums.baseAddress
+                    else { return }
+                    for i in 0..<outputs {
+                        sum.update(repeating: 1 << (Contributions.precision - 1), count: rowBytes)
+                        var row = input + (taps.starts[i] - firstRow) * rowStride + firstByte
+                        var w = i &* taps.stride
+                        for _ in 0..<taps.counts[i] {
+                            let weight = Int32(weights[w])
+                            for b in 0..<rowBytes { sum[b] &+= weight &* Int32(row[b]) }
+                            row += rowStride
+                            w &+= 1
+                        }
+                        let targetRow = out + i * rowBytes
+                        let raw = UnsafeRawPointer(sum)
+                        for x in 0..<(rowBytes / 4) {
+                            storePremultiplied(raw.loadUnaligned(fromByteOffset: x &* 16, as: SIMD4<Int32>.self), at: targetRow + x &* 4)
                         }
                     }
                 }
             }
+            initialized = rowBytes * outputs
         }
-        return result
     }
 
     /// Scaled to cover `width` x `height` and cropped to it around the centre ("crop to
@@ -135,11 +147,9 @@ extension Bitmap {
 /// Drops the 14 fractional bits, clamps to 0...255, and the colour channels to at most
 /// alpha (Lanczos overshoots), so the result stays valid premultiplied RGBA.
 @inline(__always)
-private func storePremultiplied(_ target: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ r: Int32, _ g: Int32, _ b: Int32, _ a: Int32) {
-    let shift = Contributions.precision
-    let alpha = min(max(a >> shift, 0), 255)
-    target[index] = UInt8(truncatingIfNeeded: min(max(r >> shift, 0), alpha))
-    target[index &+ 1] = UInt8(truncatingIfNeeded: min(max(g >> shift, 0), alpha))
-    target[index &+ 2] = UInt8(truncatingIfNeeded: min(max(b >> shift, 0), alpha))
-    target[index &+ 3] = UInt8(truncatingIfNeeded: alpha)
+private func storePremultiplied(_ sum: SIMD4<Int32>, at target: UnsafeMutablePointer<UInt8>) {
+    let value = sum &>> Contributions.precision
+    let alpha = min(max(value[3], 0), 255)
+    let clamped = value.clamped(lowerBound: .zero, upperBound: SIMD4(alpha, alpha, alpha, 255))
+    UnsafeMutableRawPointer(target).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: clamped), as: SIMD4<UInt8>.self)
 }
