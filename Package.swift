@@ -28,8 +28,11 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // The only C code: setjmp fences around libjpeg and libpng, and the EXIF reader.
-        .target(name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif"]),
+        .target(name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL"]),
 
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // ISA-L's igzip: the PNG writer's deflate at levels 1 to 3.
+        .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
-# the -dev packages of the C libraries it links (libpng, libjpeg-turbo, libexif, FreeType,
+# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libexif, FreeType,
 # fontconfig), pkg-config, and the fixed fonts that the text tests use.
 set -euo pipefail
 
 packages=(
     pkg-config
     libpng-dev
+    zlib1g-dev
+    libisal-dev
     libjpeg62-turbo-dev
     libexif-dev
     libfreetype-dev

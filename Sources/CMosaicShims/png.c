@@ -360,8 +360,11 @@ struct mosaic_png_writer {
     png_infop info;
     FILE *file;
     mosaic_result result;
-    int width;
-    int rows_left;
+    /// Segments (png_deflate.c): whether one was written, the last one was, and the
+    /// Adler-32 of the filtered bytes so far.
+    int segments;
+    int ended;
+    uint32_t adler;
 };
 
 static void mosaic_png_apply_params(png_structp png, png_infop info, const mosaic_png_params *params) {
@@ -420,8 +423,6 @@ mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_par
         return NULL;
     }
     writer->result = mosaic_png_ok();
-    writer->width = params->width;
-    writer->rows_left = params->height;
     writer->file = fopen(path, "wb");
     if (!writer->file) {
         result->status = MOSAIC_SYSTEM_ERROR;
@@ -450,40 +451,10 @@ mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_par
     return writer;
 }
 
-mosaic_result mosaic_png_writer_write_rows(mosaic_png_writer *writer, const uint8_t *rows, size_t stride, int count) {
-    if (count > writer->rows_left) {
-        mosaic_result result = mosaic_png_ok();
-        result.status = MOSAIC_ERROR;
-        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows pushed, only %d left in the image", count, writer->rows_left);
-        return result;
-    }
-    if (setjmp(png_jmpbuf(writer->png))) {
-        writer->result.status = MOSAIC_ERROR;
-        return writer->result;
-    }
-    for (int y = 0; y < count; y++) {
-        png_write_row(writer->png, rows + (size_t)y * stride);
-    }
-    writer->rows_left -= count;
-    return writer->result;
-}
-
-mosaic_result mosaic_png_writer_finish(mosaic_png_writer *writer) {
+/// Frees libpng's state, closes the file (checking that everything reached it) and frees
+/// the writer: the end of a finished PNG.
+static mosaic_result mosaic_png_writer_close(mosaic_png_writer *writer) {
     mosaic_result result = writer->result;
-    if (writer->rows_left != 0) {
-        result.status = MOSAIC_ERROR;
-        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows were never written", writer->rows_left);
-        mosaic_png_writer_abort(writer);
-        return result;
-    }
-    if (setjmp(png_jmpbuf(writer->png))) {
-        result = writer->result;
-        result.status = MOSAIC_ERROR;
-        mosaic_png_writer_abort(writer);
-        return result;
-    }
-    png_write_end(writer->png, writer->info);
-    result = writer->result;
     png_destroy_write_struct(&writer->png, &writer->info);
     int flushed = fflush(writer->file) == 0;
     int closed = fclose(writer->file) == 0;
@@ -494,6 +465,53 @@ mosaic_result mosaic_png_writer_finish(mosaic_png_writer *writer) {
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file could not be written to the end (disk full?)");
     }
     return result;
+}
+
+mosaic_result mosaic_png_writer_write_segment(mosaic_png_writer *writer, const mosaic_png_segment *segment, int last) {
+    if (writer->ended) {
+        mosaic_result result = mosaic_png_ok();
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "a segment after the last one");
+        return result;
+    }
+    if (setjmp(png_jmpbuf(writer->png))) {
+        writer->result.status = MOSAIC_ERROR;
+        return writer->result;
+    }
+    // zlib header: deflate with a 32 KiB window, no dictionary, (0x78 << 8 | 0x01) % 31 == 0.
+    static const png_byte header[2] = {0x78, 0x01};
+    int first = writer->segments == 0;
+    writer->adler = first ? segment->adler : mosaic_adler32_combine(writer->adler, segment->adler, segment->raw_size);
+    png_byte trailer[4] = {(png_byte)(writer->adler >> 24), (png_byte)(writer->adler >> 16), (png_byte)(writer->adler >> 8),
+                           (png_byte)writer->adler};
+    size_t length = segment->size + (first ? 2 : 0) + (last ? 4 : 0);
+    png_write_chunk_start(writer->png, (png_const_bytep) "IDAT", (png_uint_32)length);
+    if (first) png_write_chunk_data(writer->png, header, 2);
+    png_write_chunk_data(writer->png, segment->data, segment->size);
+    if (last) png_write_chunk_data(writer->png, trailer, 4);
+    png_write_chunk_end(writer->png);
+    writer->segments += 1;
+    writer->ended = last;
+    return writer->result;
+}
+
+mosaic_result mosaic_png_writer_finish(mosaic_png_writer *writer) {
+    mosaic_result result = writer->result;
+    // The stream is whole once the last segment is in.
+    if (!writer->ended) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the image data was never ended");
+        mosaic_png_writer_abort(writer);
+        return result;
+    }
+    if (setjmp(png_jmpbuf(writer->png))) {
+        result = writer->result;
+        result.status = MOSAIC_ERROR;
+        mosaic_png_writer_abort(writer);
+        return result;
+    }
+    png_write_chunk(writer->png, (png_const_bytep) "IEND", NULL, 0);
+    return mosaic_png_writer_close(writer);
 }
 
 void mosaic_png_writer_abort(mosaic_png_writer *writer) {

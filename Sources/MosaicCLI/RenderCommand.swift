@@ -65,7 +65,7 @@ struct RenderCommand: ParsableCommand {
                 throw SheetError.wouldReplaceAForeignFile(path: foreign)
             }
             let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
-            let sink = PNGSink(destination: sinkDestination, compressionLevel: options.compressionLevel, limits: options.limits)
+            let sink = PNGSink(destination: sinkDestination, compressionLevel: options.compressionLevel, limits: options.limits, threads: options.jobs)
             var summary = try SheetRenderer(sheet: contactSheet).render(into: sink, commit: false) { bar.update($0) }
             summary.files = toStandardOutput ? ["standard output"] : pages
             bar.finish()

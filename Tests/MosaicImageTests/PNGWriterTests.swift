@@ -93,6 +93,42 @@ import Testing
         }
     }
 
+    /// Segments deflated on several threads join into one valid zlib stream (libpng checks
+    /// it and its Adler-32 on reading) with the bytes of one thread, for images of many
+    /// segments, RGB and RGBA, at the igzip and the zlib levels.
+    @Test(arguments: [(false, 1), (true, 1), (false, 3), (true, 6), (false, 0)])
+    func segmentsOnAnyNumberOfThreadsMakeTheSameFile(alpha: Bool, level: Int) throws {
+        let dir = Fixtures.directory()
+        // A segment is 512 KiB of filtered rows: 249 rows of RGB, 187 of RGBA here, so 1000
+        // rows make 5 or 6 segments, the last one short.
+        var picture = Self.picture(700, 1000, alpha: alpha)
+        var seed: UInt64 = 7
+        for i in stride(from: 0, to: picture.pixels.count, by: 4) where i % 12 == 0 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let a = picture.pixels[i + 3]
+            let v = UInt8(truncatingIfNeeded: seed >> 56)
+            picture.pixels[i] = min(v, a)
+        }
+        var files: [[UInt8]] = []
+        for threads in [1, 2, 4] {
+            let path = dir + "/t\(threads).png"
+            let writer = try PNGWriter(path: path, width: 700, height: 1000, hasAlpha: alpha, compressionLevel: level, threads: threads)
+            for top in stride(from: 0, to: 1000, by: 256) {
+                let rows = min(256, 1000 - top)
+                try writer.write(Bitmap(width: 700, height: rows, pixels: Array(picture.pixels[(top * 2800)..<((top + rows) * 2800)]))!)
+            }
+            try writer.finish()
+            files.append(Fixtures.bytes(path))
+            let decoded = try ImageDecoder(strict: true).decode(path)
+            #expect(decoded.warning == nil)
+            #expect(zip(decoded.bitmap.pixels, picture.pixels).allSatisfy { abs(Int($0) - Int($1)) <= (alpha ? 1 : 0) })
+        }
+        #expect(files[0] == files[1] && files[1] == files[2])
+        // One IDAT chunk per segment.
+        let idats = (0..<(files[0].count - 4)).filter { files[0][$0..<($0 + 4)].elementsEqual(Array("IDAT".utf8)) }
+        #expect(idats.count == (alpha ? 6 : 5))
+    }
+
     @Test(arguments: 0...9)
     func everyCompressionLevelDecodesTheSame(level: Int) throws {
         let dir = Fixtures.directory()

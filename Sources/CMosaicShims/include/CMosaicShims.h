@@ -173,13 +173,34 @@ typedef struct {
 
 typedef struct mosaic_png_writer mosaic_png_writer;
 
-/// Opens `path` for writing (created or truncated) and writes the header chunks.
-/// Non-interlaced only: rows are then pushed a band at a time. NULL on failure, with
-/// `result` saying why.
-mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_params *params, mosaic_result *result);
+/// A piece of a PNG's IDAT stream: rows filtered (Paeth) and deflated on their own (see
+/// png_deflate.c). `data` is malloc'd: free it with mosaic_png_segment_free.
+typedef struct {
+    uint8_t *data;
+    size_t size;
+    /// The filtered bytes' count and Adler-32, for the zlib trailer.
+    size_t raw_size;
+    uint32_t adler;
+} mosaic_png_segment;
 
-/// Writes `count` rows of `params.width` pixels in the params' format, `stride` apart.
-mosaic_result mosaic_png_writer_write_rows(mosaic_png_writer *writer, const uint8_t *rows, size_t stride, int count);
+/// Filters `count` rows of `width` pixels of `channels` (3 or 4) bytes, `stride` apart,
+/// with Paeth (`above` is the row before the first, or NULL for the image's first row)
+/// and deflates them at zlib-style `level` (0 to 9): ending with a sync flush, or the
+/// final block when `last`. Touches only its arguments: callable from any thread.
+mosaic_result mosaic_png_deflate_segment(const uint8_t *rows, size_t stride, int width, int channels, int count,
+                                         const uint8_t *above, int level, int last, mosaic_png_segment *segment);
+void mosaic_png_segment_free(mosaic_png_segment *segment);
+/// zlib's adler32_combine.
+uint32_t mosaic_adler32_combine(uint32_t first, uint32_t second, size_t second_size);
+
+/// Appends the next segment, in order, as an IDAT chunk (the zlib header before the
+/// first; the Adler-32 of them all after the last, when `last`).
+mosaic_result mosaic_png_writer_write_segment(mosaic_png_writer *writer, const mosaic_png_segment *segment, int last);
+
+/// Opens `path` for writing (created or truncated) and writes the header chunks.
+/// Non-interlaced only: the image data then comes as segments
+/// (mosaic_png_writer_write_segment). NULL on failure, with `result` saying why.
+mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_params *params, mosaic_result *result);
 
 /// Writes IEND, closes the file and frees the writer (also on failure).
 mosaic_result mosaic_png_writer_finish(mosaic_png_writer *writer);

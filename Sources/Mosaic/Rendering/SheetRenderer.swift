@@ -50,7 +50,7 @@ public struct SheetRenderer: Sendable {
         for path in paths { check.write(path, by: "--output") }
         check.inputs = sheet.catalog.entries.map(\.path)
         try check.check()
-        let sink = PNGSink(destination: output, compressionLevel: options.compressionLevel, limits: options.limits)
+        let sink = PNGSink(destination: output, compressionLevel: options.compressionLevel, limits: options.limits, threads: options.jobs)
         var summary = try render(into: sink, commit: true, progress: progress)
         summary.files = paths
         return summary

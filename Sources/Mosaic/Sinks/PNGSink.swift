@@ -7,8 +7,10 @@ import Foundation
 public final class PNGSink: PageSink {
     /// The path given; the pages' names derive from it.
     public let destination: String
-    /// zlib level 0...9.
+    /// Level 0...9, as zlib's.
     public let compressionLevel: Int
+    /// Threads deflating a page's segments at once (the bytes are the same for any count).
+    public let threads: Int
     /// The output pixel limit, checked per page.
     public let limits: ImageLimits
     /// The files of the pages, known once the first page begins.
@@ -17,12 +19,16 @@ public final class PNGSink: PageSink {
 
     /// - Parameters:
     ///   - destination: the PNG to write (pages: `NAME-1.png`, ...).
-    ///   - compressionLevel: zlib level 0 to 9.
+    ///   - compressionLevel: 0 to 9, as zlib's.
     ///   - limits: `maximumOutputPixels` is checked for every page before it is written.
-    public init(destination: String, compressionLevel: Int = PNGWriter.defaultCompressionLevel, limits: ImageLimits = ImageLimits()) {
+    ///   - threads: how many segments of a page may be deflated at once.
+    public init(
+        destination: String, compressionLevel: Int = PNGWriter.defaultCompressionLevel, limits: ImageLimits = ImageLimits(), threads: Int = 1
+    ) {
         self.destination = destination
         self.compressionLevel = compressionLevel
         self.limits = limits
+        self.threads = threads
     }
 
     /// The file of each of `pageCount` pages written to `destination`.
@@ -56,7 +62,7 @@ public final class PNGSink: PageSink {
         }
         let writer = try PNGWriter(
             path: files[index], width: size.width, height: size.height, hasAlpha: hasAlpha,
-            compressionLevel: compressionLevel, software: "mosaic", limits: limits)
+            compressionLevel: compressionLevel, software: "mosaic", limits: limits, threads: threads)
         writers.append(writer)
     }
 
