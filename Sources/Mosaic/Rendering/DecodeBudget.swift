@@ -9,7 +9,9 @@ import MosaicSync
 /// at a time (the `acquiring` mutex), so two large ones never hold half each and wait on
 /// each other.
 final class DecodeBudget: Sendable {
-    static let shared = DecodeBudget(bytes: 256 << 20)
+    /// 64 MiB: room for one 12 MP progressive JPEG's coefficients at 2/8 (37 MB) beside
+    /// baseline decodes; with more, two such files at once took the corpus M to 116 MB.
+    static let shared = DecodeBudget(bytes: 64 << 20)
 
     let unit: Int
     let units: Int
