@@ -4,11 +4,13 @@
 Renders FOLDER with mosaic (no captions, shadows, corners or padding, on white), reads the
 image frames from the --json map, and compares each card's pixels with a reference made
 from the full-resolution source (EXIF-oriented) resized with Pillow's Lanczos to the
-card's frame. Prints PSNR in dB per card and the median and minimum.
+card's frame. With --vips, libvips's thumbnail of each source at the same size (pyvips,
+`thumbnail(size="force")`, flattened on white) is scored against the same reference.
+Prints PSNR in dB per card and the median and minimum of each tool.
 
-    python3 Benchmarks/quality/card_psnr.py MOSAIC FOLDER [--columns 6] [--width 1800]
+    python3 Benchmarks/quality/card_psnr.py MOSAIC FOLDER [--columns 6] [--width 1800] [--vips]
 
-Needs Pillow and numpy (pip install pillow numpy).
+Needs Pillow and numpy (pip install pillow numpy), and pyvips for --vips.
 """
 import argparse, json, math, os, subprocess, sys, tempfile
 import numpy as np
@@ -28,7 +30,11 @@ def main():
     parser.add_argument("folder")
     parser.add_argument("--columns", type=int, default=6)
     parser.add_argument("--width", type=int, default=1800)
+    parser.add_argument("--vips", action="store_true", help="score libvips's thumbnail too")
+    parser.add_argument("--quiet", action="store_true", help="only the summary")
     args = parser.parse_args()
+    if args.vips:
+        import pyvips
     out = tempfile.mkdtemp()
     sheet, mapping = os.path.join(out, "sheet.png"), os.path.join(out, "map.json")
     subprocess.run([args.mosaic, "render", args.folder, "-o", sheet, "--json", mapping, "--columns", str(args.columns),
@@ -37,7 +43,7 @@ def main():
                     "--max-aspect", "1000"], check=True)
     page = np.asarray(Image.open(sheet).convert("RGB"))
     cards = [e for e in json.load(open(mapping))["elements"] if e["kind"] == "card" and not e.get("failure")]
-    scores = []
+    scores, peer = [], []
     for card in cards:
         f = card["imageFrame"]
         x, y, w, h = f["origin"]["x"], f["origin"]["y"], f["size"]["width"], f["size"]["height"]
@@ -49,9 +55,22 @@ def main():
         reference = np.asarray(source.convert("RGB").resize((w, h), Image.LANCZOS))
         score = psnr(page[y:y + h, x:x + w], reference)
         scores.append(score)
-        print(f"{score:6.2f} dB  {w}x{h}  {os.path.basename(card['source'])}")
-    scores.sort()
-    print(f"cards {len(scores)}: median {scores[len(scores) // 2]:.2f} dB, min {scores[0]:.2f} dB")
+        line = f"{score:6.2f} dB  {w}x{h}  {os.path.basename(card['source'])}"
+        if args.vips:
+            thumb = pyvips.Image.thumbnail(card["source"], w, height=h, size="force")
+            if thumb.hasalpha():
+                thumb = thumb.flatten(background=[255] * (thumb.bands - 1))
+            if thumb.bands < 3:
+                thumb = thumb.colourspace("srgb")
+            pixels = np.ndarray(buffer=thumb.write_to_memory(), dtype=np.uint8, shape=[thumb.height, thumb.width, thumb.bands])
+            peer.append(psnr(pixels[:, :, :3], reference))
+            line += f"   libvips {peer[-1]:6.2f} dB"
+        if not args.quiet:
+            print(line)
+    for name, values in (("mosaic", scores), ("libvips", peer)):
+        if values:
+            values.sort()
+            print(f"{name}: {len(values)} cards, median {values[len(values) // 2]:.2f} dB, min {values[0]:.2f} dB")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ import Testing
     }
 
     /// motorcycle.jpg (741x500) drawn 356 px wide: decoded at 1/2, the scaled IDCT was the
-    /// only low-pass filter (30.3 dB); at 6/8 the filter does the last step.
+    /// only low-pass filter (30.2 dB); now it is decoded whole and the filter does it all.
     @Test func aJPEGShrunkOnLoadIsAsFaithfulAsTheFullDecodeResampled() throws {
         let (page, frame, reference) = try Self.card(Self.samples + "/motorcycle.jpg", width: 356)
         #expect(frame.size == Size(width: 356, height: 240))
