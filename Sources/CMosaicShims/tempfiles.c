@@ -64,15 +64,19 @@ void mosaic_temp_unregister(const char *path) {
     pthread_mutex_unlock(&mosaic_temp_lock);
 }
 
-int mosaic_temp_remove_all(void) {
+int mosaic_temp_remove_under(const char *prefix) {
+    size_t length = prefix ? strlen(prefix) : 0;
     int removed = 0;
     for (mosaic_temp_chunk *chunk = &mosaic_temp_first; chunk; chunk = atomic_load(&chunk->next)) {
         for (int i = 0; i < MOSAIC_TEMP_CHUNK; i++) {
-            if (chunk->used[i] && unlink(chunk->paths[i]) == 0) removed += 1;
+            if (!chunk->used[i] || (prefix && strncmp(chunk->paths[i], prefix, length) != 0)) continue;
+            if (unlink(chunk->paths[i]) == 0) removed += 1;
         }
     }
     return removed;
 }
+
+int mosaic_temp_remove_all(void) { return mosaic_temp_remove_under(NULL); }
 
 static void mosaic_temp_on_signal(int number) {
     mosaic_temp_remove_all();

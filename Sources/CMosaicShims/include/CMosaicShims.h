@@ -231,6 +231,10 @@ void mosaic_temp_unregister(const char *path);
 /// many were removed. Async-signal-safe.
 int mosaic_temp_remove_all(void);
 
+/// The same for the registered files whose path starts with `prefix` (tests: the table is
+/// the process's, and other tests' files are in it).
+int mosaic_temp_remove_under(const char *prefix);
+
 /// Installs async-signal-safe SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that unlink
 /// every registered temporary file and exit with 128 + the signal, and unblocks them.
 void mosaic_install_interrupt_cleanup(void);
