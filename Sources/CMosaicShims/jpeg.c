@@ -244,7 +244,7 @@ static const int mosaic_jpeg_zigzag[DCTSIZE2] = {
 /// below AC to within the last bit plane (successive approximation Al <= 1: libjpeg's
 /// standard script then skips the luma's last refinement scan, about half the file),
 /// above it in full. The error, measured against reading every scan and after the
-/// renderer's last factor of two: 48.5 dB at 2/8; none at 4/8.
+/// renderer's last factor of two: 49.0 dB at 2/8; none at 4/8.
 static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
     int tolerance = scale_num <= 2 ? 1 : 0;
     if (cinfo->coef_bits == NULL) return 0;
@@ -311,6 +311,10 @@ mosaic_result mosaic_jpeg_decode(
     // the scaled IDCT's output can hold: read in buffered-image mode and stop there.
     int pruning = cinfo.progressive_mode && scale_num < 8;
     if (pruning) cinfo.buffered_image = TRUE;
+    // Block smoothing guesses a progressive image's missing coefficients for display;
+    // what the unread bit plane leaves out is better left zero (49.0 dB against 48.5
+    // from reading every scan) and faster.
+    if (pruning) cinfo.do_block_smoothing = FALSE;
     jpeg_start_decompress(&cinfo);
     if (pruning) {
         for (;;) {
