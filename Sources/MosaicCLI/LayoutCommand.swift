@@ -19,7 +19,7 @@ struct LayoutCommand: ParsableCommand {
             let catalog = try sheet.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output)
             for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
             // As render does: with --strict, an input whose headers cannot be read fails.
-            let problems = catalog.entries.compactMap(\.problem)
+            let problems = catalog.strictProblems
             if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
             FileHandle.standardOutput.write(try contactSheet.imageMapJSON(output: output))

@@ -157,6 +157,20 @@ struct RenderCommand: ParsableCommand {
         if !summary.failures.isEmpty {
             line += ", \(summary.failures.count) failed: " + summary.failures.map { FileNames.display($0.path) }.joined(separator: ", ")
         }
+        if !catalog.unreadableImages.isEmpty {
+            let count = catalog.unreadableImages.count
+            let named = catalog.unreadableImages.prefix(5).map { problem in
+                let format: String
+                if case .unsupportedFormat(_, let signature) = problem.error, let name = ImageSignatures.unreadableFormat(signature) {
+                    format = name
+                } else {
+                    format = "?"
+                }
+                return "\(FileNames.display(problem.path)) (\(format))"
+            }
+            line += "; left out \(count) image\(count == 1 ? "" : "s") in formats mosaic cannot read: " + named.joined(separator: ", ")
+            if count > 5 { line += " and \(count - 5) more" }
+        }
         if !catalog.skippedFiles.isEmpty { line += "; skipped \(catalog.skippedFiles.count) other file\(catalog.skippedFiles.count == 1 ? "" : "s")" }
         line += " -> " + summary.files.joined(separator: ", ")
         line += " (\(String(format: "%.2f", seconds)) s)"

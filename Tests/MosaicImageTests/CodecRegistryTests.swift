@@ -65,7 +65,7 @@ struct PPMCodec: ImageCodec {
     @Test func aCodecAddedToARegistryIsRead() throws {
         let bytes = Array("P6 2 1 255\n".utf8) + [255, 0, 0, 0, 0, 255]
         let plain = ImageDecoder()
-        #expect(throws: ImageDecodingError.unsupportedFormat(path: "x.ppm", signature: Array(bytes.prefix(8)))) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(path: "x.ppm", signature: Array(bytes.prefix(16)))) {
             try plain.decode(bytes: bytes, path: "x.ppm")
         }
         let decoder = ImageDecoder(codecs: CodecRegistry(codecs: CodecRegistry.standard.codecs + [PPMCodec()]))

@@ -12,7 +12,7 @@ import Testing
         #expect(info.format == .png)
         #expect((info.width, info.height) == (3, 2))
         Fixtures.write(Array("hello, world".utf8), to: dir + "/text.png")
-        #expect(throws: ImageDecodingError.unsupportedFormat(path: dir + "/text.png", signature: Array("hello, w".utf8))) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(path: dir + "/text.png", signature: Array("hello, world".utf8))) {
             try decoder.probe(dir + "/text.png")
         }
         Fixtures.write([], to: dir + "/empty.jpg")

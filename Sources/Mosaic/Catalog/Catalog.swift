@@ -8,8 +8,11 @@ public struct Catalog: Sendable {
     public var sections: [CatalogSection]
     /// A title for the whole sheet (a manifest's "title").
     public var title: String?
-    /// Files that are not JPEG or PNG (by signature).
+    /// Files that are not images (by signature).
     public var skippedFiles: [String] = []
+    /// Images in a format mosaic has no codec for (HEIF, WebP...: `ImageSignatures`), left
+    /// out: named in the summary, and a failure with `--strict`.
+    public var unreadableImages: [CardProblem] = []
     /// Hidden files and folders (names starting with a dot), not looked at.
     public var hiddenCount = 0
     /// Folders seen twice through symbolic links (a loop), not entered again.
@@ -25,6 +28,10 @@ public struct Catalog: Sendable {
 
     /// Every entry, in order.
     public var entries: [CatalogEntry] { sections.flatMap(\.entries) }
+
+    /// What `--strict` refuses before drawing: entries whose headers could not be read,
+    /// and images left out because mosaic cannot read their format.
+    public var strictProblems: [CardProblem] { entries.compactMap(\.problem) + unreadableImages }
 
     // MARK: Folders
 
@@ -47,7 +54,7 @@ public struct Catalog: Sendable {
             if entries.isEmpty { continue }
             catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))
         }
-        if catalog.sections.isEmpty { throw .noImages(path: path, skipped: catalog.skippedFiles.count) }
+        if catalog.sections.isEmpty { throw .noImages(path: path, skipped: catalog.skippedFiles.count, unreadable: catalog.unreadableImages) }
         return catalog
     }
 
@@ -118,8 +125,9 @@ public struct Catalog: Sendable {
             } catch {
                 // Skipped: a file that is not an image and does not claim to be one by its
                 // name. A "photo.jpg" of zero bytes or garbage is a failure to report.
-                if case .unsupportedFormat = error, !keepingOthers, !decoder.codecs.claims(name: relative) {
-                    results.set(i, .skipped(relative))
+                if case .unsupportedFormat(_, let signature) = error, !keepingOthers, !decoder.codecs.claims(name: relative) {
+                    let known = ImageSignatures.unreadableFormat(signature) != nil
+                    results.set(i, known ? .unreadable(CardProblem(path: path, error: error)) : .skipped(relative))
                 } else {
                     // Kept in its place: a file the user named, or an image that is broken.
                     entry.problem = CardProblem(path: path, error: error)
@@ -138,6 +146,8 @@ public struct Catalog: Sendable {
             case .image(let entry): entries.append(entry)
             case .skipped(let relative):
                 catalog.skippedFiles.append(relative)
+            case .unreadable(let problem):
+                catalog.unreadableImages.append(problem)
             case nil: break
             }
         }
@@ -147,6 +157,7 @@ public struct Catalog: Sendable {
     enum ProbeResult: Sendable {
         case image(CatalogEntry)
         case skipped(String)
+        case unreadable(CardProblem)
     }
 
     /// Slots written by the probing threads, one each.
@@ -180,6 +191,7 @@ public struct Catalog: Sendable {
             sections.append(section)
         }
         skippedFiles += other.skippedFiles
+        unreadableImages += other.unreadableImages
         hiddenCount += other.hiddenCount
         symlinkLoops += other.symlinkLoops
         unreadableFolders += other.unreadableFolders

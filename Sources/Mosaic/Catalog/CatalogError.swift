@@ -3,7 +3,9 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     case notADirectory(path: String)
     case unreadableDirectory(path: String, reason: String)
-    case noImages(path: String, skipped: Int)
+    /// No image mosaic reads: `skipped` other files, and `unreadable` images in formats it
+    /// has no codec for (each names its file and format).
+    case noImages(path: String, skipped: Int, unreadable: [CardProblem] = [])
     case manifest(path: String, message: String)
 
     /// A message for people, naming the path.
@@ -12,7 +14,13 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let path): return "\(path): no such file or folder"
         case .notADirectory(let path): return "\(path): not a folder"
         case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
-        case .noImages(let path, let skipped):
+        case .noImages(let path, let skipped, let unreadable):
+            if !unreadable.isEmpty {
+                let named = unreadable.prefix(5).map(\.description).joined(separator: "; ")
+                let more = unreadable.count > 5 ? "; and \(unreadable.count - 5) more" : ""
+                let others = skipped > 0 ? " (\(skipped) other files skipped)" : ""
+                return "\(path): no \(CodecRegistry.standard.formatNames) images\(others): \(named)\(more)"
+            }
             return skipped > 0 ? "\(path): no \(CodecRegistry.standard.formatNames) images (\(skipped) other files skipped)" : "\(path): no images: the folder is empty"
         case .manifest(let path, let message): return "\(path): \(message)"
         }

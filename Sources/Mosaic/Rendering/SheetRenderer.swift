@@ -25,7 +25,7 @@ public struct SheetRenderer: Sendable {
     ) throws(SheetError) -> RenderSummary {
         let options = sheet.options
         Allocator.returnLargeBlocks
-        let probeProblems = sheet.catalog.entries.compactMap(\.problem)
+        let probeProblems = sheet.catalog.strictProblems
         if options.strict && !probeProblems.isEmpty { throw .inputsFailed(probeProblems) }
         var tally = RenderTally(total: sheet.layout.cardCount, strict: options.strict, progress: progress)
         do {

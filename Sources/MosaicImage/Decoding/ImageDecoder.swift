@@ -46,7 +46,7 @@ public struct ImageDecoder: Sendable {
         let signature = Array(bytes.prefix(CodecRegistry.signatureLength))
         guard let codec = codecs.codec(for: signature) else {
             if !isWholeFile && bytes.count < CodecRegistry.signatureLength { return nil }
-            throw .unsupportedFormat(path: path, signature: Array(bytes.prefix(8)))
+            throw .unsupportedFormat(path: path, signature: Array(bytes.prefix(CodecRegistry.signatureLength)))
         }
         guard let info = try codec.probe(bytes, isWholeFile: isWholeFile, path: path) else { return nil }
         guard info.width > 0, info.height > 0 else {

@@ -3,7 +3,9 @@
 public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`reason` is the system's message).
     case unreadable(path: String, reason: String)
-    /// No registered codec recognises the signature: the first bytes, for the message.
+    /// No registered codec recognises the signature: the first bytes (up to 16), for the
+    /// message and for naming a known format mosaic does not read
+    /// (`ImageSignatures.unreadableFormat`).
     case unsupportedFormat(path: String, signature: [UInt8])
     /// The format's library refused the file, with its own message.
     case codec(path: String, format: ImageFormat, message: String)
@@ -38,6 +40,9 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .unreadable(_, let reason):
             return "cannot read: \(reason)"
         case .unsupportedFormat(_, let signature):
+            if let format = ImageSignatures.unreadableFormat(signature) {
+                return "a \(format) image: mosaic reads \(CodecRegistry.standard.formatNames) only"
+            }
             let hex = signature.prefix(8).map { byte in
                 let digits = String(byte, radix: 16)
                 return digits.count == 1 ? "0" + digits : digits

@@ -1,0 +1,68 @@
+import Foundation
+import Mosaic
+import Testing
+
+@testable import MosaicCLI
+
+/// A folder as people have them (phone HEIC, web WebP and AVIF, GIF, a scanner's TIFF):
+/// images in formats mosaic cannot read yet are named in the summary with their format,
+/// not counted among "other files", and `--strict` fails on them. Before: "rendered 1
+/// image; skipped 5 other files", exit 0, under `--strict` too.
+@Suite struct UnreadableFormatTests {
+    /// The first bytes of each format, as the files start.
+    static let heads: [(name: String, bytes: [UInt8], format: String)] = [
+        ("coffee.heic", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "HEIF"),
+        ("coffee.avif", [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1".utf8), "AVIF"),
+        ("coffee.webp", Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8), "WebP"),
+        ("coffee.gif", Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0], "GIF"),
+        ("coffee.tif", [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0], "TIFF"),
+    ]
+
+    static func folder() throws -> String {
+        let dir = CLI.temporaryDirectory()
+        for head in heads { try Data(head.bytes + [UInt8](repeating: 0, count: 64)).write(to: URL(fileURLWithPath: dir + "/" + head.name)) }
+        try "notes".write(toFile: dir + "/notes.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coffee.jpg", toPath: dir + "/coffee.jpg")
+        return dir
+    }
+
+    @Test func eachFormatIsKnownByItsSignature() {
+        for head in Self.heads { #expect(ImageSignatures.unreadableFormat(head.bytes) == head.format, "\(head.name)") }
+        #expect(ImageSignatures.unreadableFormat(Array("notes".utf8)) == nil)
+        #expect(ImageSignatures.unreadableFormat([]) == nil)
+    }
+
+    @Test func theSummaryNamesThemWithTheirFormats() throws {
+        let dir = try Self.folder()
+        let result = try CLI.run(["render", dir, "-o", dir + "/../sheet-\(UUID().uuidString.prefix(6)).png", "--no-progress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("rendered 1 image"))
+        #expect(result.stderr.contains("left out 5 images in formats mosaic cannot read: "))
+        for head in Self.heads { #expect(result.stderr.contains("\(dir)/\(head.name) (\(head.format))"), "\(head.name)") }
+        #expect(result.stderr.contains("skipped 1 other file"))
+    }
+
+    @Test func strictFailsOnThem() throws {
+        let dir = try Self.folder()
+        let output = dir + "/../strict-\(UUID().uuidString.prefix(6)).png"
+        let result = try CLI.run(["render", dir, "-o", output, "--no-progress", "--strict"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("5 inputs failed (strict mode, nothing written)"))
+        #expect(result.stderr.contains("\(dir)/coffee.heic: a HEIF image: mosaic reads JPEG or PNG only"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let layout = try CLI.run(["layout", dir, "--strict"])
+        #expect(layout.status != 0)
+    }
+
+    @Test func aFolderOfOnlyThoseSaysSo() throws {
+        let dir = CLI.temporaryDirectory()
+        let head = Self.heads[0]
+        try Data(head.bytes).write(to: URL(fileURLWithPath: dir + "/" + head.name))
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 0, unreadable: [
+            CardProblem(path: dir + "/coffee.heic", error: .unsupportedFormat(path: dir + "/coffee.heic", signature: Array(head.bytes.prefix(16))))
+        ])) { try Catalog.folder(dir) }
+        let result = try CLI.run(["render", dir, "-o", dir + "/../only-\(UUID().uuidString.prefix(6)).png", "--no-progress"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no JPEG or PNG images: \(dir)/coffee.heic: a HEIF image"))
+    }
+}
