@@ -28,8 +28,9 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // The only C code: setjmp fences around libjpeg and libpng, and the EXIF reader.
-        .target(name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL"]),
+        .target(name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP"]),
 
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // ISA-L's igzip: the PNG writer's deflate at levels 1 to 3.
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),

@@ -1,5 +1,6 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG or PNG (chosen at build time with -DMOSAIC_FUZZ_PNG).
+// use) and decode, for JPEG, PNG or WebP (chosen at build time with -DMOSAIC_FUZZ_PNG or
+// -DMOSAIC_FUZZ_WEBP).
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,9 +17,12 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
     size_t stride = (size_t)width * 4;
     uint8_t *out = malloc(stride * (size_t)height);
     if (!out) return;
-#ifdef MOSAIC_FUZZ_PNG
+#if defined(MOSAIC_FUZZ_PNG)
     (void)eighths;
     mosaic_result r = mosaic_png_decode(data, size, out, stride, width, height);
+#elif defined(MOSAIC_FUZZ_WEBP)
+    // libwebp scales to any size up to the image's; an animation only at its canvas size.
+    mosaic_result r = mosaic_webp_decode(data, size, out, stride, width, height);
 #else
     mosaic_result r = mosaic_jpeg_decode(data, size, eighths, out, stride, width, height, 100, (size_t)1 << 30);
 #endif
@@ -30,7 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mosaic_image_info info;
     // A prefix first, as the probe reads one, then the whole input.
     size_t prefix = size / 3;
-#ifdef MOSAIC_FUZZ_PNG
+#if defined(MOSAIC_FUZZ_WEBP)
+    (void)mosaic_webp_probe(data, prefix, 0, &info);
+    mosaic_result r = mosaic_webp_probe(data, size, 1, &info);
+    if (r.status == MOSAIC_OK) {
+        decode_at(data, size, &info, 8);
+        decode_at(data, size, &info, 1 + (int)(size % 7));
+    }
+#elif defined(MOSAIC_FUZZ_PNG)
     (void)mosaic_png_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_png_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) {

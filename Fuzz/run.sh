@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the C shim (probe, decode, EXIF) with libFuzzer and AddressSanitizer.
-#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png), seconds
+#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp), seconds
 # Needs the Swift toolchain's clang (it ships libFuzzer). With the libraries built by
 # Fuzz/build-libs.sh (instrumented, so libFuzzer explores their branches too) it links
 # those; otherwise the system's -dev packages (then only the shim is instrumented).
@@ -14,14 +14,15 @@ out=.build/fuzz
 mkdir -p "$out" "Fuzz/corpus-$format"
 define=""
 [ "$format" = png ] && define="-DMOSAIC_FUZZ_PNG"
+[ "$format" = webp ] && define="-DMOSAIC_FUZZ_WEBP"
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
     includes="-I $libs/include"
-    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal) -lm"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux) -lm"
     echo "fuzzing with instrumented libraries from $libs"
 else
-    includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal)
-    link=$(pkg-config --libs libpng libjpeg libexif zlib libisal)
+    includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux)
+    link=$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux)
     echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
 fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
@@ -31,6 +32,7 @@ seeds=$(mktemp -d)
 case "$format" in
     jpeg) cp SampleImages/*.jpg "$seeds"/ ;;
     png) cp SampleImages/*.png "$seeds"/ ;;
+    webp) cp Fuzz/seeds-webp/*.webp "$seeds"/ ;;
 esac
 "$out/fuzz-$format" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
     "Fuzz/corpus-$format" "$seeds"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
-# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libexif, FreeType,
+# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, libexif, FreeType,
 # fontconfig), pkg-config, and the fixed fonts that the text tests use.
 set -euo pipefail
 
@@ -9,6 +9,7 @@ packages=(
     libpng-dev
     zlib1g-dev
     libisal-dev
+    libwebp-dev
     libjpeg62-turbo-dev
     libexif-dev
     libfreetype-dev

@@ -54,9 +54,10 @@ struct PPMCodec: ImageCodec {
 }
 
 @Suite struct CodecRegistryTests {
-    @Test func theStandardRegistryReadsJPEGAndPNG() {
-        #expect(CodecRegistry.standard.codecs.map(\.format) == [.jpeg, .png])
-        #expect(CodecRegistry.standard.formatNames == "JPEG or PNG")
+    @Test func theStandardRegistryReadsJPEGPNGAndWebP() {
+        #expect(CodecRegistry.standard.codecs.map(\.format) == [.jpeg, .png, .webp])
+        #expect(CodecRegistry.standard.formatNames == "JPEG, PNG or WebP")
+        #expect(ImageFormat.webp.description == "WebP")
         #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
         #expect(ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)
         #expect(ImageFormat.detect(Array("P6 1 1 255\n".utf8)) == nil)

@@ -72,6 +72,8 @@ typedef struct {
     /// JPEG: bytes of DCT coefficients a progressive decode holds for the whole image
     /// (every component at its own sampling); 0 for a sequential file.
     size_t coefficient_bytes;
+    /// Frames of an animation (WebP); 0 or 1 for a still image.
+    int frames;
 } mosaic_image_info;
 
 // MARK: JPEG
@@ -118,6 +120,21 @@ typedef struct {
 mosaic_result mosaic_jpeg_encode_file(
     const char *path, const uint8_t *pixels, int width, int height, int components,
     const mosaic_jpeg_encode_options *options);
+
+// MARK: WebP
+
+/// Reads a WebP's headers (VP8/VP8L/VP8X, the animation's canvas and frame count, the
+/// EXIF chunk's orientation). MOSAIC_NEED_MORE_DATA when they end first and
+/// `is_whole_file` is 0. `color_space`: 1 lossy, 2 lossless, 0 mixed (an animation).
+mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info);
+
+/// Decodes a whole WebP held in memory into `out` as RGBA8 (straight alpha), scaled by
+/// libwebp to `width` x `height` (at most the image's size); an animation's first frame
+/// on its canvas (then `width` x `height` must be the canvas).
+mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
+
+/// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
+mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
 
 // MARK: PNG
 

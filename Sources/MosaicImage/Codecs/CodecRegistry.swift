@@ -16,6 +16,7 @@ public struct CodecRegistry: Sendable {
     public static let standard = CodecRegistry(codecs: [
         JPEGCodec(),
         PNGCodec(),
+        WebPCodec(),
     ])
 
     /// The codec whose signature starts `signature`, or nil.

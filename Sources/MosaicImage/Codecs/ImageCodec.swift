@@ -9,6 +9,10 @@ public protocol ImageCodec: Sendable {
     /// The format this codec reads.
     var format: ImageFormat { get }
 
+    /// The format's name as written in messages ("JPEG"; by default the format's raw
+    /// value in capitals).
+    var name: String { get }
+
     /// The file name extensions of the format, lowercase, without the dot: a file named so
     /// that is not one is reported, not skipped.
     var fileExtensions: [String] { get }
@@ -33,4 +37,8 @@ public protocol ImageCodec: Sendable {
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
     func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
+}
+
+extension ImageCodec {
+    public var name: String { format.rawValue.uppercased() }
 }

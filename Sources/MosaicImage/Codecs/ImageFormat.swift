@@ -10,8 +10,8 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
         self.rawValue = rawValue
     }
 
-    /// The name as written in messages ("JPEG").
-    public var description: String { rawValue.uppercased() }
+    /// The name as written in messages ("JPEG", "WebP"): its codec's `name`.
+    public var description: String { CodecRegistry.standard.codec(of: self)?.name ?? rawValue.uppercased() }
 
     /// The registered format whose signature starts `bytes`, or nil.
     public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat? {

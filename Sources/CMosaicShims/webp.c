@@ -1,0 +1,153 @@
+// WebP through libwebp: still images (lossy, lossless, with alpha) decoded with libwebp's
+// own scaling for shrink-on-load; animations as their first frame on the canvas (through
+// libwebpdemux's animation decoder). libwebp returns status codes, never jumps.
+#include "CMosaicShims.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <webp/decode.h>
+#include <webp/demux.h>
+#include <webp/encode.h>
+
+static mosaic_result mosaic_webp_ok(void) {
+    mosaic_result result;
+    memset(&result, 0, sizeof result);
+    result.status = MOSAIC_OK;
+    return result;
+}
+
+static mosaic_result mosaic_webp_failed(const char *what, VP8StatusCode code) {
+    static const char *names[] = {"ok", "out of memory", "invalid parameter", "corrupt or invalid data",
+                                  "unsupported feature", "the decoder was suspended", "the decoder was stopped",
+                                  "the file ends early"};
+    mosaic_result result = mosaic_webp_ok();
+    result.status = MOSAIC_ERROR;
+    const char *name = (code >= 0 && code <= VP8_STATUS_NOT_ENOUGH_DATA) ? names[code] : "unknown error";
+    snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%s%s%s", what, *what ? ": " : "", name);
+    return result;
+}
+
+mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
+    memset(info, 0, sizeof *info);
+    WebPBitstreamFeatures features;
+    VP8StatusCode code = WebPGetFeatures(data, size, &features);
+    if (code == VP8_STATUS_NOT_ENOUGH_DATA && !is_whole_file) {
+        mosaic_result result = mosaic_webp_ok();
+        result.status = MOSAIC_NEED_MORE_DATA;
+        return result;
+    }
+    if (code != VP8_STATUS_OK) return mosaic_webp_failed("", code);
+    info->width = features.width;
+    info->height = features.height;
+    info->has_alpha = features.has_alpha;
+    info->components = features.has_alpha ? 4 : 3;
+    // 0 undefined/mixed, 1 lossy, 2 lossless (libwebp's `format`).
+    info->color_space = features.format;
+    info->bit_depth = 8;
+    info->orientation = 1;
+    info->frames = features.has_animation ? 2 : 1;
+    // The EXIF chunk of an extended file, when the prefix holds it (it is often at the end:
+    // then the orientation is read at decode time, from the whole file).
+    WebPData whole = {data, size};
+    WebPDemuxState state;
+    WebPDemuxer *demux = WebPDemuxPartial(&whole, &state);
+    if (demux) {
+        // An animation's canvas may be larger than its first frame's bitstream.
+        if (features.has_animation) {
+            info->width = (int)WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH);
+            info->height = (int)WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
+            info->frames = (int)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+            if (info->frames < 1) info->frames = 1;
+        }
+        WebPChunkIterator chunk;
+        if (WebPDemuxGetChunk(demux, "EXIF", 1, &chunk)) {
+            const uint8_t *exif = chunk.chunk.bytes;
+            size_t exif_size = chunk.chunk.size;
+            // Some writers keep JPEG's "Exif\0\0" before the TIFF header.
+            if (exif_size >= 6 && memcmp(exif, "Exif\0\0", 6) == 0) {
+                exif += 6;
+                exif_size -= 6;
+            }
+            info->orientation = mosaic_exif_orientation(exif, exif_size);
+            WebPDemuxReleaseChunkIterator(&chunk);
+        } else if (state != WEBP_DEMUX_DONE && !is_whole_file && size >= 21 && memcmp(data + 12, "VP8X", 4) == 0 &&
+                   (data[20] & 0x08)) {
+            // VP8X says there is an EXIF chunk, after the image data: ask for the whole file.
+            WebPDemuxDelete(demux);
+            mosaic_result result = mosaic_webp_ok();
+            result.status = MOSAIC_NEED_MORE_DATA;
+            return result;
+        }
+        WebPDemuxDelete(demux);
+    }
+    return mosaic_webp_ok();
+}
+
+/// The first frame of an animation, composited on its canvas (`width` x `height`).
+static mosaic_result mosaic_webp_first_frame(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
+    WebPAnimDecoderOptions options;
+    if (!WebPAnimDecoderOptionsInit(&options)) return mosaic_webp_failed("libwebp", VP8_STATUS_INVALID_PARAM);
+    options.color_mode = MODE_RGBA;
+    options.use_threads = 0;
+    WebPData whole = {data, size};
+    WebPAnimDecoder *decoder = WebPAnimDecoderNew(&whole, &options);
+    if (!decoder) return mosaic_webp_failed("the animation", VP8_STATUS_BITSTREAM_ERROR);
+    WebPAnimInfo info;
+    uint8_t *frame = NULL;
+    int timestamp = 0;
+    mosaic_result result = mosaic_webp_ok();
+    if (!WebPAnimDecoderGetInfo(decoder, &info) || (int)info.canvas_width != width || (int)info.canvas_height != height) {
+        result = mosaic_webp_failed("the animation's canvas", VP8_STATUS_BITSTREAM_ERROR);
+    } else if (!WebPAnimDecoderGetNext(decoder, &frame, &timestamp) || !frame) {
+        result = mosaic_webp_failed("the first frame", VP8_STATUS_BITSTREAM_ERROR);
+    } else {
+        for (int y = 0; y < height; y++) memcpy(out + (size_t)y * stride, frame + (size_t)y * (size_t)width * 4, (size_t)width * 4);
+    }
+    WebPAnimDecoderDelete(decoder);
+    return result;
+}
+
+mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) return mosaic_webp_failed("libwebp", VP8_STATUS_INVALID_PARAM);
+    VP8StatusCode code = WebPGetFeatures(data, size, &config.input);
+    if (code != VP8_STATUS_OK) return mosaic_webp_failed("", code);
+    if (width < 1 || height < 1 || stride < (size_t)width * 4) return mosaic_webp_failed("the decode request", VP8_STATUS_INVALID_PARAM);
+    if (config.input.has_animation) return mosaic_webp_first_frame(data, size, out, stride, width, height);
+    if (width > config.input.width || height > config.input.height) return mosaic_webp_failed("the decode request", VP8_STATUS_INVALID_PARAM);
+    if (width != config.input.width || height != config.input.height) {
+        config.options.use_scaling = 1;
+        config.options.scaled_width = width;
+        config.options.scaled_height = height;
+    }
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = out;
+    config.output.u.RGBA.stride = (int)stride;
+    config.output.u.RGBA.size = stride * (size_t)height;
+    code = WebPDecode(data, size, &config);
+    WebPFreeDecBuffer(&config.output);
+    if (code != VP8_STATUS_OK) return mosaic_webp_failed("", code);
+    return mosaic_webp_ok();
+}
+
+mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless) {
+    uint8_t *encoded = NULL;
+    size_t size = lossless ? WebPEncodeLosslessRGBA(rgba, width, height, width * 4, &encoded)
+                           : WebPEncodeRGBA(rgba, width, height, width * 4, (float)quality, &encoded);
+    mosaic_result result = mosaic_webp_ok();
+    if (size == 0) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libwebp could not encode");
+        return result;
+    }
+    FILE *file = fopen(path, "wb");
+    if (!file || fwrite(encoded, 1, size, file) != size) {
+        result.status = MOSAIC_ERROR;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "cannot write %s", path);
+    }
+    if (file) fclose(file);
+    WebPFree(encoded);
+    return result;
+}

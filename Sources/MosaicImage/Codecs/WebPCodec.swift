@@ -1,0 +1,74 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// WebP through libwebp: lossy and lossless, with alpha; an animation's first frame on its
+/// canvas; EXIF orientation from the EXIF chunk. Shrink-on-load: libwebp's own scaling
+/// (an area average) to the size asked for, for still images.
+public struct WebPCodec: ImageCodec {
+    public static let format = ImageFormat(rawValue: "webp")
+    public var format: ImageFormat { Self.format }
+    public var name: String { "WebP" }
+    public var fileExtensions: [String] { ["webp"] }
+
+    public init() {}
+
+    public func matches(signature: [UInt8]) -> Bool {
+        signature.count >= 12 && signature[0..<4].elementsEqual("RIFF".utf8) && signature[8..<12].elementsEqual("WEBP".utf8)
+    }
+
+    public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_webp_probe) else { return nil }
+        let model: String
+        if raw.frames > 1 {
+            model = "animation (\(raw.frames) frames)"
+        } else {
+            model = raw.color_space == 2 ? "lossless" : "lossy"
+        }
+        return raw.imageInfo(format, interlacing: nil, colorModel: model)
+    }
+
+    public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let size = Self.decodedSize(info, minimumSize: request.minimumSize)
+        let (width, height) = (size.width, size.height)
+        // Every byte is written by the decoder (or the call fails): no zero-fill.
+        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        let result = bytes.withUnsafeBufferPointer { input in
+            storage.withUnsafeMutableBufferPointer { output in
+                mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, width * 4, Int32(width), Int32(height))
+            }
+        }
+        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
+        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
+        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
+            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
+        }
+        return DecodedImage(bitmap: bitmap, info: info, scaleEighths: 8, reduction: 1, warning: nil)
+    }
+
+    /// The size libwebp is asked to scale to: the smallest with the image's aspect that
+    /// covers `minimumSize` (turned to the stored axes), or the whole image (always for an
+    /// animation, whose frames are composited at full size).
+    static func decodedSize(_ info: ImageInfo, minimumSize: Size?) -> Size {
+        guard let minimumSize, info.colorModel.hasPrefix("animation") == false, info.width > 0, info.height > 0 else { return info.size }
+        let wanted = info.orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
+        let scale = max(Double(wanted.width) / Double(info.width), Double(wanted.height) / Double(info.height))
+        guard scale < 1 else { return info.size }
+        let width = min(info.width, max(1, Int((Double(info.width) * scale).rounded(.up))))
+        let height = min(info.height, max(1, Int((Double(info.height) * scale).rounded(.up))))
+        return Size(width: width, height: height)
+    }
+
+    /// The decoded pixels (libwebp decodes into them directly; an animation also holds its
+    /// canvas and the frame being composited).
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
+        let size = Self.decodedSize(info, minimumSize: minimumSize)
+        let output = size.width * size.height * 4
+        return info.colorModel.hasPrefix("animation") ? output * 3 : output
+    }
+}
+
+extension ImageFormat {
+    /// WebP (`WebPCodec`).
+    public static let webp = WebPCodec.format
+}
