@@ -1,6 +1,6 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG, PNG or WebP (chosen at build time with -DMOSAIC_FUZZ_PNG or
-// -DMOSAIC_FUZZ_WEBP).
+// use) and decode, for JPEG, PNG, WebP or GIF (chosen at build time with
+// -DMOSAIC_FUZZ_PNG, -DMOSAIC_FUZZ_WEBP or -DMOSAIC_FUZZ_GIF).
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +20,9 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
 #if defined(MOSAIC_FUZZ_PNG)
     (void)eighths;
     mosaic_result r = mosaic_png_decode(data, size, out, stride, width, height);
+#elif defined(MOSAIC_FUZZ_GIF)
+    (void)eighths;
+    mosaic_result r = mosaic_gif_decode(data, size, out, stride, info->width, info->height);
 #elif defined(MOSAIC_FUZZ_WEBP)
     // libwebp scales to any size up to the image's; an animation only at its canvas size.
     mosaic_result r = mosaic_webp_decode(data, size, out, stride, width, height);
@@ -34,7 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mosaic_image_info info;
     // A prefix first, as the probe reads one, then the whole input.
     size_t prefix = size / 3;
-#if defined(MOSAIC_FUZZ_WEBP)
+#if defined(MOSAIC_FUZZ_GIF)
+    (void)mosaic_gif_probe(data, prefix, 0, &info);
+    mosaic_result r = mosaic_gif_probe(data, size, 1, &info);
+    if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);
+#elif defined(MOSAIC_FUZZ_WEBP)
     (void)mosaic_webp_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_webp_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) {

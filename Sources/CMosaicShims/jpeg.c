@@ -1,6 +1,7 @@
 // libjpeg(-turbo) behind setjmp fences. error_exit jumps back to the setjmp of the function
 // that called into libjpeg; warnings are counted and the first kept; nothing is printed.
 #include "CMosaicShims.h"
+#include "results.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -94,13 +95,6 @@ static void mosaic_jpeg_install_errors(mosaic_jpeg_error *error, mosaic_result *
     error->max_memory = 0;
 }
 
-static mosaic_result mosaic_result_ok(void) {
-    mosaic_result result;
-    memset(&result, 0, sizeof result);
-    result.status = MOSAIC_OK;
-    return result;
-}
-
 // MARK: A suspending memory source, for probing from a prefix of the file.
 
 typedef struct {
@@ -160,7 +154,7 @@ static size_t mosaic_jpeg_coefficient_bytes(j_decompress_ptr cinfo) {
 }
 
 mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
-    mosaic_result result = mosaic_result_ok();
+    mosaic_result result = mosaic_ok();
     memset(info, 0, sizeof *info);
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
@@ -263,7 +257,7 @@ static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
 mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
     int max_scans, size_t max_memory) {
-    mosaic_result result = mosaic_result_ok();
+    mosaic_result result = mosaic_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
     struct jpeg_progress_mgr progress;
@@ -354,7 +348,7 @@ mosaic_result mosaic_jpeg_decode(
 mosaic_result mosaic_jpeg_encode_file(
     const char *path, const uint8_t *pixels, int width, int height, int components,
     const mosaic_jpeg_encode_options *options) {
-    mosaic_result result = mosaic_result_ok();
+    mosaic_result result = mosaic_ok();
     struct jpeg_compress_struct cinfo;
     mosaic_jpeg_error error;
     FILE *volatile file = NULL;

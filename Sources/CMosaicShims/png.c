@@ -2,6 +2,7 @@
 // called into libpng; warnings are counted and the first kept; nothing is printed. Input
 // is read from memory by a C callback; output goes to C stdio files.
 #include "CMosaicShims.h"
+#include "results.h"
 
 #include <errno.h>
 
@@ -11,13 +12,6 @@
 #include <string.h>
 
 #include <png.h>
-
-static mosaic_result mosaic_png_ok(void) {
-    mosaic_result result;
-    memset(&result, 0, sizeof result);
-    result.status = MOSAIC_OK;
-    return result;
-}
 
 static void mosaic_png_error_fn(png_structp png, png_const_charp message) {
     mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
@@ -84,7 +78,7 @@ static void mosaic_png_fill_info(png_structp png, png_infop info, mosaic_image_i
 }
 
 mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
-    mosaic_result result = mosaic_png_ok();
+    mosaic_result result = mosaic_ok();
     memset(info, 0, sizeof *info);
     mosaic_png_reader reader = {data, size, 0, 0};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &result, mosaic_png_error_fn, mosaic_png_warning_fn);
@@ -195,7 +189,7 @@ static void mosaic_png_demote_to_warning(mosaic_result *result) {
 
 mosaic_result mosaic_png_decode(
     const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
-    mosaic_result result = mosaic_png_ok();
+    mosaic_result result = mosaic_ok();
     mosaic_png_reader reader = {data, size, 0, 0};
     volatile int rows_done = 0;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &result, mosaic_png_error_fn, mosaic_png_warning_fn);
@@ -266,14 +260,14 @@ struct mosaic_png_stream {
 };
 
 mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int width, int height, mosaic_result *result) {
-    *result = mosaic_png_ok();
+    *result = mosaic_ok();
     mosaic_png_stream *stream = calloc(1, sizeof *stream);
     if (!stream) {
         result->status = MOSAIC_ERROR;
         snprintf(result->message, MOSAIC_MESSAGE_SIZE, "out of memory");
         return NULL;
     }
-    stream->result = mosaic_png_ok();
+    stream->result = mosaic_ok();
     stream->reader.data = data;
     stream->reader.size = size;
     stream->width = width;
@@ -316,7 +310,7 @@ mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int 
 
 mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, size_t stride, int count) {
     if (count > stream->rows_left) {
-        mosaic_result result = mosaic_png_ok();
+        mosaic_result result = mosaic_ok();
         result.status = MOSAIC_ERROR;
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows asked, %d left", count, stream->rows_left);
         return result;
@@ -410,7 +404,7 @@ static void mosaic_png_apply_params(png_structp png, png_infop info, const mosai
 }
 
 mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_params *params, mosaic_result *result) {
-    *result = mosaic_png_ok();
+    *result = mosaic_ok();
     if (params->interlaced) {
         result->status = MOSAIC_ERROR;
         snprintf(result->message, MOSAIC_MESSAGE_SIZE, "a streaming writer cannot interlace");
@@ -422,7 +416,7 @@ mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_par
         snprintf(result->message, MOSAIC_MESSAGE_SIZE, "out of memory");
         return NULL;
     }
-    writer->result = mosaic_png_ok();
+    writer->result = mosaic_ok();
     writer->file = fopen(path, "wb");
     if (!writer->file) {
         result->status = MOSAIC_SYSTEM_ERROR;
@@ -469,7 +463,7 @@ static mosaic_result mosaic_png_writer_close(mosaic_png_writer *writer) {
 
 mosaic_result mosaic_png_writer_write_segment(mosaic_png_writer *writer, const mosaic_png_segment *segment, int last) {
     if (writer->ended) {
-        mosaic_result result = mosaic_png_ok();
+        mosaic_result result = mosaic_ok();
         result.status = MOSAIC_ERROR;
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "a segment after the last one");
         return result;
@@ -523,7 +517,7 @@ void mosaic_png_writer_abort(mosaic_png_writer *writer) {
 
 mosaic_result mosaic_png_write_image(
     const char *path, const mosaic_png_params *params, const uint8_t *rows, size_t stride) {
-    mosaic_result result = mosaic_png_ok();
+    mosaic_result result = mosaic_ok();
     FILE *file = fopen(path, "wb");
     if (!file) {
         result.status = MOSAIC_SYSTEM_ERROR;

@@ -8,6 +8,7 @@
 // Levels 1 to 3 use ISA-L's igzip (several times zlib's speed at level 1, and smaller on
 // contact sheets); 0 and 4 to 9 use zlib.
 #include "CMosaicShims.h"
+#include "results.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,20 +16,6 @@
 
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
-
-static mosaic_result mosaic_deflate_ok(void) {
-    mosaic_result result;
-    memset(&result, 0, sizeof result);
-    result.status = MOSAIC_OK;
-    return result;
-}
-
-static mosaic_result mosaic_deflate_error(const char *message) {
-    mosaic_result result = mosaic_deflate_ok();
-    result.status = MOSAIC_ERROR;
-    snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%s", message);
-    return result;
-}
 
 /// PNG's Paeth predictor (filter type 4).
 static inline uint8_t mosaic_paeth(int a, int b, int c) {
@@ -142,20 +129,20 @@ mosaic_result mosaic_png_deflate_segment(const uint8_t *rows, size_t stride, int
                                          const uint8_t *above, int level, int last, mosaic_png_segment *segment) {
     memset(segment, 0, sizeof *segment);
     if (width < 1 || count < 1 || (channels != 3 && channels != 4) || level < 0 || level > 9) {
-        return mosaic_deflate_error("invalid segment");
+        return mosaic_error("invalid segment");
     }
     size_t row_bytes = (size_t)width * (size_t)channels;
     size_t size = (row_bytes + 1) * (size_t)count;
     uint8_t *filtered = malloc(size);
-    if (!filtered) return mosaic_deflate_error("out of memory");
+    if (!filtered) return mosaic_error("out of memory");
     mosaic_paeth_rows(rows, stride, row_bytes, channels, count, above, filtered);
     segment->adler = (uint32_t)adler32(adler32(0L, Z_NULL, 0), filtered, (uInt)size);
     segment->raw_size = size;
     int ok = (level >= 1 && level <= 3) ? mosaic_deflate_isal(filtered, size, level, last, &segment->data, &segment->size)
                                         : mosaic_deflate_zlib(filtered, size, level, last, &segment->data, &segment->size);
     free(filtered);
-    if (!ok) return mosaic_deflate_error("the deflate library failed (out of memory?)");
-    return mosaic_deflate_ok();
+    if (!ok) return mosaic_error("the deflate library failed (out of memory?)");
+    return mosaic_ok();
 }
 
 void mosaic_png_segment_free(mosaic_png_segment *segment) {

@@ -2,6 +2,7 @@
 // own scaling for shrink-on-load; animations as their first frame on the canvas (through
 // libwebpdemux's animation decoder). libwebp returns status codes, never jumps.
 #include "CMosaicShims.h"
+#include "results.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,18 +11,11 @@
 #include <webp/demux.h>
 #include <webp/encode.h>
 
-static mosaic_result mosaic_webp_ok(void) {
-    mosaic_result result;
-    memset(&result, 0, sizeof result);
-    result.status = MOSAIC_OK;
-    return result;
-}
-
 static mosaic_result mosaic_webp_failed(const char *what, VP8StatusCode code) {
     static const char *names[] = {"ok", "out of memory", "invalid parameter", "corrupt or invalid data",
                                   "unsupported feature", "the decoder was suspended", "the decoder was stopped",
                                   "the file ends early"};
-    mosaic_result result = mosaic_webp_ok();
+    mosaic_result result = mosaic_ok();
     result.status = MOSAIC_ERROR;
     const char *name = (code >= 0 && code <= VP8_STATUS_NOT_ENOUGH_DATA) ? names[code] : "unknown error";
     snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%s%s%s", what, *what ? ": " : "", name);
@@ -33,9 +27,7 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
     WebPBitstreamFeatures features;
     VP8StatusCode code = WebPGetFeatures(data, size, &features);
     if (code == VP8_STATUS_NOT_ENOUGH_DATA && !is_whole_file) {
-        mosaic_result result = mosaic_webp_ok();
-        result.status = MOSAIC_NEED_MORE_DATA;
-        return result;
+        return mosaic_need_more_data();
     }
     if (code != VP8_STATUS_OK) return mosaic_webp_failed("", code);
     info->width = features.width;
@@ -75,13 +67,11 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
                    (data[20] & 0x08)) {
             // VP8X says there is an EXIF chunk, after the image data: ask for the whole file.
             WebPDemuxDelete(demux);
-            mosaic_result result = mosaic_webp_ok();
-            result.status = MOSAIC_NEED_MORE_DATA;
-            return result;
+            return mosaic_need_more_data();
         }
         WebPDemuxDelete(demux);
     }
-    return mosaic_webp_ok();
+    return mosaic_ok();
 }
 
 /// The first frame of an animation, composited on its canvas (`width` x `height`).
@@ -96,7 +86,7 @@ static mosaic_result mosaic_webp_first_frame(const uint8_t *data, size_t size, u
     WebPAnimInfo info;
     uint8_t *frame = NULL;
     int timestamp = 0;
-    mosaic_result result = mosaic_webp_ok();
+    mosaic_result result = mosaic_ok();
     if (!WebPAnimDecoderGetInfo(decoder, &info) || (int)info.canvas_width != width || (int)info.canvas_height != height) {
         result = mosaic_webp_failed("the animation's canvas", VP8_STATUS_BITSTREAM_ERROR);
     } else if (!WebPAnimDecoderGetNext(decoder, &frame, &timestamp) || !frame) {
@@ -129,19 +119,15 @@ mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out,
     code = WebPDecode(data, size, &config);
     WebPFreeDecBuffer(&config.output);
     if (code != VP8_STATUS_OK) return mosaic_webp_failed("", code);
-    return mosaic_webp_ok();
+    return mosaic_ok();
 }
 
 mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless) {
     uint8_t *encoded = NULL;
     size_t size = lossless ? WebPEncodeLosslessRGBA(rgba, width, height, width * 4, &encoded)
                            : WebPEncodeRGBA(rgba, width, height, width * 4, (float)quality, &encoded);
-    mosaic_result result = mosaic_webp_ok();
-    if (size == 0) {
-        result.status = MOSAIC_ERROR;
-        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libwebp could not encode");
-        return result;
-    }
+    mosaic_result result = mosaic_ok();
+    if (size == 0) return mosaic_error("libwebp could not encode");
     FILE *file = fopen(path, "wb");
     if (!file || fwrite(encoded, 1, size, file) != size) {
         result.status = MOSAIC_ERROR;

@@ -17,6 +17,7 @@ public struct CodecRegistry: Sendable {
         JPEGCodec(),
         PNGCodec(),
         WebPCodec(),
+        GIFCodec(),
     ])
 
     /// The codec whose signature starts `signature`, or nil.

@@ -21,7 +21,6 @@ public enum ImageSignatures {
             default: return nil
             }
         }
-        if ascii("GIF87a") || ascii("GIF89a") { return "GIF" }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
         if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return "BigTIFF" }
         if ascii("BM") && signature.count >= 14 { return "BMP" }

@@ -38,22 +38,12 @@ public struct JPEGCodec: ImageCodec {
         let eighths = request.minimumSize.map { Self.dctScale(stored: info.size, orientation: info.orientation, minimumSize: $0) } ?? 8
         let width = (info.width * eighths + 7) / 8
         let height = (info.height * eighths + 7) / 8
-        // Every byte is written by the decoder (or the call fails): no zero-fill.
-        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
-        let result = bytes.withUnsafeBufferPointer { input in
-            storage.withUnsafeMutableBufferPointer { output in
-                mosaic_jpeg_decode(
-                    input.baseAddress, input.count, Int32(eighths), output.baseAddress, width * 4, Int32(width), Int32(height),
-                    Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory))
-            }
+        let decoded = try decodeWithShim(bytes, width: width, height: height, info: info, request: request) { input, output, stride in
+            mosaic_jpeg_decode(
+                input.baseAddress, input.count, Int32(eighths), output.baseAddress, stride, Int32(width), Int32(height),
+                Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory))
         }
-        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
-        let warning = try result.warning(path: request.path, strict: request.strict)
-        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
-        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
-            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
-        }
-        return DecodedImage(bitmap: bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: warning)
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: decoded.warning)
     }
 
     /// The DCT-scaled output libjpeg writes into, plus, for a progressive file above 1/8,

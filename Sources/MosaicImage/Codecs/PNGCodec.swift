@@ -38,20 +38,10 @@ public struct PNGCodec: ImageCodec {
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let k = request.minimumSize.map { Self.reduction(info, minimumSize: $0) } ?? 1
         if k >= 2 { return try decodeReduced(bytes, info: info, k: k, request: request) }
-        let width = info.width, height = info.height
-        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
-        let result = bytes.withUnsafeBufferPointer { input in
-            storage.withUnsafeMutableBufferPointer { output in
-                mosaic_png_decode(input.baseAddress, input.count, output.baseAddress, width * 4, Int32(width), Int32(height))
-            }
+        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request) { input, output, stride in
+            mosaic_png_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
         }
-        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
-        let warning = try result.warning(path: request.path, strict: request.strict)
-        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
-        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
-            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
-        }
-        return DecodedImage(bitmap: bitmap, info: info, scaleEighths: 8, reduction: 1, warning: warning)
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
     }
 
     /// A band of `k` rows at a time, each `k` x `k` block averaged (premultiplied). Memory:

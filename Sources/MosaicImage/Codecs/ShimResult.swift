@@ -69,3 +69,26 @@ extension ImageCodec {
         return raw
     }
 }
+
+extension ImageCodec {
+    /// Runs one of the shim's decoders (`decode(input, output, stride)`: the file's bytes,
+    /// a `width` x `height` RGBA8 buffer it fills, straight alpha) and turns its result
+    /// into this codec's error, or the bitmap (premultiplied as asked) and its warning.
+    func decodeWithShim(
+        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest,
+        _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> mosaic_result
+    ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
+        // Every byte is written by the decoder (or the call fails): no zero-fill.
+        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        let result = bytes.withUnsafeBufferPointer { input in
+            storage.withUnsafeMutableBufferPointer { output in decode(input, output, width * 4) }
+        }
+        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
+        let warning = try result.warning(path: request.path, strict: request.strict)
+        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
+        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
+            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
+        }
+        return (bitmap, warning)
+    }
+}

@@ -30,20 +30,10 @@ public struct WebPCodec: ImageCodec {
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let size = Self.decodedSize(info, minimumSize: request.minimumSize)
-        let (width, height) = (size.width, size.height)
-        // Every byte is written by the decoder (or the call fails): no zero-fill.
-        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
-        let result = bytes.withUnsafeBufferPointer { input in
-            storage.withUnsafeMutableBufferPointer { output in
-                mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, width * 4, Int32(width), Int32(height))
-            }
+        let decoded = try decodeWithShim(bytes, width: size.width, height: size.height, info: info, request: request) { input, output, stride in
+            mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(size.width), Int32(size.height))
         }
-        guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
-        if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
-        guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
-            throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
-        }
-        return DecodedImage(bitmap: bitmap, info: info, scaleEighths: 8, reduction: 1, warning: nil)
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
     }
 
     /// The size libwebp is asked to scale to: the smallest with the image's aspect that

@@ -1,0 +1,33 @@
+// The shim's own helpers for building results (not part of its interface).
+#ifndef MOSAIC_RESULTS_H
+#define MOSAIC_RESULTS_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "CMosaicShims.h"
+
+/// A result with status MOSAIC_OK and nothing else.
+static inline mosaic_result mosaic_ok(void) {
+    mosaic_result result;
+    memset(&result, 0, sizeof result);
+    result.status = MOSAIC_OK;
+    return result;
+}
+
+/// A MOSAIC_ERROR result with `message`.
+static inline mosaic_result mosaic_error(const char *message) {
+    mosaic_result result = mosaic_ok();
+    result.status = MOSAIC_ERROR;
+    snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%s", message);
+    return result;
+}
+
+/// A MOSAIC_NEED_MORE_DATA result (a probe ran out of bytes).
+static inline mosaic_result mosaic_need_more_data(void) {
+    mosaic_result result = mosaic_ok();
+    result.status = MOSAIC_NEED_MORE_DATA;
+    return result;
+}
+
+#endif

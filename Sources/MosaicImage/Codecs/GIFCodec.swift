@@ -1,0 +1,40 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// GIF through giflib: the first image (of an animation too) on the logical screen, with
+/// transparency; interlaced images put in order. No shrink-on-load (GIFs are small; the
+/// resampler does it all).
+public struct GIFCodec: ImageCodec {
+    public static let format = ImageFormat(rawValue: "gif")
+    public var format: ImageFormat { Self.format }
+    public var fileExtensions: [String] { ["gif"] }
+
+    public init() {}
+
+    public func matches(signature: [UInt8]) -> Bool {
+        signature.starts(with: Array("GIF87a".utf8)) || signature.starts(with: Array("GIF89a".utf8))
+    }
+
+    public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_gif_probe) else { return nil }
+        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: "palette")
+    }
+
+    public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request) { input, output, stride in
+            mosaic_gif_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
+        }
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
+    }
+
+    /// The screen's pixels and one row of indices.
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
+        info.width * info.height * 4 + info.width
+    }
+}
+
+extension ImageFormat {
+    /// GIF (`GIFCodec`).
+    public static let gif = GIFCodec.format
+}
