@@ -1,6 +1,6 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG, PNG, WebP or GIF (chosen at build time with
-// -DMOSAIC_FUZZ_PNG, -DMOSAIC_FUZZ_WEBP or -DMOSAIC_FUZZ_GIF).
+// use) and decode, for JPEG, PNG, WebP, GIF or HEIF/AVIF (chosen at build time with
+// -DMOSAIC_FUZZ_PNG, -DMOSAIC_FUZZ_WEBP, -DMOSAIC_FUZZ_GIF or -DMOSAIC_FUZZ_HEIF).
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +23,15 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
 #elif defined(MOSAIC_FUZZ_GIF)
     (void)eighths;
     mosaic_result r = mosaic_gif_decode(data, size, out, stride, info->width, info->height);
+#elif defined(MOSAIC_FUZZ_HEIF)
+    // The full image, or a thumbnail when one covers an eighth of it.
+    int w = 0, h = 0, mw = eighths == 8 ? 0 : width, mh = eighths == 8 ? 0 : height;
+    mosaic_result r = mosaic_heif_decoded_size(data, size, mw, mh, &w, &h);
+    if (r.status == MOSAIC_OK && w > 0 && h > 0 && w <= width * 8 && h <= height * 8 && (uint64_t)w * (uint64_t)h <= 4096u * 4096u) {
+        uint8_t *full = malloc((size_t)w * 4 * (size_t)h);
+        if (full) r = mosaic_heif_decode(data, size, mw, mh, full, (size_t)w * 4, w, h);
+        free(full);
+    }
 #elif defined(MOSAIC_FUZZ_WEBP)
     // libwebp scales to any size up to the image's; an animation only at its canvas size.
     mosaic_result r = mosaic_webp_decode(data, size, out, stride, width, height);
@@ -37,7 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mosaic_image_info info;
     // A prefix first, as the probe reads one, then the whole input.
     size_t prefix = size / 3;
-#if defined(MOSAIC_FUZZ_GIF)
+#if defined(MOSAIC_FUZZ_HEIF)
+    (void)mosaic_heif_probe(data, prefix, 0, &info);
+    mosaic_result r = mosaic_heif_probe(data, size, 1, &info);
+    if (r.status == MOSAIC_OK) {
+        decode_at(data, size, &info, 8);
+        decode_at(data, size, &info, 1);
+    }
+#elif defined(MOSAIC_FUZZ_GIF)
     (void)mosaic_gif_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_gif_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the C shim (probe, decode, EXIF) with libFuzzer and AddressSanitizer.
-#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif), seconds
+#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif), seconds
 # Needs the Swift toolchain's clang (it ships libFuzzer). With the libraries built by
 # Fuzz/build-libs.sh (instrumented, so libFuzzer explores their branches too) it links
 # those; otherwise the system's -dev packages (then only the shim is instrumented).
@@ -16,14 +16,15 @@ define=""
 [ "$format" = png ] && define="-DMOSAIC_FUZZ_PNG"
 [ "$format" = webp ] && define="-DMOSAIC_FUZZ_WEBP"
 [ "$format" = gif ] && define="-DMOSAIC_FUZZ_GIF"
+[ "$format" = heif ] && define="-DMOSAIC_FUZZ_HEIF"
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
     includes="-I $libs/include"
-    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux) -lgif -lm"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libheif) -lgif -lm"
     echo "fuzzing with instrumented libraries from $libs"
 else
-    includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux)
-    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux) -lgif"
+    includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux libheif)
+    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libheif) -lgif"
     echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
 fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
@@ -35,6 +36,8 @@ case "$format" in
     png) cp SampleImages/*.png "$seeds"/ ;;
     webp) cp Fuzz/seeds-webp/*.webp "$seeds"/ ;;
     gif) cp Fuzz/seeds-gif/*.gif "$seeds"/ ;;
+    heif) cp Fuzz/seeds-heif/* "$seeds"/ ;;
 esac
+LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
 "$out/fuzz-$format" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
     "Fuzz/corpus-$format" "$seeds"

@@ -17,6 +17,11 @@ import numpy as np
 from PIL import Image, ImageOps
 
 Image.MAX_IMAGE_PIXELS = None
+try:  # HEIF and AVIF references (pip install pillow-heif)
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+except ImportError:
+    pass
 
 
 def psnr(a, b):

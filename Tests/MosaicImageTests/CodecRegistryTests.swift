@@ -54,9 +54,9 @@ struct PPMCodec: ImageCodec {
 }
 
 @Suite struct CodecRegistryTests {
-    @Test func theStandardRegistryReadsJPEGPNGWebPAndGIF() {
-        #expect(CodecRegistry.standard.codecs.map(\.format) == [.jpeg, .png, .webp, .gif])
-        #expect(CodecRegistry.standard.formatNames == "JPEG, PNG, WebP or GIF")
+    @Test func theStandardRegistryReadsEveryFormat() {
+        #expect(CodecRegistry.standard.codecs.map(\.format) == [.jpeg, .png, .webp, .gif, .heif, .avif])
+        #expect(CodecRegistry.standard.formatNames == "JPEG, PNG, WebP, GIF, HEIF or AVIF")
         #expect(ImageFormat.webp.description == "WebP")
         #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
         #expect(ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)

@@ -136,6 +136,27 @@ mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out,
 /// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
 mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
 
+// MARK: HEIF and AVIF
+
+/// Reads a HEIF or AVIF file's primary image's headers through libheif: size after its
+/// transformations (so orientation 1), alpha, bit depth; `color_space` holds how many
+/// thumbnails it stores. A prefix that does not hold the boxes gives NEED_MORE_DATA.
+mosaic_result mosaic_heif_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info);
+
+/// The size `mosaic_heif_decode` will give for `min_width` x `min_height` (0 x 0: full
+/// size): the smallest stored thumbnail covering it, else the primary image's.
+mosaic_result mosaic_heif_decoded_size(const uint8_t *data, size_t size, int min_width, int min_height, int *width, int *height);
+
+/// Decodes that image (upright, RGBA8 straight alpha, HDR to 8 bits) into `out`, which is
+/// `width` x `height` as `mosaic_heif_decoded_size` said.
+mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, uint8_t *out, size_t stride, int width,
+                                 int height);
+
+/// Writes RGBA8 pixels as HEIF (HEVC) or AVIF at `quality`, with a thumbnail fitting
+/// `thumbnail_size` when above 0: for fixtures.
+mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
+                                      int thumbnail_size);
+
 // MARK: GIF
 
 /// Reads a GIF's headers up to its first image's descriptor: the logical screen's size,

@@ -18,6 +18,8 @@ public struct CodecRegistry: Sendable {
         PNGCodec(),
         WebPCodec(),
         GIFCodec(),
+        HEIFCodec.heic,
+        HEIFCodec.avif,
     ])
 
     /// The codec whose signature starts `signature`, or nil.

@@ -13,8 +13,7 @@ public enum ImageSignatures {
         if ascii("ftyp", at: 4), signature.count >= 12 {
             let brand = String(decoding: signature[8..<12], as: UTF8.self)
             switch brand {
-            case "avif", "avis": return "AVIF"
-            case "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "mif2": return "HEIF"
+            case "mif2": return "HEIF"
             case "jxl ": return "JPEG XL"
             case "jp2 ", "jpx ": return "JPEG 2000"
             case "crx ": return "Canon CR3 raw"

@@ -1,0 +1,66 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// HEIF files through libheif (`heif.c`): HEIC (HEVC-coded, phone photos) and AVIF
+/// (AV1-coded, from browsers and Android phones), one value of this codec each, told apart
+/// by the `ftyp` brand. The primary image is made upright by its own transformations
+/// (irot, imir, clap); alpha; 10-bit images to 8 bits. Shrink-on-load: a stored thumbnail
+/// that covers the size asked for is decoded instead (as libvips does); otherwise the
+/// whole image, which the resampler reduces.
+public struct HEIFCodec: ImageCodec {
+    /// HEVC-coded HEIF (".heic").
+    public static let heic = HEIFCodec(
+        format: ImageFormat(rawValue: "heif"), brands: ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"],
+        fileExtensions: ["heic", "heif", "hif"])
+    /// AV1-coded HEIF (".avif").
+    public static let avif = HEIFCodec(format: ImageFormat(rawValue: "avif"), brands: ["avif", "avis"], fileExtensions: ["avif"])
+
+    public let format: ImageFormat
+    /// The `ftyp` major brands of the files this codec reads.
+    public let brands: Set<String>
+    public let fileExtensions: [String]
+
+    public init(format: ImageFormat, brands: Set<String>, fileExtensions: [String]) {
+        self.format = format
+        self.brands = brands
+        self.fileExtensions = fileExtensions
+    }
+
+    public func matches(signature: [UInt8]) -> Bool {
+        guard signature.count >= 12, signature[4..<8].elementsEqual("ftyp".utf8) else { return false }
+        return brands.contains(String(decoding: signature[8..<12], as: UTF8.self))
+    }
+
+    public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_heif_probe) else { return nil }
+        let thumbnails = Int(raw.color_space)
+        return raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? "ycbcr, \(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")" : "ycbcr")
+    }
+
+    public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        // The picture is upright already (orientation 1): the minimum needs no turning.
+        let minimum = request.minimumSize ?? Size(width: 0, height: 0)
+        var width: Int32 = 0, height: Int32 = 0
+        let sized = bytes.withUnsafeBufferPointer {
+            mosaic_heif_decoded_size($0.baseAddress, $0.count, Int32(minimum.width), Int32(minimum.height), &width, &height)
+        }
+        guard sized.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: sized.messageText) }
+        let decoded = try decodeWithShim(bytes, width: Int(width), height: Int(height), info: info, request: request) { input, output, stride in
+            mosaic_heif_decode(
+                input.baseAddress, input.count, Int32(minimum.width), Int32(minimum.height), output.baseAddress, stride, width, height)
+        }
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
+    }
+
+    /// The RGBA result, libheif's RGBA image, and its YCbCr planes (at most 4:4:4), for the
+    /// whole image (a thumbnail holds less).
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int { info.width * info.height * 11 }
+}
+
+extension ImageFormat {
+    /// HEIF, HEVC-coded (`HEIFCodec.heic`).
+    public static let heif = HEIFCodec.heic.format
+    /// AVIF (`HEIFCodec.avif`).
+    public static let avif = HEIFCodec.avif.format
+}
