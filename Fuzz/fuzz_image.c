@@ -1,6 +1,6 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG, PNG, WebP, GIF or HEIF/AVIF (chosen at build time with
-// -DMOSAIC_FUZZ_PNG, -DMOSAIC_FUZZ_WEBP, -DMOSAIC_FUZZ_GIF or -DMOSAIC_FUZZ_HEIF).
+// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF or TIFF (chosen at build time with
+// -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF or _TIFF).
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +20,9 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
 #if defined(MOSAIC_FUZZ_PNG)
     (void)eighths;
     mosaic_result r = mosaic_png_decode(data, size, out, stride, width, height);
+#elif defined(MOSAIC_FUZZ_TIFF)
+    (void)eighths;
+    mosaic_result r = mosaic_tiff_decode(data, size, out, (size_t)info->width * 4, info->width, info->height);
 #elif defined(MOSAIC_FUZZ_GIF)
     (void)eighths;
     mosaic_result r = mosaic_gif_decode(data, size, out, stride, info->width, info->height);
@@ -46,7 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mosaic_image_info info;
     // A prefix first, as the probe reads one, then the whole input.
     size_t prefix = size / 3;
-#if defined(MOSAIC_FUZZ_HEIF)
+#if defined(MOSAIC_FUZZ_TIFF)
+    (void)mosaic_tiff_probe(data, prefix, 0, &info);
+    mosaic_result r = mosaic_tiff_probe(data, size, 1, &info);
+    if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);
+#elif defined(MOSAIC_FUZZ_HEIF)
     (void)mosaic_heif_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_heif_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) {

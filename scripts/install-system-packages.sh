@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
-# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, giflib, libheif, libexif, FreeType,
+# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, giflib, libheif, libtiff, libexif, FreeType,
 # fontconfig), pkg-config, and the fixed fonts that the text tests use.
 set -euo pipefail
 
@@ -12,6 +12,7 @@ packages=(
     libwebp-dev
     libgif-dev
     libheif-dev
+    libtiff-dev
     libjpeg62-turbo-dev
     libexif-dev
     libfreetype-dev

@@ -21,15 +21,7 @@ typedef struct {
 
 static int mosaic_gif_read(GifFileType *gif, GifByteType *buffer, int count) {
     mosaic_gif_source *source = gif->UserData;
-    size_t left = source->size - source->offset;
-    size_t n = count < 0 ? 0 : (size_t)count;
-    if (n > left) {
-        n = left;
-        source->starved = 1;
-    }
-    memcpy(buffer, source->data + source->offset, n);
-    source->offset += n;
-    return (int)n;
+    return (int)mosaic_read_memory(source->data, source->size, &source->offset, &source->starved, buffer, count < 0 ? 0 : (size_t)count);
 }
 
 /// giflib's error after a failed call: "the file ends early" when the reader ran dry.

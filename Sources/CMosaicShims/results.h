@@ -30,4 +30,18 @@ static inline mosaic_result mosaic_need_more_data(void) {
     return result;
 }
 
+/// Copies up to `count` bytes of `data` (`size` bytes) from `*offset` into `buffer` and
+/// moves the offset; sets `*starved` when fewer than `count` were left. Returns the bytes
+/// copied. The read callback of the libraries that pull their input (giflib, libtiff).
+static inline size_t mosaic_read_memory(const uint8_t *data, size_t size, size_t *offset, int *starved, void *buffer, size_t count) {
+    size_t left = *offset < size ? size - *offset : 0;
+    if (count > left) {
+        count = left;
+        *starved = 1;
+    }
+    memcpy(buffer, data + *offset, count);
+    *offset += count;
+    return count;
+}
+
 #endif

@@ -8,7 +8,7 @@ struct ProbeCommand: ParsableCommand {
         commandName: "probe",
         abstract: "Print the format, size and EXIF orientation of images, from their headers only.")
 
-    @Argument(help: "The image files (JPEG, PNG, WebP, GIF, HEIF or AVIF, recognised by their signature).")
+    @Argument(help: "The image files (JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF, recognised by their signature).")
     var files: [String]
 
     @Flag(help: "Print one JSON array with an object per file instead of a line per file.")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MosaicCLI
 
-/// A folder as people have them (a scanner's TIFF, a BMP, a JPEG XL):
+/// A folder as people have them (a Photoshop file, a BMP, a JPEG XL):
 /// images in formats mosaic cannot read yet are named in the summary with their format,
 /// not counted among "other files", and `--strict` fails on them. Before: "rendered 1
 /// image; skipped 3 other files", exit 0, under `--strict` too.
@@ -13,7 +13,7 @@ import Testing
     static let heads: [(name: String, bytes: [UInt8], format: String)] = [
         ("coffee.jxl", [0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A] + Array("ftypjxl ".utf8), "JPEG XL"),
         ("coffee.bmp", Array("BM".utf8) + [0x46, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 0x28, 0], "BMP"),
-        ("coffee.tif", [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0], "TIFF"),
+        ("coffee.psd", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0], "Photoshop"),
     ]
 
     static func folder() throws -> String {
@@ -46,7 +46,7 @@ import Testing
         let result = try CLI.run(["render", dir, "-o", output, "--no-progress", "--strict"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("3 inputs failed (strict mode, nothing written)"))
-        #expect(result.stderr.contains("\(dir)/coffee.jxl: a JPEG XL image: mosaic reads JPEG, PNG, WebP, GIF, HEIF or AVIF only"))
+        #expect(result.stderr.contains("\(dir)/coffee.jxl: a JPEG XL image: mosaic reads JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF only"))
         #expect(!FileManager.default.fileExists(atPath: output))
         let layout = try CLI.run(["layout", dir, "--strict"])
         #expect(layout.status != 0)
@@ -61,7 +61,7 @@ import Testing
         ])) { try Catalog.folder(dir) }
         let result = try CLI.run(["render", dir, "-o", dir + "/../only-\(UUID().uuidString.prefix(6)).png", "--no-progress"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("no JPEG, PNG, WebP, GIF, HEIF or AVIF images: \(dir)/coffee.jxl: a JPEG XL image"))
+        #expect(result.stderr.contains("no JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF images: \(dir)/coffee.jxl: a JPEG XL image"))
     }
 
     /// WebP and GIF are read now: a folder's WebP and GIF files (here the fuzzers' seeds:

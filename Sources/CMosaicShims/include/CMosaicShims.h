@@ -157,6 +157,32 @@ mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
                                       int thumbnail_size);
 
+// MARK: TIFF
+
+/// Reads a TIFF's first directory through libtiff: size, Orientation tag, alpha (extra
+/// samples), samples, photometric (`color_space`), bits, tiled (`interlaced`), pages
+/// (`frames`). MOSAIC_NEED_MORE_DATA when the prefix ends first and `is_whole_file` is 0.
+mosaic_result mosaic_tiff_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info);
+
+/// Decodes the first page, as stored (the caller applies the orientation), into `out` as
+/// RGBA8 with straight alpha; `stride` must be `width * 4`.
+mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
+
+/// A TIFF to write, for fixtures: `pixels` has `samples` samples of `bits` (8 or 16,
+/// native byte order) per pixel, contiguous; RGB with 4 samples has unassociated alpha.
+typedef struct {
+    int width, height, samples, bits;
+    /// TIFF's Photometric Interpretation (1 grey, 2 RGB, 5 CMYK) and Compression (1 none,
+    /// 5 LZW, 8 deflate).
+    int photometric, compression;
+    int orientation;
+    /// 16 x 16 tiles instead of strips of 7 rows.
+    int tiled;
+    const uint8_t *pixels;
+} mosaic_tiff_fixture;
+
+mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixture *fixture);
+
 // MARK: GIF
 
 /// Reads a GIF's headers up to its first image's descriptor: the logical screen's size,

@@ -20,6 +20,7 @@ public struct CodecRegistry: Sendable {
         GIFCodec(),
         HEIFCodec.heic,
         HEIFCodec.avif,
+        TIFFCodec(),
     ])
 
     /// The codec whose signature starts `signature`, or nil.

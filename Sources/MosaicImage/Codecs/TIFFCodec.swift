@@ -1,0 +1,53 @@
+import MosaicLayout
+
+import CMosaicShims
+
+/// TIFF through libtiff (scanners, archives, cameras' exports): the first page, strips or
+/// tiles, 1 to 16 bits, RGB(A), grey, palette, CMYK and YCbCr; the Orientation tag as the
+/// EXIF orientation. No shrink-on-load: the resampler reduces the whole page.
+public struct TIFFCodec: ImageCodec {
+    public static let format = ImageFormat(rawValue: "tiff")
+    public var format: ImageFormat { Self.format }
+    public var fileExtensions: [String] { ["tif", "tiff"] }
+
+    public init() {}
+
+    public func matches(signature: [UInt8]) -> Bool {
+        signature.starts(with: [0x49, 0x49, 0x2A, 0x00]) || signature.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            || signature.starts(with: [0x49, 0x49, 0x2B, 0x00]) || signature.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+    }
+
+    public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
+        guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_tiff_probe) else { return nil }
+        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "tiled" : nil, colorModel: Self.colorModel(raw.color_space))
+    }
+
+    /// TIFF's Photometric Interpretation as a name.
+    static func colorModel(_ photometric: Int32) -> String {
+        switch photometric {
+        case 0, 1: return "grey"
+        case 2: return "rgb"
+        case 3: return "palette"
+        case 4: return "mask"
+        case 5: return "cmyk"
+        case 6: return "ycbcr"
+        case 8, 9, 10: return "lab"
+        default: return "photometric \(photometric)"
+        }
+    }
+
+    public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request) { input, output, stride in
+            mosaic_tiff_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
+        }
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
+    }
+
+    /// The page's pixels and a strip or tile of the file's own.
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int { info.width * info.height * 4 + info.width * 64 }
+}
+
+extension ImageFormat {
+    /// TIFF (`TIFFCodec`).
+    public static let tiff = TIFFCodec.format
+}
