@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
-# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, giflib, libheif, libtiff, libexif, FreeType,
+# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, giflib, libheif, libtiff, Little CMS, libexif, FreeType,
 # fontconfig), pkg-config, and the fixed fonts that the text tests use.
 set -euo pipefail
 
@@ -13,6 +13,7 @@ packages=(
     libgif-dev
     libheif-dev
     libtiff-dev
+    liblcms2-dev
     libjpeg62-turbo-dev
     libexif-dev
     libfreetype-dev

@@ -343,6 +343,31 @@ mosaic_result mosaic_jpeg_decode(
     return result;
 }
 
+uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size) {
+    *icc_size = 0;
+    mosaic_result result = mosaic_ok();
+    struct jpeg_decompress_struct cinfo;
+    mosaic_jpeg_error error;
+    memset(&cinfo, 0, sizeof cinfo);
+    cinfo.err = &error.pub;
+    mosaic_jpeg_install_errors(&error, &result);
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return NULL;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&cinfo, TRUE);
+    JOCTET *icc = NULL;
+    unsigned int length = 0;
+    // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
+    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) icc = NULL;
+    jpeg_destroy_decompress(&cinfo);
+    *icc_size = icc ? length : 0;
+    return icc;
+}
+
 // MARK: Encoding (fixtures and tools)
 
 mosaic_result mosaic_jpeg_encode_file(
@@ -385,6 +410,7 @@ mosaic_result mosaic_jpeg_encode_file(
     if (options->arithmetic) cinfo.arith_code = TRUE;
     cinfo.restart_in_rows = options->restart_interval;
     jpeg_start_compress(&cinfo, TRUE);
+    if (options->icc && options->icc_size > 0) jpeg_write_icc_profile(&cinfo, options->icc, (unsigned)options->icc_size);
     if (options->app1 && options->app1_size > 0) {
         jpeg_write_marker(&cinfo, JPEG_APP0 + 1, options->app1, (unsigned)options->app1_size);
     }

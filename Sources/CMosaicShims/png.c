@@ -105,6 +105,37 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
     return result;
 }
 
+uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_size) {
+    *icc_size = 0;
+    mosaic_result result = mosaic_ok();
+    mosaic_png_reader reader = {data, size, 0, 0};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    if (!png) return NULL;
+    png_infop png_info = png_create_info_struct(png);
+    // volatile: read after a longjmp.
+    uint8_t *volatile copy = NULL;
+    if (!png_info || setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, png_info ? &png_info : NULL, NULL);
+        free(copy);
+        return NULL;
+    }
+    png_set_read_fn(png, &reader, mosaic_png_read_fn);
+    png_read_info(png, png_info);
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(png, png_info, &name, &compression, &profile, &length) != 0 && profile && length > 0) {
+        copy = malloc(length);
+        if (copy) {
+            memcpy(copy, profile, length);
+            *icc_size = length;
+        }
+    }
+    png_destroy_read_struct(&png, &png_info, NULL);
+    return copy;
+}
+
 /// A palette PNG expanded here rather than by libpng, so that its indices are seen on the
 /// way: libpng 1.6.39 tracks the largest index itself but skips the last pixel of every
 /// row, and an index past the palette is damage (drawn black, as libpng draws it).
@@ -393,6 +424,11 @@ static void mosaic_png_apply_params(png_structp png, png_infop info, const mosai
         png_set_eXIf_1(png, info, (png_uint_32)params->exif_size, (png_bytep)params->exif);
     }
 #endif
+    // The sheet's pixels are sRGB: say so, so that viewers do not reinterpret them.
+    if (params->srgb) png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    if (params->icc && params->icc_size > 0) {
+        png_set_iCCP(png, info, "embedded", PNG_COMPRESSION_TYPE_BASE, params->icc, (png_uint_32)params->icc_size);
+    }
     if (params->software) {
         png_text text;
         memset(&text, 0, sizeof text);

@@ -115,6 +115,10 @@ struct SheetArguments: ParsableArguments {
     var jobs: Int?
     @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
     var strict = false
+    @Flag(
+        name: .customLong("no-color-management"),
+        help: "Draw images with an embedded ICC profile (Adobe RGB, Display P3...) as if they were sRGB, unconverted.")
+    var noColorManagement = false
 
     func validate() throws {
         guard SheetLayout.named(layout) != nil else {
@@ -187,6 +191,7 @@ struct SheetArguments: ParsableArguments {
         o.filter = filter
         o.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         o.strict = strict
+        o.colorManagement = !noColorManagement
         var style: SheetStyle = theme == .dark ? .dark : .light
         if let background, let color = Color(parsing: background) { style.background = color }
         if let cardBackground, let color = Color(parsing: cardBackground) { style.cardBackground = color }

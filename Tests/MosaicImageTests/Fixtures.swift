@@ -34,7 +34,7 @@ enum Fixtures {
     static func writeJPEG(
         _ path: String, pixels: [UInt8], width: Int, height: Int, components: Int, quality: Int = 95,
         progressive: Bool = false, arithmetic: Bool = false, restartInterval: Int = 0, ycck: Bool = false,
-        app1: [UInt8]? = nil
+        app1: [UInt8]? = nil, icc: [UInt8]? = nil
     ) {
         var options = mosaic_jpeg_encode_options()
         options.quality = Int32(quality)
@@ -42,7 +42,12 @@ enum Fixtures {
         options.arithmetic = arithmetic ? 1 : 0
         options.restart_interval = Int32(restartInterval)
         options.ycck = ycck ? 1 : 0
-        let result: mosaic_result = pixels.withUnsafeBufferPointer { buffer in
+        let profile = icc ?? []
+        let result: mosaic_result = profile.withUnsafeBufferPointer { iccBuffer in pixels.withUnsafeBufferPointer { buffer in
+            if !profile.isEmpty {
+                options.icc = iccBuffer.baseAddress
+                options.icc_size = profile.count
+            }
             if let app1 {
                 return app1.withUnsafeBufferPointer { marker in
                     options.app1 = marker.baseAddress
@@ -51,7 +56,7 @@ enum Fixtures {
                 }
             }
             return mosaic_jpeg_encode_file(path, buffer.baseAddress, Int32(width), Int32(height), Int32(components), &options)
-        }
+        } }
         precondition(result.status == MOSAIC_OK, "fixture JPEG \(path) failed")
     }
 
@@ -64,6 +69,7 @@ enum Fixtures {
         var trns: [UInt8] = []
         var trnsColor: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)? = nil
         var exif: [UInt8]? = nil
+        var icc: [UInt8]? = nil
     }
 
     /// Writes a PNG from raw rows in the file's own format (packed samples, big-endian
@@ -85,7 +91,8 @@ enum Fixtures {
             params.trns_blue = color.blue
         }
         let exif = png.exif ?? []
-        let result: mosaic_result = rows.withUnsafeBufferPointer { rowBuffer in
+        let icc = png.icc ?? []
+        let result: mosaic_result = icc.withUnsafeBufferPointer { iccBuffer in rows.withUnsafeBufferPointer { rowBuffer in
             png.palette.withUnsafeBufferPointer { palette in
                 png.trns.withUnsafeBufferPointer { trns in
                     exif.withUnsafeBufferPointer { exifBuffer in
@@ -101,11 +108,15 @@ enum Fixtures {
                             params.exif = exifBuffer.baseAddress
                             params.exif_size = exif.count
                         }
+                        if !icc.isEmpty {
+                            params.icc = iccBuffer.baseAddress
+                            params.icc_size = icc.count
+                        }
                         return mosaic_png_write_image(path, &params, rowBuffer.baseAddress, stride)
                     }
                 }
             }
-        }
+        } }
         precondition(result.status == MOSAIC_OK, "fixture PNG \(path) failed")
     }
 

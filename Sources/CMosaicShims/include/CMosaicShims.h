@@ -113,6 +113,9 @@ typedef struct {
     /// An APP1 payload to write first (e.g. "Exif\0\0" + TIFF), or NULL.
     const uint8_t *app1;
     size_t app1_size;
+    /// An ICC profile to embed (APP2 chunks), or NULL.
+    const uint8_t *icc;
+    size_t icc_size;
 } mosaic_jpeg_encode_options;
 
 /// Encodes pixels to a JPEG file at `path`: `components` 1 (grey), 3 (RGB) or 4 (CMYK,
@@ -120,6 +123,31 @@ typedef struct {
 mosaic_result mosaic_jpeg_encode_file(
     const char *path, const uint8_t *pixels, int width, int height, int components,
     const mosaic_jpeg_encode_options *options);
+
+/// The ICC profile of a JPEG (its APP2 chunks joined, in any order), or NULL; `*size` its
+/// length. The caller frees it with free().
+uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
+
+/// The ICC profile of a PNG's iCCP chunk (inflated), or NULL; free() it.
+uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
+
+// MARK: Colour
+
+/// A transform from an embedded profile to sRGB (see color.c).
+typedef struct {
+    void *transform;
+    int grey;
+} mosaic_color_transform;
+
+/// The transform from the RGB or grey ICC profile `icc` to sRGB, or NULL with `result`
+/// saying why (an unreadable profile, a CMYK one...).
+mosaic_color_transform *mosaic_color_transform_create(const uint8_t *icc, size_t size, mosaic_result *result);
+/// Converts `pixels` RGBA8 pixels (straight alpha, kept) in place. Reentrant.
+void mosaic_color_transform_apply(const mosaic_color_transform *transform, uint8_t *rgba, size_t pixels);
+void mosaic_color_transform_free(mosaic_color_transform *transform);
+/// An Adobe RGB (1998)-compatible profile into `out` (for fixtures); its size, 0 if it
+/// does not fit.
+size_t mosaic_color_adobe_rgb_profile(uint8_t *out, size_t capacity);
 
 // MARK: WebP
 
@@ -263,6 +291,11 @@ typedef struct {
     size_t exif_size;
     /// A tEXt "Software" value, or NULL.
     const char *software;
+    /// Write an sRGB chunk (perceptual intent).
+    int srgb;
+    /// An ICC profile for an iCCP chunk (fixtures), or NULL.
+    const uint8_t *icc;
+    size_t icc_size;
 } mosaic_png_params;
 
 typedef struct mosaic_png_writer mosaic_png_writer;

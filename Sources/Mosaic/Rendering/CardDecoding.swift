@@ -32,7 +32,9 @@ struct CardDecoding: Sendable {
 
     init(sheet: ContactSheet, budget: DecodeBudget = .shared) {
         self.sheet = sheet
-        self.decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict)
+        var decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict)
+        decoder.manageColor = sheet.options.colorManagement
+        self.decoder = decoder
         self.budget = budget
     }
 

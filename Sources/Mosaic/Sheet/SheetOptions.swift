@@ -50,6 +50,9 @@ public struct SheetOptions: Hashable, Sendable {
     public var strict = false
     /// The resampling filter (default Lanczos-3).
     public var filter: ResamplingFilter = .lanczos3
+    /// Convert images with an embedded ICC profile (Adobe RGB, Display P3...) to sRGB, the
+    /// sheet's colour space; off: their numbers are drawn as if they were sRGB.
+    public var colorManagement = true
     /// Input and output pixel limits, checked from headers before decoding.
     public var limits = ImageLimits()
 

@@ -12,6 +12,8 @@ public struct DecodeRequest: Sendable {
     public var strict: Bool
     /// Caps for untrusted files (scans, decoder memory).
     public var limits: ImageLimits = ImageLimits()
+    /// Convert pixels with an embedded ICC profile to sRGB (`ColorTransforms`).
+    public var manageColor = true
 
     public init(
         path: String, minimumSize: Size? = nil, premultiplyAlpha: Bool = true, strict: Bool = false, limits: ImageLimits = ImageLimits()

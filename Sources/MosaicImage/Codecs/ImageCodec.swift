@@ -34,6 +34,9 @@ public protocol ImageCodec: Sendable {
     /// `request.minimumSize` (upright pixels) where the format can (shrink-on-load).
     func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
 
+    /// The ICC profile embedded in the whole file `bytes`, or nil (the pixels are sRGB).
+    func iccProfile(_ bytes: [UInt8]) -> [UInt8]?
+
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
     func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
@@ -41,4 +44,5 @@ public protocol ImageCodec: Sendable {
 
 extension ImageCodec {
     public var name: String { format.rawValue.uppercased() }
+    public func iccProfile(_ bytes: [UInt8]) -> [UInt8]? { nil }
 }

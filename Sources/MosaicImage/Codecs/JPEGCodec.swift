@@ -22,6 +22,9 @@ public struct JPEGCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: raw.progressive != 0 ? "progressive" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
+    /// The ICC profile of the APP2 chunks (joined in sequence order).
+    public func iccProfile(_ bytes: [UInt8]) -> [UInt8]? { profileWithShim(bytes, mosaic_jpeg_icc_profile) }
+
     /// libjpeg's J_COLOR_SPACE as a name.
     static func colorModel(_ space: Int32) -> String {
         switch space {

@@ -23,6 +23,9 @@ public struct PNGCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
+    /// The ICC profile of the iCCP chunk.
+    public func iccProfile(_ bytes: [UInt8]) -> [UInt8]? { profileWithShim(bytes, mosaic_png_icc_profile) }
+
     /// libpng's colour type as a name.
     static func colorModel(_ type: Int32) -> String {
         switch type {
@@ -76,7 +79,9 @@ public struct PNGCodec: ImageCodec {
             closed = true
             return mosaic_png_stream_close(stream)
         }
-        let warning = try end.warning(path: request.path, strict: request.strict)
+        var warning = try end.warning(path: request.path, strict: request.strict)
+        // Averaged premultiplied: converted here only when opaque (straight = premultiplied).
+        if !info.hasAlpha, let problem = manageColor(&output, bytes: bytes, request: request), warning == nil { warning = problem }
         guard let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output) else {
             throw .codec(path: request.path, format: format, message: "the reduction made \(output.count) bytes for \(outWidth)x\(outHeight)")
         }

@@ -2,6 +2,12 @@ import MosaicLayout
 
 import CMosaicShims
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The text of a fixed-size C message buffer.
 func messageText<T>(_ tuple: T) -> String {
     withUnsafeBytes(of: tuple) { raw in
@@ -84,11 +90,33 @@ extension ImageCodec {
             storage.withUnsafeMutableBufferPointer { output in decode(input, output, width * 4) }
         }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
-        let warning = try result.warning(path: request.path, strict: request.strict)
+        var warning = try result.warning(path: request.path, strict: request.strict)
+        if let problem = manageColor(&storage, bytes: bytes, request: request), warning == nil { warning = problem }
         if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
         guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
             throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
         }
         return (bitmap, warning)
+    }
+}
+
+extension ImageCodec {
+    /// Converts straight-alpha RGBA `pixels` decoded from `bytes` to sRGB when the file
+    /// embeds a profile and the request manages colour. A profile that cannot be used is a
+    /// warning (never data loss): the pixels stay as they are, taken as sRGB.
+    func manageColor(_ pixels: inout [UInt8], bytes: [UInt8], request: DecodeRequest) -> DecodingWarning? {
+        guard request.manageColor, let profile = iccProfile(bytes) else { return nil }
+        guard let problem = ColorTransforms.shared.convert(&pixels, from: profile) else { return nil }
+        return DecodingWarning(path: request.path, message: "\(problem); drawn as sRGB", count: 1)
+    }
+
+    /// The profile a shim reader (`mosaic_jpeg_icc_profile`...) finds in `bytes`.
+    func profileWithShim(
+        _ bytes: [UInt8], _ read: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
+    ) -> [UInt8]? {
+        var size = 0
+        guard let profile = bytes.withUnsafeBufferPointer({ read($0.baseAddress, $0.count, &size) }) else { return nil }
+        defer { free(profile) }
+        return size > 0 ? Array(UnsafeBufferPointer(start: profile, count: size)) : nil
     }
 }

@@ -10,6 +10,8 @@ public struct ImageDecoder: Sendable {
     /// False: bitmaps keep the file's straight alpha (for comparisons that must see the
     /// stored values, as pixelmatch does); everything else in mosaic wants premultiplied.
     public var premultiplyAlpha = true
+    /// Convert images with an embedded ICC profile to sRGB (on by default).
+    public var manageColor = true
     /// The formats read.
     public var codecs: CodecRegistry
 
@@ -73,7 +75,8 @@ public struct ImageDecoder: Sendable {
         guard !overflow, pixels <= limits.maximumInputPixels else {
             throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)
         }
-        let request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict, limits: limits)
+        var request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict, limits: limits)
+        request.manageColor = manageColor
         var decoded = try codec.decode(bytes, info: info, request: request)
         decoded.bitmap = decoded.bitmap.oriented(info.orientation)
         return decoded

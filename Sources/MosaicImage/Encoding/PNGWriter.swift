@@ -87,6 +87,7 @@ public final class PNGWriter {
         params.bit_depth = 8
         params.compression_level = Int32(compressionLevel)
         params.filters = 0x80  // PNG_FILTER_PAETH
+        params.srgb = 1  // everything mosaic draws is sRGB
         var result = mosaic_result()
         let opened: OpaquePointer? = temporaryPath.withCString { cPath in
             if let software {
