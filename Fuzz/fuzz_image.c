@@ -22,7 +22,7 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
     mosaic_result r = mosaic_png_decode(data, size, out, stride, width, height);
 #elif defined(MOSAIC_FUZZ_TIFF)
     (void)eighths;
-    mosaic_result r = mosaic_tiff_decode(data, size, out, (size_t)info->width * 4, info->width, info->height);
+    mosaic_result r = mosaic_tiff_decode(data, size, out, (size_t)info->width * 4, info->width, info->height, size & 1);
 #elif defined(MOSAIC_FUZZ_GIF)
     (void)eighths;
     mosaic_result r = mosaic_gif_decode(data, size, out, stride, info->width, info->height);
@@ -39,10 +39,39 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
     // libwebp scales to any size up to the image's; an animation only at its canvas size.
     mosaic_result r = mosaic_webp_decode(data, size, out, stride, width, height);
 #else
-    mosaic_result r = mosaic_jpeg_decode(data, size, eighths, out, stride, width, height, 100, (size_t)1 << 30);
+    mosaic_result r = mosaic_jpeg_decode(data, size, eighths, out, stride, width, height, 100, (size_t)1 << 30, size & 1);
 #endif
     (void)r;
     free(out);
+}
+
+/// The format's embedded colour profile, read and made into a transform as a decode does.
+static void profile_of(const uint8_t *data, size_t size) {
+    size_t length = 0;
+    uint8_t *icc = NULL;
+#if defined(MOSAIC_FUZZ_TIFF)
+    icc = mosaic_tiff_icc_profile(data, size, &length);
+#elif defined(MOSAIC_FUZZ_HEIF)
+    mosaic_heif_nclx nclx;
+    (void)mosaic_heif_color_profile(data, size, &icc, &length, &nclx);
+#elif defined(MOSAIC_FUZZ_WEBP)
+    icc = mosaic_webp_icc_profile(data, size, &length);
+#elif defined(MOSAIC_FUZZ_PNG)
+    icc = mosaic_png_icc_profile(data, size, &length);
+#elif !defined(MOSAIC_FUZZ_GIF)
+    icc = mosaic_jpeg_icc_profile(data, size, &length);
+#endif
+    if (icc && length > 0) {
+        mosaic_result r;
+        mosaic_color_transform *transform = mosaic_color_transform_create(icc, length, &r);
+        if (transform) {
+            uint8_t pixels[64];
+            for (int i = 0; i < 64; i++) pixels[i] = (uint8_t)(i * 37);
+            mosaic_color_transform_apply(transform, pixels, 16);
+            mosaic_color_transform_free(transform);
+        }
+    }
+    free(icc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -101,6 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         decode_at(data, size, &info, 1 + (int)(size % 7));
     }
 #endif
+    if (r.status == MOSAIC_OK) profile_of(data, size);
     // The EXIF reader on its own, over the raw input.
     (void)mosaic_exif_orientation(data, size);
     return 0;

@@ -6,6 +6,7 @@
 #include "results.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <libheif/heif.h>
 
@@ -135,10 +136,40 @@ mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width
     return result;
 }
 
+mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, mosaic_heif_nclx *nclx) {
+    *icc = NULL;
+    *icc_size = 0;
+    memset(nclx, 0, sizeof *nclx);
+    struct heif_context *context;
+    struct heif_image_handle *primary;
+    mosaic_result result = mosaic_heif_open(data, size, 1, &context, &primary);
+    if (result.status != MOSAIC_OK) return result;
+    size_t length = heif_image_handle_get_raw_color_profile_size(primary);
+    if (length > 0 && (*icc = malloc(length)) != NULL) {
+        if (heif_image_handle_get_raw_color_profile(primary, *icc).code == heif_error_Ok) {
+            *icc_size = length;
+        } else {
+            free(*icc);
+            *icc = NULL;
+        }
+    }
+    struct heif_color_profile_nclx *profile = NULL;
+    if (heif_image_handle_get_nclx_color_profile(primary, &profile).code == heif_error_Ok && profile) {
+        nclx->present = 1;
+        nclx->primaries = (int)profile->color_primaries;
+        nclx->transfer = (int)profile->transfer_characteristics;
+        nclx->matrix = (int)profile->matrix_coefficients;
+        nclx->full_range = profile->full_range_flag;
+        heif_nclx_color_profile_free(profile);
+    }
+    mosaic_heif_close(context, primary);
+    return result;
+}
+
 // MARK: Writing (fixtures)
 
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
-                                      int thumbnail_size) {
+                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer) {
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
@@ -163,6 +194,16 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
             }
         }
         heif_encoder_set_lossy_quality(encoder, quality);
+        if (icc && icc_size > 0) heif_image_set_raw_color_profile(image, "prof", icc, icc_size);
+        struct heif_color_profile_nclx *nclx = primaries > 0 ? heif_nclx_color_profile_alloc() : NULL;
+        if (nclx) {
+            heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)primaries);
+            heif_nclx_color_profile_set_transfer_characteristics(nclx, (uint16_t)transfer);
+            heif_nclx_color_profile_set_matrix_coefficients(nclx, heif_matrix_coefficients_ITU_R_BT_601_6);
+            nclx->full_range_flag = 1;
+            heif_image_set_nclx_color_profile(image, nclx);
+            heif_nclx_color_profile_free(nclx);
+        }
         error = heif_context_encode_image(context, image, encoder, NULL, &handle);
     }
     if (error.code == heif_error_Ok && thumbnail_size > 0) {

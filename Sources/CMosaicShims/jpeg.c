@@ -208,8 +208,15 @@ mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_f
 // MARK: Decoding
 
 /// CMYK (or YCCK decoded to CMYK) to RGB, in place on one row of `width` pixels. Adobe
-/// files store the inks inverted (255 = no ink), which is what libjpeg hands back.
-static void mosaic_cmyk_row_to_rgba(uint8_t *row, int width, int inverted) {
+/// files store the inks inverted (255 = no ink), which is what libjpeg hands back. With
+/// `raw`, the inks are only turned to 0 = no ink, for a CMYK profile's transform.
+static void mosaic_cmyk_row_to_rgba(uint8_t *row, int width, int inverted, int raw) {
+    if (raw) {
+        if (inverted) {
+            for (size_t i = 0; i < (size_t)width * 4; i++) row[i] = (uint8_t)(255 - row[i]);
+        }
+        return;
+    }
     for (int x = 0; x < width; x++) {
         uint8_t *p = row + 4 * x;
         unsigned c = p[0], m = p[1], y = p[2], k = p[3];
@@ -256,7 +263,7 @@ static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
 
 mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory) {
+    int max_scans, size_t max_memory, int raw_cmyk) {
     mosaic_result result = mosaic_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
@@ -329,7 +336,7 @@ mosaic_result mosaic_jpeg_decode(
         if (got == 0) break;  // cannot happen with a memory source; be safe
         if (cmyk) {
             for (JDIMENSION r = 0; r < got; r++) {
-                mosaic_cmyk_row_to_rgba(out + (size_t)(first + r) * stride, width, cinfo.saw_Adobe_marker);
+                mosaic_cmyk_row_to_rgba(out + (size_t)(first + r) * stride, width, cinfo.saw_Adobe_marker, raw_cmyk);
             }
         }
     }

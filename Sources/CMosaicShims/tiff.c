@@ -150,10 +150,15 @@ static void mosaic_tiff_store(unsigned r, unsigned g, unsigned b, unsigned a, in
 }
 
 /// One pixel of `samples` samples of `bits` (8 or 16, native order) into straight RGBA.
-static void mosaic_tiff_pixel(const uint8_t *in, int samples, int bits, int white_is_zero, int alpha, int associated, uint8_t *o) {
+/// CMYK (4 samples, `cmyk`) is copied as its ink bytes.
+static void mosaic_tiff_pixel(const uint8_t *in, int samples, int bits, int white_is_zero, int alpha, int associated, int cmyk, uint8_t *o) {
     unsigned v[4] = {0, 0, 0, 255};
     for (int i = 0; i < samples && i < 4; i++) {
         v[i] = bits == 16 ? ((unsigned)((const uint16_t *)(const void *)in)[i] + 128) / 257 : in[i];
+    }
+    if (cmyk) {
+        for (int i = 0; i < 4; i++) o[i] = (uint8_t)v[i];
+        return;
     }
     unsigned r, g, b, a = 255;
     if (samples <= 2) {
@@ -170,8 +175,9 @@ static void mosaic_tiff_pixel(const uint8_t *in, int samples, int bits, int whit
 
 /// Grey and RGB, with or without alpha, 8 or 16 bits, contiguous: read strip by strip or
 /// tile by tile (libtiff 4.5's RGBA reader drops pixels of 16-bit grey tiles at the
-/// image's edge). 0 when the file is not such a layout; -1 on a read error.
-static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height) {
+/// image's edge); with `raw_cmyk`, CMYK too, as ink bytes. 0 when the file is not such a
+/// layout; -1 on a read error.
+static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height, int raw_cmyk) {
     uint16_t samples = 1, bits = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, extra_count = 0;
     uint16_t *extra = NULL;
     TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
@@ -180,9 +186,12 @@ static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height) {
     TIFFGetFieldDefaulted(tiff, TIFFTAG_EXTRASAMPLES, &extra_count, &extra);
     if (!TIFFGetField(tiff, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
     int grey = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE;
-    if (!(grey || photometric == PHOTOMETRIC_RGB) || planar != PLANARCONFIG_CONTIG || (bits != 8 && bits != 16)) return 0;
-    int colour = grey ? 1 : 3;
-    int alpha = extra_count > 0 && extra && (extra[0] == EXTRASAMPLE_ASSOCALPHA || extra[0] == EXTRASAMPLE_UNASSALPHA);
+    uint16_t inkset = INKSET_CMYK;
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_INKSET, &inkset);
+    int cmyk = raw_cmyk && photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && samples == 4;
+    if (!(grey || cmyk || photometric == PHOTOMETRIC_RGB) || planar != PLANARCONFIG_CONTIG || (bits != 8 && bits != 16)) return 0;
+    int colour = grey ? 1 : cmyk ? 4 : 3;
+    int alpha = !cmyk && extra_count > 0 && extra && (extra[0] == EXTRASAMPLE_ASSOCALPHA || extra[0] == EXTRASAMPLE_UNASSALPHA);
     if (samples != colour + (alpha ? 1 : 0) && !(samples == colour + extra_count && !alpha)) return 0;
     int associated = alpha && extra[0] == EXTRASAMPLE_ASSOCALPHA;
     int white_is_zero = photometric == PHOTOMETRIC_MINISWHITE;
@@ -205,7 +214,7 @@ static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height) {
                 }
                 for (uint32_t y = 0; y < th && ty + y < (uint32_t)height; y++) {
                     for (uint32_t x = 0; x < tw && tx + x < (uint32_t)width; x++) {
-                        mosaic_tiff_pixel(tile + ((size_t)y * tw + x) * pixel, used, bits, white_is_zero, alpha, associated,
+                        mosaic_tiff_pixel(tile + ((size_t)y * tw + x) * pixel, used, bits, white_is_zero, alpha, associated, cmyk,
                                           out + (((size_t)(ty + y) * (size_t)width) + tx + x) * 4);
                     }
                 }
@@ -227,7 +236,7 @@ static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height) {
             }
             for (uint32_t y = 0; y < rows_per_strip && top + y < (uint32_t)height; y++) {
                 for (int x = 0; x < width; x++) {
-                    mosaic_tiff_pixel(strip + ((size_t)y * (size_t)width + (size_t)x) * pixel, used, bits, white_is_zero, alpha, associated,
+                    mosaic_tiff_pixel(strip + ((size_t)y * (size_t)width + (size_t)x) * pixel, used, bits, white_is_zero, alpha, associated, cmyk,
                                       out + (((size_t)(top + y) * (size_t)width) + (size_t)x) * 4);
                 }
             }
@@ -237,7 +246,7 @@ static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height) {
     return ok ? 1 : -1;
 }
 
-mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
+mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height, int raw_cmyk) {
     if (width < 1 || height < 1 || stride != (size_t)width * 4) return mosaic_error("invalid decode request");
     mosaic_result result = mosaic_ok();
     mosaic_tiff_source source = {data, size, 0, 0, &result};
@@ -252,7 +261,7 @@ mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out,
     int direct = 0;
     if ((int)w != width || (int)h != height) {
         result = mosaic_error("the decode request does not match the file");
-    } else if ((direct = mosaic_tiff_direct(tiff, out, width, height)) != 0) {
+    } else if ((direct = mosaic_tiff_direct(tiff, out, width, height, raw_cmyk)) != 0) {
         if (direct < 0 && result.status == MOSAIC_OK) result = mosaic_error(source.starved ? "the file ends early" : "libtiff could not read the image");
     } else if (!TIFFRGBAImageOK(tiff, reason)) {
         result = mosaic_error(reason[0] ? reason : "libtiff cannot read this kind of TIFF");
@@ -274,6 +283,23 @@ mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out,
     return result;
 }
 
+uint8_t *mosaic_tiff_icc_profile(const uint8_t *data, size_t size, size_t *icc_size) {
+    *icc_size = 0;
+    mosaic_result result = mosaic_ok();
+    mosaic_tiff_source source = {data, size, 0, 0, &result};
+    TIFF *tiff = mosaic_tiff_open(&source);
+    if (!tiff) return NULL;
+    uint32_t length = 0;
+    void *profile = NULL;
+    uint8_t *copy = NULL;
+    if (TIFFGetField(tiff, TIFFTAG_ICCPROFILE, &length, &profile) && profile && length > 0 && (copy = malloc(length)) != NULL) {
+        memcpy(copy, profile, length);
+        *icc_size = length;
+    }
+    TIFFClose(tiff);
+    return copy;
+}
+
 // MARK: Writing (fixtures)
 
 mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixture *fixture) {
@@ -289,6 +315,7 @@ mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixtur
     TIFFSetField(tiff, TIFFTAG_ORIENTATION, (uint16_t)fixture->orientation);
     TIFFSetField(tiff, TIFFTAG_COMPRESSION, (uint16_t)fixture->compression);
     if (fixture->photometric == PHOTOMETRIC_SEPARATED) TIFFSetField(tiff, TIFFTAG_INKSET, INKSET_CMYK);
+    if (fixture->icc && fixture->icc_size > 0) TIFFSetField(tiff, TIFFTAG_ICCPROFILE, (uint32_t)fixture->icc_size, fixture->icc);
     if (samples == 4 && fixture->photometric == PHOTOMETRIC_RGB) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, 1, &extra);

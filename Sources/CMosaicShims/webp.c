@@ -5,6 +5,7 @@
 #include "results.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <webp/decode.h>
@@ -72,6 +73,24 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
         WebPDemuxDelete(demux);
     }
     return mosaic_ok();
+}
+
+uint8_t *mosaic_webp_icc_profile(const uint8_t *data, size_t size, size_t *icc_size) {
+    *icc_size = 0;
+    WebPData whole = {data, size};
+    WebPDemuxer *demux = WebPDemux(&whole);
+    if (!demux) return NULL;
+    uint8_t *copy = NULL;
+    WebPChunkIterator chunk;
+    if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
+        if (chunk.chunk.size > 0 && (copy = malloc(chunk.chunk.size)) != NULL) {
+            memcpy(copy, chunk.chunk.bytes, chunk.chunk.size);
+            *icc_size = chunk.chunk.size;
+        }
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    WebPDemuxDelete(demux);
+    return copy;
 }
 
 /// The first frame of an animation, composited on its canvas (`width` x `height`).

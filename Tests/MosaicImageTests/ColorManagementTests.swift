@@ -14,12 +14,8 @@ import Testing
         ([200, 60, 40], [232, 57, 34]), ([60, 160, 90], [0, 161, 85]), ([128, 128, 128], [129, 129, 129]), ([30, 60, 200], [0, 57, 205]),
     ]
 
-    static var adobeRGB: [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let size = buffer.withUnsafeMutableBufferPointer { mosaic_color_adobe_rgb_profile($0.baseAddress, $0.count) }
-        precondition(size > 0)
-        return Array(buffer[..<size])
-    }
+    /// Adobe RGB (1998): D65 white, its primaries, gamma 563/256.
+    static let adobeRGB = ColorTransforms.iccBytes(.adobeRGB, .gamma(563.0 / 256.0))!
 
     /// A 32 x 32 picture: the four patches in 16 x 16 quarters.
     static func rgb() -> [UInt8] {

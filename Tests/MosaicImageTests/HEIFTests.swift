@@ -12,7 +12,7 @@ import Testing
     static func write(_ path: String, width: Int, height: Int, avif: Bool, alpha: Bool = false, thumbnail: Int = 0) {
         let pixels = WebPTests.rgba(width: width, height: height, alpha: alpha)
         let result = pixels.withUnsafeBufferPointer {
-            mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 90, Int32(thumbnail))
+            mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 90, Int32(thumbnail), nil, 0, 0, 0)
         }
         precondition(result.status == MOSAIC_OK, "libheif could not write the fixture")
     }

@@ -27,7 +27,15 @@ import Testing
             }
         }
         let bytes: [UInt8] = bits == 16 ? values.flatMap { v -> [UInt8] in let w = UInt16(v) * 257; return [UInt8(w & 0xFF), UInt8(w >> 8)] } : values.map(UInt8.init)
-        let result = bytes.withUnsafeBufferPointer { pixels in
+        write(path, pixels: bytes, width: width, height: height, samples: samples, bits: bits, photometric: photometric, compression: compression, orientation: orientation, tiled: tiled)
+    }
+
+    /// Writes `pixels` (`samples` samples of `bits` per pixel) as they are, with `icc` in tag 34675.
+    static func write(
+        _ path: String, pixels bytes: [UInt8], width: Int, height: Int, samples: Int, bits: Int = 8, photometric: Int, compression: Int = 1,
+        orientation: Int = 1, tiled: Bool = false, icc: [UInt8] = []
+    ) {
+        let result = icc.withUnsafeBufferPointer { profile in bytes.withUnsafeBufferPointer { pixels in
             var fixture = mosaic_tiff_fixture()
             fixture.width = Int32(width)
             fixture.height = Int32(height)
@@ -38,8 +46,12 @@ import Testing
             fixture.orientation = Int32(orientation)
             fixture.tiled = tiled ? 1 : 0
             fixture.pixels = pixels.baseAddress
+            if !icc.isEmpty {
+                fixture.icc = profile.baseAddress
+                fixture.icc_size = icc.count
+            }
             return mosaic_tiff_encode_file(path, &fixture)
-        }
+        } }
         precondition(result.status == MOSAIC_OK)
     }
 

@@ -86,13 +86,14 @@ mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_f
 /// Decodes a whole JPEG file held in memory at `scale_num`/8 of its size (1...8) into
 /// `out`, RGBA8 with alpha 255, rows `stride` bytes apart. `width`/`height` are the sizes
 /// the caller expects after scaling (ceil(size * scale_num / 8)); another size is an
-/// error. Grey, RGB, YCbCr, CMYK and YCCK (Adobe-inverted) come out as RGB.
+/// error. Grey, RGB, YCbCr, CMYK and YCCK (Adobe-inverted) come out as RGB; with
+/// `raw_cmyk`, CMYK and YCCK come out as C M Y K bytes (0 = no ink) for a CMYK profile.
 /// A truncated or corrupt file decodes with warnings (grey where data is missing).
 /// `max_scans` (0: no cap) and `max_memory` (bytes libjpeg may allocate; 0: no cap) guard
 /// against hostile files: past either, the decode fails with a message naming the cap.
 mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory);
+    int max_scans, size_t max_memory, int raw_cmyk);
 
 /// A progressive JPEG at 1/8 scale from its DC coefficients only (1/64 of libjpeg's
 /// coefficient buffer), into `out` as mosaic_jpeg_decode would. Returns 0 when the file is
@@ -137,17 +138,25 @@ uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_si
 typedef struct {
     void *transform;
     int grey;
+    /// The profile is for CMYK pixels: each pixel's four bytes hold C, M, Y, K (0 no ink).
+    int cmyk;
 } mosaic_color_transform;
 
-/// The transform from the RGB or grey ICC profile `icc` to sRGB, or NULL with `result`
-/// saying why (an unreadable profile, a CMYK one...).
+/// The transform from the RGB, grey or CMYK ICC profile `icc` to sRGB, or NULL with
+/// `result` saying why (an unreadable profile, one for Lab or another colour space...).
 mosaic_color_transform *mosaic_color_transform_create(const uint8_t *icc, size_t size, mosaic_result *result);
-/// Converts `pixels` RGBA8 pixels (straight alpha, kept) in place. Reentrant.
+/// Converts `pixels` pixels in place: RGBA8 (straight alpha, kept) for an RGB or grey
+/// profile; C M Y K bytes to RGBA8 with alpha 255 for a CMYK one. Reentrant.
 void mosaic_color_transform_apply(const mosaic_color_transform *transform, uint8_t *rgba, size_t pixels);
 void mosaic_color_transform_free(mosaic_color_transform *transform);
-/// An Adobe RGB (1998)-compatible profile into `out` (for fixtures); its size, 0 if it
-/// does not fit.
-size_t mosaic_color_adobe_rgb_profile(uint8_t *out, size_t capacity);
+/// An RGB ICC profile from `chromaticities` (x, y of the white point, then of red, green
+/// and blue) and one tone curve for the three channels: Little CMS's parametric curve
+/// `curve_type` (1: gamma; 4: IEC 61966-2-1 shape) with its `parameters`. malloc'd (free
+/// it), `*size` bytes; NULL on failure.
+uint8_t *mosaic_color_rgb_profile(const double chromaticities[8], int curve_type, const double parameters[5], size_t *size);
+/// A CMYK output profile for fixtures, malloc'd: a 9-point table from the uncalibrated
+/// CMYK formula into sRGB, except that the cyan ink is only half as strong.
+uint8_t *mosaic_color_cmyk_fixture_profile(size_t *size);
 
 // MARK: WebP
 
@@ -160,6 +169,9 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
 /// libwebp to `width` x `height` (at most the image's size); an animation's first frame
 /// on its canvas (then `width` x `height` must be the canvas).
 mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
+
+/// The ICC profile of the ICCP chunk, or NULL; free() it.
+uint8_t *mosaic_webp_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
 
 /// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
 mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
@@ -180,10 +192,21 @@ mosaic_result mosaic_heif_decoded_size(const uint8_t *data, size_t size, int min
 mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, uint8_t *out, size_t stride, int width,
                                  int height);
 
+/// A `colr` box of type nclx: ITU-T H.273 code points.
+typedef struct {
+    int present;
+    int primaries, transfer, matrix, full_range;
+} mosaic_heif_nclx;
+
+/// The primary image's colour: its ICC profile (`colr` prof or rICC; malloc'd into
+/// `*icc`, free() it; NULL when none) and its nclx box (`present` 0 when none).
+mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, mosaic_heif_nclx *nclx);
+
 /// Writes RGBA8 pixels as HEIF (HEVC) or AVIF at `quality`, with a thumbnail fitting
-/// `thumbnail_size` when above 0: for fixtures.
+/// `thumbnail_size` when above 0, an ICC profile when `icc` is not NULL, and an nclx box
+/// of `primaries` and `transfer` when `primaries` is above 0: for fixtures.
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
-                                      int thumbnail_size);
+                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer);
 
 // MARK: TIFF
 
@@ -193,8 +216,12 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
 mosaic_result mosaic_tiff_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info);
 
 /// Decodes the first page, as stored (the caller applies the orientation), into `out` as
-/// RGBA8 with straight alpha; `stride` must be `width * 4`.
-mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
+/// RGBA8 with straight alpha; `stride` must be `width * 4`. With `raw_cmyk`, a contiguous
+/// 8- or 16-bit CMYK page comes out as C M Y K bytes (0 = no ink) for a CMYK profile.
+mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height, int raw_cmyk);
+
+/// The ICC profile of the first directory (tag 34675), or NULL; free() it.
+uint8_t *mosaic_tiff_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
 
 /// A TIFF to write, for fixtures: `pixels` has `samples` samples of `bits` (8 or 16,
 /// native byte order) per pixel, contiguous; RGB with 4 samples has unassociated alpha.
@@ -207,6 +234,9 @@ typedef struct {
     /// 16 x 16 tiles instead of strips of 7 rows.
     int tiled;
     const uint8_t *pixels;
+    /// An ICC profile for tag 34675, or NULL.
+    const uint8_t *icc;
+    size_t icc_size;
 } mosaic_tiff_fixture;
 
 mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixture *fixture);

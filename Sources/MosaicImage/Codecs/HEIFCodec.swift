@@ -2,6 +2,12 @@ import MosaicLayout
 
 import CMosaicShims
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// HEIF files through libheif (`heif.c`): HEIC (HEVC-coded, phone photos) and AVIF
 /// (AV1-coded, from browsers and Android phones), one value of this codec each, told apart
 /// by the `ftyp` brand. The primary image is made upright by its own transformations
@@ -38,6 +44,20 @@ public struct HEIFCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? "ycbcr, \(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")" : "ycbcr")
     }
 
+    /// The primary image's `colr` boxes: its ICC profile when it has one, else its nclx
+    /// code points (libheif has already applied the matrix coefficients).
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? {
+        var icc: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var nclx = mosaic_heif_nclx()
+        let result = bytes.withUnsafeBufferPointer { mosaic_heif_color_profile($0.baseAddress, $0.count, &icc, &size, &nclx) }
+        defer { free(icc) }
+        guard result.status == MOSAIC_OK else { return nil }
+        if let icc, size > 0 { return .icc(Array(UnsafeBufferPointer(start: icc, count: size))) }
+        guard nclx.present != 0 else { return nil }
+        return .coded(primaries: Int(nclx.primaries), transfer: Int(nclx.transfer), source: "the nclx colour box")
+    }
+
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         // The picture is upright already (orientation 1): the minimum needs no turning.
         let minimum = request.minimumSize ?? Size(width: 0, height: 0)
@@ -46,7 +66,7 @@ public struct HEIFCodec: ImageCodec {
             mosaic_heif_decoded_size($0.baseAddress, $0.count, Int32(minimum.width), Int32(minimum.height), &width, &height)
         }
         guard sized.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: sized.messageText) }
-        let decoded = try decodeWithShim(bytes, width: Int(width), height: Int(height), info: info, request: request) { input, output, stride in
+        let decoded = try decodeWithShim(bytes, width: Int(width), height: Int(height), info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
             mosaic_heif_decode(
                 input.baseAddress, input.count, Int32(minimum.width), Int32(minimum.height), output.baseAddress, stride, width, height)
         }

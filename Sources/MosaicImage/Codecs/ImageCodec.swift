@@ -34,8 +34,9 @@ public protocol ImageCodec: Sendable {
     /// `request.minimumSize` (upright pixels) where the format can (shrink-on-load).
     func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
 
-    /// The ICC profile embedded in the whole file `bytes`, or nil (the pixels are sRGB).
-    func iccProfile(_ bytes: [UInt8]) -> [UInt8]?
+    /// The colour the whole file `bytes` declares (an embedded ICC profile, or the
+    /// format's own description), or nil when its pixels are sRGB.
+    func colorProfile(_ bytes: [UInt8]) -> ColorProfile?
 
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
@@ -44,5 +45,5 @@ public protocol ImageCodec: Sendable {
 
 extension ImageCodec {
     public var name: String { format.rawValue.uppercased() }
-    public func iccProfile(_ bytes: [UInt8]) -> [UInt8]? { nil }
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
 }

@@ -23,7 +23,7 @@ public struct JPEGCodec: ImageCodec {
     }
 
     /// The ICC profile of the APP2 chunks (joined in sequence order).
-    public func iccProfile(_ bytes: [UInt8]) -> [UInt8]? { profileWithShim(bytes, mosaic_jpeg_icc_profile) }
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_jpeg_icc_profile) }
 
     /// libjpeg's J_COLOR_SPACE as a name.
     static func colorModel(_ space: Int32) -> String {
@@ -41,10 +41,14 @@ public struct JPEGCodec: ImageCodec {
         let eighths = request.minimumSize.map { Self.dctScale(stored: info.size, orientation: info.orientation, minimumSize: $0) } ?? 8
         let width = (info.width * eighths + 7) / 8
         let height = (info.height * eighths + 7) / 8
-        let decoded = try decodeWithShim(bytes, width: width, height: height, info: info, request: request) { input, output, stride in
+        // CMYK goes through its profile when it has one; without, libjpeg's inks through
+        // the uncalibrated formula (as Pillow and ImageMagick do).
+        let color = colorConversion(bytes, request: request, cmyk: info.colorModel == "cmyk" || info.colorModel == "ycck")
+        let rawCMYK: Int32 = color?.takesCMYK == true ? 1 : 0
+        let decoded = try decodeWithShim(bytes, width: width, height: height, info: info, request: request, color: color) { input, output, stride in
             mosaic_jpeg_decode(
                 input.baseAddress, input.count, Int32(eighths), output.baseAddress, stride, Int32(width), Int32(height),
-                Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory))
+                Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory), rawCMYK)
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: decoded.warning)
     }

@@ -23,8 +23,49 @@ public struct PNGCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
-    /// The ICC profile of the iCCP chunk.
-    public func iccProfile(_ bytes: [UInt8]) -> [UInt8]? { profileWithShim(bytes, mosaic_png_icc_profile) }
+    /// The colour a PNG declares, by the PNG specification's precedence: cICP, then iCCP,
+    /// then sRGB (nothing to convert), then gAMA and cHRM.
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? {
+        let chunks = ColorChunks(bytes)
+        if let cicp = chunks.cicp {
+            guard cicp.count == 4, cicp[2] == 0 else { return .unsupported("the cICP chunk is not for RGB pixels") }
+            return .coded(primaries: Int(cicp[0]), transfer: Int(cicp[1]), source: "the cICP chunk")
+        }
+        if chunks.hasICCP { return profileWithShim(bytes, mosaic_png_icc_profile) }
+        if chunks.hasSRGB { return nil }
+        return .png(gamma: chunks.gamma, chromaticities: chunks.chromaticities)
+    }
+
+    /// The colour chunks before the image data.
+    struct ColorChunks {
+        var cicp: [UInt8]?
+        var hasICCP = false
+        var hasSRGB = false
+        var gamma: Int?
+        var chromaticities: Chromaticities?
+
+        init(_ bytes: [UInt8]) {
+            func be32(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+            var offset = PNGCodec.signature.count
+            while offset + 8 <= bytes.count {
+                let length = be32(offset)
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                let start = offset + 8
+                guard type != "IDAT", length <= bytes.count - start else { break }
+                switch type {
+                case "cICP": cicp = Array(bytes[start..<(start + length)])
+                case "iCCP": hasICCP = true
+                case "sRGB": hasSRGB = true
+                case "gAMA" where length == 4: gamma = be32(start)
+                case "cHRM" where length == 32:
+                    let v = (0..<8).map { Double(be32(start + 4 * $0)) / 100_000 }
+                    chromaticities = Chromaticities(white: (v[0], v[1]), red: (v[2], v[3]), green: (v[4], v[5]), blue: (v[6], v[7]))
+                default: break
+                }
+                offset = start + length + 4
+            }
+        }
+    }
 
     /// libpng's colour type as a name.
     static func colorModel(_ type: Int32) -> String {
@@ -41,7 +82,7 @@ public struct PNGCodec: ImageCodec {
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let k = request.minimumSize.map { Self.reduction(info, minimumSize: $0) } ?? 1
         if k >= 2 { return try decodeReduced(bytes, info: info, k: k, request: request) }
-        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request) { input, output, stride in
+        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
             mosaic_png_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
@@ -53,6 +94,8 @@ public struct PNGCodec: ImageCodec {
         let width = info.width, height = info.height
         let outWidth = (width + k - 1) / k, outHeight = (height + k - 1) / k
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        // Each band to sRGB before it is premultiplied and averaged.
+        let color = colorConversion(bytes, request: request)
         // libpng reads from the file's bytes in place: the stream lives inside this scope.
         let end = try bytes.withUnsafeBufferPointer { (input) throws(ImageDecodingError) -> mosaic_result in
             var opened = mosaic_result()
@@ -68,6 +111,7 @@ public struct PNGCodec: ImageCodec {
                 let rows = min(k, height - oy * k)
                 let status = band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
                 guard status.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: status.messageText) }
+                color?.apply(&band)
                 if premultiply { premultiplyInPlace(&band) }
                 Self.addBlockRow(band, rows: rows, width: width, k: k, sums: &sums)
                 for ox in 0..<outWidth {
@@ -79,9 +123,7 @@ public struct PNGCodec: ImageCodec {
             closed = true
             return mosaic_png_stream_close(stream)
         }
-        var warning = try end.warning(path: request.path, strict: request.strict)
-        // Averaged premultiplied: converted here only when opaque (straight = premultiplied).
-        if !info.hasAlpha, let problem = manageColor(&output, bytes: bytes, request: request), warning == nil { warning = problem }
+        let warning = try end.warning(path: request.path, strict: request.strict) ?? color?.warning
         guard let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output) else {
             throw .codec(path: request.path, format: format, message: "the reduction made \(output.count) bytes for \(outWidth)x\(outHeight)")
         }

@@ -78,10 +78,11 @@ extension ImageCodec {
 
 extension ImageCodec {
     /// Runs one of the shim's decoders (`decode(input, output, stride)`: the file's bytes,
-    /// a `width` x `height` RGBA8 buffer it fills, straight alpha) and turns its result
-    /// into this codec's error, or the bitmap (premultiplied as asked) and its warning.
+    /// a `width` x `height` RGBA8 buffer it fills, straight alpha, or ink bytes when
+    /// `color` takes CMYK) and turns its result into this codec's error, or the bitmap
+    /// (in sRGB through `color`, premultiplied as asked) and its warning.
     func decodeWithShim(
-        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest,
+        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: ColorConversion?,
         _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> mosaic_result
     ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
         // Every byte is written by the decoder (or the call fails): no zero-fill.
@@ -91,7 +92,8 @@ extension ImageCodec {
         }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
         var warning = try result.warning(path: request.path, strict: request.strict)
-        if let problem = manageColor(&storage, bytes: bytes, request: request), warning == nil { warning = problem }
+        color?.apply(&storage)
+        if warning == nil { warning = color?.warning }
         if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
         guard let bitmap = Bitmap(width: width, height: height, pixels: storage) else {
             throw .codec(path: request.path, format: format, message: "the decoder returned \(storage.count) bytes for \(width)x\(height)")
@@ -100,23 +102,46 @@ extension ImageCodec {
     }
 }
 
+/// What a decode does about colour: a transform to sRGB, or a warning saying why the
+/// pixels are drawn as they are (taken as sRGB).
+struct ColorConversion {
+    let entry: ColorTransforms.Entry?
+    let warning: DecodingWarning?
+
+    /// The decoder must hand over CMYK ink bytes, which `apply` turns into RGBA.
+    var takesCMYK: Bool { entry?.isCMYK ?? false }
+
+    func apply(_ pixels: inout [UInt8]) { entry?.apply(&pixels) }
+}
+
 extension ImageCodec {
-    /// Converts straight-alpha RGBA `pixels` decoded from `bytes` to sRGB when the file
-    /// embeds a profile and the request manages colour. A profile that cannot be used is a
-    /// warning (never data loss): the pixels stay as they are, taken as sRGB.
-    func manageColor(_ pixels: inout [UInt8], bytes: [UInt8], request: DecodeRequest) -> DecodingWarning? {
-        guard request.manageColor, let profile = iccProfile(bytes) else { return nil }
-        guard let problem = ColorTransforms.shared.convert(&pixels, from: profile) else { return nil }
-        return DecodingWarning(path: request.path, message: "\(problem); drawn as sRGB", count: 1)
+    /// The conversion of pixels decoded from `bytes` to sRGB: nil when the file declares
+    /// none (or sRGB) or the request does not manage colour. A profile that cannot be used
+    /// is a warning (never data loss): the pixels stay as they are, taken as sRGB. `cmyk`:
+    /// the file's pixels are CMYK, which a CMYK profile converts (and nothing else does:
+    /// without one, the decoder's own formula).
+    func colorConversion(_ bytes: [UInt8], request: DecodeRequest, cmyk: Bool = false) -> ColorConversion? {
+        guard request.manageColor, let profile = colorProfile(bytes) else { return nil }
+        let entry = ColorTransforms.shared.entry(profile)
+        let problem: String?
+        if let failure = entry.failure {
+            problem = failure
+        } else if entry.isCMYK != cmyk {
+            problem = entry.isCMYK ? "the embedded ICC profile is for CMYK pixels, the image's are not" : "the embedded ICC profile is not for the image's CMYK pixels"
+        } else {
+            return ColorConversion(entry: entry, warning: nil)
+        }
+        let drawn = cmyk ? "converted without a profile" : "drawn as sRGB"
+        return ColorConversion(entry: nil, warning: DecodingWarning(path: request.path, message: "\(problem ?? ""); \(drawn)", count: 1))
     }
 
-    /// The profile a shim reader (`mosaic_jpeg_icc_profile`...) finds in `bytes`.
+    /// The ICC profile a shim reader (`mosaic_jpeg_icc_profile`...) finds in `bytes`.
     func profileWithShim(
         _ bytes: [UInt8], _ read: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
-    ) -> [UInt8]? {
+    ) -> ColorProfile? {
         var size = 0
         guard let profile = bytes.withUnsafeBufferPointer({ read($0.baseAddress, $0.count, &size) }) else { return nil }
         defer { free(profile) }
-        return size > 0 ? Array(UnsafeBufferPointer(start: profile, count: size)) : nil
+        return size > 0 ? .icc(Array(UnsafeBufferPointer(start: profile, count: size))) : nil
     }
 }

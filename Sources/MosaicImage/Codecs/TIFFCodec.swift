@@ -22,6 +22,9 @@ public struct TIFFCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "tiled" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
+    /// The ICC profile of tag 34675.
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_tiff_icc_profile) }
+
     /// TIFF's Photometric Interpretation as a name.
     static func colorModel(_ photometric: Int32) -> String {
         switch photometric {
@@ -37,8 +40,11 @@ public struct TIFFCodec: ImageCodec {
     }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
-        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request) { input, output, stride in
-            mosaic_tiff_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
+        // CMYK goes through its profile when it has one; without, libtiff's formula.
+        let color = colorConversion(bytes, request: request, cmyk: info.colorModel == "cmyk")
+        let rawCMYK: Int32 = color?.takesCMYK == true ? 1 : 0
+        let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request, color: color) { input, output, stride in
+            mosaic_tiff_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height), rawCMYK)
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
     }

@@ -28,9 +28,12 @@ public struct WebPCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: nil, colorModel: model)
     }
 
+    /// The ICC profile of the ICCP chunk.
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_webp_icc_profile) }
+
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let size = Self.decodedSize(info, minimumSize: request.minimumSize)
-        let decoded = try decodeWithShim(bytes, width: size.width, height: size.height, info: info, request: request) { input, output, stride in
+        let decoded = try decodeWithShim(bytes, width: size.width, height: size.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
             mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(size.width), Int32(size.height))
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
