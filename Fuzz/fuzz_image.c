@@ -63,7 +63,7 @@ static void profile_of(const uint8_t *data, size_t size) {
 #endif
     if (icc && length > 0) {
         mosaic_result r;
-        mosaic_color_transform *transform = mosaic_color_transform_create(icc, length, &r);
+        mosaic_color_transform *transform = mosaic_color_transform_create(icc, length, (int)(size & 2), &r);
         if (transform) {
             uint8_t pixels[64];
             for (int i = 0; i < 64; i++) pixels[i] = (uint8_t)(i * 37);

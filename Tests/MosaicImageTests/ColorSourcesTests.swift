@@ -234,3 +234,38 @@ import Testing
         }
     }
 }
+
+/// Matrix/TRC profiles go through mosaic's own matrix path (several times Little CMS's
+/// speed); it must give Little CMS's colours within one level.
+@Suite struct ColorMatrixPathTests {
+    static func transform(_ icc: [UInt8], exact: Bool) throws -> UnsafeMutablePointer<mosaic_color_transform> {
+        var result = mosaic_result()
+        let transform = icc.withUnsafeBufferPointer { mosaic_color_transform_create($0.baseAddress, $0.count, exact ? 1 : 0, &result) }
+        return try #require(transform)
+    }
+
+    @Test(arguments: [
+        (Chromaticities.adobeRGB, ToneCurve.gamma(563.0 / 256.0)), (.displayP3, .sRGB), (.bt2020, .linear),
+        (Chromaticities(white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001)), .gamma(1.8)),
+    ])
+    func theMatrixPathMatchesLittleCMS(chromaticities: Chromaticities, curve: ToneCurve) throws {
+        let icc = try #require(ColorTransforms.iccBytes(chromaticities, curve))
+        let fast = try Self.transform(icc, exact: false), exact = try Self.transform(icc, exact: true)
+        defer {
+            mosaic_color_transform_free(fast)
+            mosaic_color_transform_free(exact)
+        }
+        #expect(fast.pointee.matrix != nil && exact.pointee.matrix == nil)
+        var generator = SystemRandomNumberGenerator()
+        var pixels = (0..<(4 * 20_000)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Every grey level and every primary ramp too.
+        for v in 0..<256 { pixels += [UInt8(v), UInt8(v), UInt8(v), 255, UInt8(v), 0, 0, 7, 0, UInt8(v), 0, 9, 0, 0, UInt8(v), 255] }
+        var a = pixels, b = pixels
+        a.withUnsafeMutableBufferPointer { mosaic_color_transform_apply(fast, $0.baseAddress, $0.count / 4) }
+        b.withUnsafeMutableBufferPointer { mosaic_color_transform_apply(exact, $0.baseAddress, $0.count / 4) }
+        let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 1, "largest difference \(worst) levels")
+        // Alpha untouched.
+        #expect(stride(from: 3, to: a.count, by: 4).allSatisfy { a[$0] == pixels[$0] })
+    }
+}

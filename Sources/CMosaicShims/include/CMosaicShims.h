@@ -140,11 +140,14 @@ typedef struct {
     int grey;
     /// The profile is for CMYK pixels: each pixel's four bytes hold C, M, Y, K (0 no ink).
     int cmyk;
+    /// A matrix/TRC RGB profile's own fast path (color.c), used instead of `transform`.
+    void *matrix;
 } mosaic_color_transform;
 
 /// The transform from the RGB, grey or CMYK ICC profile `icc` to sRGB, or NULL with
 /// `result` saying why (an unreadable profile, one for Lab or another colour space...).
-mosaic_color_transform *mosaic_color_transform_create(const uint8_t *icc, size_t size, mosaic_result *result);
+/// `exact`: always Little CMS's transform, never the matrix path (for tests).
+mosaic_color_transform *mosaic_color_transform_create(const uint8_t *icc, size_t size, int exact, mosaic_result *result);
 /// Converts `pixels` pixels in place: RGBA8 (straight alpha, kept) for an RGB or grey
 /// profile; C M Y K bytes to RGBA8 with alpha 255 for a CMYK one. Reentrant.
 void mosaic_color_transform_apply(const mosaic_color_transform *transform, uint8_t *rgba, size_t pixels);

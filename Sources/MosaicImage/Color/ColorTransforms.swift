@@ -38,7 +38,7 @@ public final class ColorTransforms: Sendable {
 
         static func make(_ bytes: [UInt8]) -> (UnsafeMutablePointer<mosaic_color_transform>?, String?) {
             var result = mosaic_result()
-            let transform = bytes.withUnsafeBufferPointer { mosaic_color_transform_create($0.baseAddress, $0.count, &result) }
+            let transform = bytes.withUnsafeBufferPointer { mosaic_color_transform_create($0.baseAddress, $0.count, 0, &result) }
             return (transform, transform == nil ? messageText(result.message) : nil)
         }
 
