@@ -3,8 +3,8 @@
 #
 # Usage:  run_peers.sh CORPUS_DIR
 #
-# Every peer turns the same sorted list of images (*.jpg *.jpeg *.png, any
-# case, top level of CORPUS_DIR) into ONE PNG contact sheet: SHEET_COLUMNS
+# Every peer turns the same sorted list of images (*.jpg *.jpeg *.png *.webp
+# *.heic *.heif *.avif, any case, top level of CORPUS_DIR) into ONE PNG contact sheet: SHEET_COLUMNS
 # columns, SHEET_WIDTH px wide, SHEET_GAP px between tiles.  Each tile sits in
 # a square cell of SHEET_WIDTH/SHEET_COLUMNS px and is fitted inside
 # (cell - gap) px, centred, on white (so the sheet is a GRID, not masonry).
@@ -187,11 +187,12 @@ mkdir -p "$RUN_DIR/out"
 export CORPUS RUN_DIR COLS CELL THUMB HALF WIDTH PYTHON MOSAIC
 
 # the input list, sorted the same way for everybody
-find "$CORPUS" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' \) -print0 |
+find "$CORPUS" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' -o -iname '*.webp' \
+  -o -iname '*.heic' -o -iname '*.heif' -o -iname '*.avif' \) -print0 |
   LC_ALL=C sort -z > "$RUN_DIR/inputs.lst"
 mapfile -d '' INPUTS < "$RUN_DIR/inputs.lst"
 N=${#INPUTS[@]}
-(( N > 0 )) || { echo "no *.jpg/*.jpeg/*.png in $CORPUS" >&2; exit 2; }
+(( N > 0 )) || { echo "no *.jpg/*.jpeg/*.png/*.webp/*.heic/*.avif in $CORPUS" >&2; exit 2; }
 
 # headers -> floor lists (scale M/8: the smallest DCT scaling whose output
 # still covers the fitted tile), a one-line corpus description
@@ -220,7 +221,7 @@ def png_size(f):
     if d[:8] != b"\x89PNG\r\n\x1a\n": return None
     w, h = struct.unpack(">II", d[16:24])
     return w, h, d[25]
-jl, pl, mp, nj, nprog, npng = [], [], 0.0, 0, 0, 0
+jl, pl, mp, nj, nprog, npng, nother = [], [], 0.0, 0, 0, 0, 0
 for n in names:
     f = os.fsdecode(n)
     j = jpeg_size(f)
@@ -235,6 +236,8 @@ for n in names:
     p = png_size(f)
     if p:
         pl.append(n + b"\0"); npng += 1; mp += p[0] * p[1] / 1e6
+    else:
+        nother += 1
 stems = [os.path.splitext(os.path.basename(n))[0] for n in names]
 unsafe = os.path.join(run_dir, "vips_cli_unsafe")
 if len(set(stems)) != len(stems) or any(c.isspace() for st in stems for c in st.decode(errors="replace")):
@@ -243,7 +246,7 @@ elif os.path.exists(unsafe):
     os.remove(unsafe)
 open(os.path.join(run_dir, "floor_jpeg.lst"), "wb").write(b"".join(jl))
 open(os.path.join(run_dir, "floor_png.lst"), "wb").write(b"".join(pl))
-print("%d JPEG (%d progressive), %d PNG, %.0f megapixels in all" % (nj, nprog, npng, mp))
+print("%d JPEG (%d progressive), %d PNG, %d WebP/HEIF/AVIF, %.0f megapixels of JPEG and PNG" % (nj, nprog, npng, nother, mp))
 PY
 mkdir -p "$RUN_DIR/im-policy"
 cat > "$RUN_DIR/im-policy/policy.xml" <<'XML'

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <lcms2.h>
 
@@ -267,4 +268,15 @@ uint8_t *mosaic_color_cmyk_fixture_profile(size_t *size) {
         return NULL;
     }
     return mosaic_color_save(profile, size);
+}
+
+size_t mosaic_color_profile_name(const uint8_t *icc, size_t size, char *out, size_t capacity) {
+    if (capacity == 0) return 0;
+    out[0] = 0;
+    cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)size);
+    if (!profile) return 0;
+    cmsUInt32Number length = cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", out, (cmsUInt32Number)capacity);
+    cmsCloseProfile(profile);
+    out[capacity - 1] = 0;
+    return length > 0 ? strlen(out) : 0;
 }

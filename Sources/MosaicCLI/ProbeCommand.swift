@@ -6,7 +6,7 @@ import Mosaic
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Print the format, size and EXIF orientation of images, from their headers only.")
+        abstract: "Print the format, size, EXIF orientation and colour profile of images, without decoding them.")
 
     @Argument(help: "The image files (JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF, recognised by their signature).")
     var files: [String]
@@ -26,6 +26,8 @@ struct ProbeCommand: ParsableCommand {
         var progressive: Bool?
         var bitDepth: Int?
         var colorModel: String?
+        /// The colour the file declares (an ICC profile, code points...); absent for sRGB.
+        var colorProfile: String?
         /// Bytes the decoder holds besides its output (progressive JPEG coefficients).
         var decodeMemory: Int?
         var error: String?
@@ -38,11 +40,12 @@ struct ProbeCommand: ParsableCommand {
         for path in files {
             do {
                 let info = try decoder.probe(path)
+                let profile = try decoder.colorProfile(path)
                 entries.append(Entry(
                     path: path, format: info.format.rawValue, width: info.width, height: info.height,
                     orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
                     orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
-                    bitDepth: info.bitDepth, colorModel: info.colorModel, decodeMemory: info.decodeMemory))
+                    bitDepth: info.bitDepth, colorModel: info.colorModel, colorProfile: profile?.description, decodeMemory: info.decodeMemory))
                 if !json {
                     var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                     if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
@@ -50,6 +53,7 @@ struct ProbeCommand: ParsableCommand {
                     if let interlacing = info.interlacing { line += ", \(interlacing)" }
                     line += ", orientation \(info.orientation)"
                     if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
+                    if let profile { line += ", \(profile)" }
                     print(line)
                 }
             } catch {

@@ -24,6 +24,29 @@ import Testing
         #expect(entries[0]["orientation"] as? Int == 1)
     }
 
+    /// The colour a file declares is named (before: not shown at all).
+    @Test func theColourProfileIsNamed() throws {
+        let dir = CLI.temporaryDirectory()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: CLI.sampleImages + "/horse.png")))
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc ^= 0xFFFF_FFFF
+            func be(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((v >> UInt32($0)) & 0xFF) } }
+            return be(UInt32(data.count)) + body + be(crc)
+        }
+        bytes.insert(contentsOf: chunk("cICP", [12, 13, 0, 1]), at: 33)
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/p3.png"))
+        let result = try CLI.run(["probe", dir + "/p3.png"])
+        #expect(result.stdout == "\(dir)/p3.png: PNG 400x328, rgba, alpha, orientation 1 (normal), Display P3 primaries, sRGB curve\n")
+        let json = try CLI.run(["probe", "--json", dir + "/p3.png"])
+        #expect(json.stdout.contains("\"colorProfile\" : \"Display P3 primaries, sRGB curve\""))
+    }
+
     @Test func failuresAreReportedAndExitOne() throws {
         let dir = CLI.temporaryDirectory()
         _ = FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))

@@ -157,6 +157,9 @@ void mosaic_color_transform_free(mosaic_color_transform *transform);
 /// `curve_type` (1: gamma; 4: IEC 61966-2-1 shape) with its `parameters`. malloc'd (free
 /// it), `*size` bytes; NULL on failure.
 uint8_t *mosaic_color_rgb_profile(const double chromaticities[8], int curve_type, const double parameters[5], size_t *size);
+/// The description (name) of an ICC profile into `out` (NUL-terminated); its length, 0
+/// when the profile cannot be read or has none.
+size_t mosaic_color_profile_name(const uint8_t *icc, size_t size, char *out, size_t capacity);
 /// A CMYK output profile for fixtures, malloc'd: a 9-point table from the uncalibrated
 /// CMYK formula into sRGB, except that the cyan ink is only half as strong.
 uint8_t *mosaic_color_cmyk_fixture_profile(size_t *size);

@@ -1,3 +1,5 @@
+import CMosaicShims
+
 /// How a file says its pixel values are to be read, as its codec found it: an embedded ICC
 /// profile, or colour described by chromaticities and a tone curve (PNG's gAMA and cHRM;
 /// the ITU-T H.273 code points of PNG's cICP and HEIF's nclx), or a description mosaic
@@ -54,6 +56,24 @@ public enum ColorProfile: Sendable, Hashable {
     }
 }
 
+extension ColorProfile: CustomStringConvertible {
+    /// What the file declares, for people: "ICC profile Adobe RGB (1998)", "Display P3
+    /// primaries, sRGB curve".
+    public var description: String {
+        switch self {
+        case .icc(let bytes):
+            var name = [CChar](repeating: 0, count: 256)
+            let length = bytes.withUnsafeBufferPointer { mosaic_color_profile_name($0.baseAddress, $0.count, &name, name.count) }
+            let text = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return text.isEmpty ? "ICC profile (\(bytes.count) bytes)" : "ICC profile \(text)"
+        case .rgb(let chromaticities, let curve):
+            return "\(chromaticities.name) primaries, \(curve)"
+        case .unsupported(let reason):
+            return "unsupported: \(reason)"
+        }
+    }
+}
+
 /// The CIE xy chromaticities of a white point and three primaries.
 public struct Chromaticities: Sendable, Hashable {
     public var white: (x: Double, y: Double) { (values[0], values[1]) }
@@ -91,6 +111,13 @@ public struct Chromaticities: Sendable, Hashable {
         }
     }
 
+    /// The name of well-known primaries ("Display P3"), else their values.
+    public var name: String {
+        let known: [(Chromaticities, String)] = [(.sRGB, "sRGB"), (.adobeRGB, "Adobe RGB"), (.displayP3, "Display P3"), (.bt2020, "BT.2020")]
+        if let match = known.first(where: { isClose(to: $0.0) }) { return match.1 }
+        return "(" + values.map { String(Double(Int(($0 * 10_000).rounded())) / 10_000) }.joined(separator: ", ") + ")"
+    }
+
     /// Every value within 0.01 of `other`'s.
     func isClose(to other: Chromaticities) -> Bool {
         zip(values, other.values).allSatisfy { abs($0 - $1) <= 0.01 }
@@ -98,7 +125,15 @@ public struct Chromaticities: Sendable, Hashable {
 }
 
 /// How stored values map to light, per channel.
-public enum ToneCurve: Sendable, Hashable {
+public enum ToneCurve: Sendable, Hashable, CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .sRGB: return "sRGB curve"
+        case .gamma(let exponent): return "gamma \(Double(Int((exponent * 100).rounded())) / 100)"
+        case .linear: return "linear"
+        }
+    }
+
     /// IEC 61966-2-1's piecewise curve.
     case sRGB
     /// A pure power: light = value^exponent.

@@ -57,6 +57,14 @@ public struct ImageDecoder: Sendable {
         return (info, codec)
     }
 
+    /// The colour the file at `path` declares (reads the whole file: a TIFF's profile tag
+    /// may follow its pixels); nil for sRGB.
+    public func colorProfile(_ path: String) throws(ImageDecodingError) -> ColorProfile? {
+        let (bytes, _) = try FileBytes.read(path)
+        guard let (_, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else { return nil }
+        return codec.colorProfile(bytes)
+    }
+
     // MARK: Decoding
 
     /// Decodes the file at `path`, upright: at full size, or (shrink-on-load, where the
