@@ -22,6 +22,23 @@ import Testing
         #expect(layout.pageSize() == Size(width: 200, height: 243))  // 233 + 10
     }
 
+    /// Exact halves round away from zero (before: 59 and 115, the ratio's floating-point
+    /// error put them just below the half).
+    @Test func exactHalvesRoundUp() throws {
+        // 21 * 17 / 6 = 59.5 -> 60; 161 * 33 / 46 = 115.5 -> 116.
+        for (width, image, expected) in [(21, (6, 17), 60), (161, (46, 33), 116)] {
+            let layout = try MasonryLayout(
+                configuration: BoardConfiguration(extent: width, sectionStyle: SectionStyle(columns: .count(1))),
+                sections: [LayoutSection(items: items([image]))])
+            #expect(cardFrames(layout).map(\.height) == [expected])
+        }
+        // Horizontal: 21 px rows, a 17x6 image: 21 * 17 / 6 = 59.5 -> 60 wide.
+        let horizontal = try MasonryLayout(
+            configuration: BoardConfiguration(direction: .horizontal, extent: 21, sectionStyle: SectionStyle(columns: .count(1))),
+            sections: [LayoutSection(items: items([(17, 6)]))])
+        #expect(cardFrames(horizontal).map(\.width) == [60])
+    }
+
     @Test func threeColumnsShareTheRemainder() throws {
         // 100 = 34 + 33 + 33: the first 100 mod 3 = 1 column gets the extra pixel.
         let configuration = BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(3)))

@@ -40,7 +40,10 @@ public struct MasonryCards: CardSizing, Hashable {
         let caption = item.caption.flatMap { $0.isEmpty ? nil : $0 }
         if slot.isVertical {
             let imageCross = slot.laneLength - slot.paddingCross
-            let exact = Double(imageCross) / aspect
+            // One division of exact products, so that an exact half (a 6x17 image 21 px
+            // wide: 59.5) is seen as one and rounds away from zero; `imageCross / aspect`
+            // rounded 21 / (6/17) to 59.4999... first.
+            let exact = clamped ? Double(imageCross) / aspect : Double(imageCross) * item.height / item.width
             guard exact < Double(maximumLayoutLength) else {
                 throw .itemTooLong(section: slot.path.section, item: slot.path.item, length: exact)
             }
@@ -65,7 +68,7 @@ public struct MasonryCards: CardSizing, Hashable {
         guard imageCross >= 1 else {
             throw .rowsTooShort(section: slot.path.section, rowHeight: slot.laneLength, reserved: slot.paddingCross + reserved)
         }
-        let exact = Double(imageCross) * aspect
+        let exact = clamped ? Double(imageCross) * aspect : Double(imageCross) * item.width / item.height
         guard exact < Double(maximumLayoutLength) else {
             throw .itemTooLong(section: slot.path.section, item: slot.path.item, length: exact)
         }
