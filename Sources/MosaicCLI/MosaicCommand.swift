@@ -23,5 +23,6 @@ struct MosaicCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mosaic",
         abstract: "Masonry contact sheets of photos, as PNG.",
+        version: MosaicVersion.string,
         subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self])
 }
