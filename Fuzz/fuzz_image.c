@@ -31,8 +31,9 @@ static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info 
     int w = 0, h = 0, mw = eighths == 8 ? 0 : width, mh = eighths == 8 ? 0 : height;
     mosaic_result r = mosaic_heif_decoded_size(data, size, mw, mh, &w, &h);
     if (r.status == MOSAIC_OK && w > 0 && h > 0 && w <= width * 8 && h <= height * 8 && (uint64_t)w * (uint64_t)h <= 4096u * 4096u) {
-        uint8_t *full = malloc((size_t)w * 4 * (size_t)h);
-        if (full) r = mosaic_heif_decode(data, size, mw, mh, full, (size_t)w * 4, w, h);
+        int k = 1 + (int)(size % 3), ow = (w + k - 1) / k, oh = (h + k - 1) / k;
+        uint8_t *full = malloc((size_t)ow * 4 * (size_t)oh);
+        if (full) r = mosaic_heif_decode(data, size, mw, mh, k, full, (size_t)ow * 4, ow, oh);
         free(full);
     }
 #elif defined(MOSAIC_FUZZ_WEBP)

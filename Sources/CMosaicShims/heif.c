@@ -106,9 +106,139 @@ mosaic_result mosaic_heif_decoded_size(const uint8_t *data, size_t size, int min
     return result;
 }
 
-mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, uint8_t *out, size_t stride, int width,
-                                 int height) {
-    if (width < 1 || height < 1 || stride < (size_t)width * 4) return mosaic_error("invalid decode request");
+/// Kr and Kb of H.273 matrix coefficients (0 for GBR, stored as Y = G, Cb = B, Cr = R);
+/// 0 when this reader does not convert them (then libheif does).
+static int mosaic_heif_matrix(int matrix, double *kr, double *kb) {
+    switch (matrix) {
+    case 0: *kr = 0, *kb = 0; return 1;
+    case 1: *kr = 0.2126, *kb = 0.0722; return 1;
+    case 2: case 5: case 6: *kr = 0.299, *kb = 0.114; return 1;
+    case 4: *kr = 0.30, *kb = 0.11; return 1;
+    case 7: *kr = 0.212, *kb = 0.087; return 1;
+    case 9: *kr = 0.2627, *kb = 0.0593; return 1;
+    default: return 0;
+    }
+}
+
+static uint8_t mosaic_heif_clamp(double v) { return (uint8_t)(v <= 0 ? 0 : v >= 255 ? 255 : v + 0.5); }
+
+/// `image` (8-bit YCbCr 4:2:0, 4:2:2 or 4:4:4, or monochrome) averaged in
+/// `k` x `k` blocks of luma (the chroma under them) and converted to RGBA8 into `out`,
+/// `width` x `height` = the image's size divided by `k`, rounded up. 0 when the image is
+/// in another form (the caller converts with libheif).
+static int mosaic_heif_reduce_ycbcr(const struct heif_image *image, int k, uint8_t *out, size_t stride, int width, int height) {
+    enum heif_colorspace space = heif_image_get_colorspace(image);
+    enum heif_chroma chroma = heif_image_get_chroma_format(image);
+    int grey = space == heif_colorspace_monochrome;
+    if (!(space == heif_colorspace_YCbCr || grey) || heif_image_get_bits_per_pixel_range(image, heif_channel_Y) != 8) return 0;
+    int shx, shy;
+    switch (chroma) {
+    case heif_chroma_420: shx = 1, shy = 1; break;
+    case heif_chroma_422: shx = 1, shy = 0; break;
+    case heif_chroma_444: shx = 0, shy = 0; break;
+    case heif_chroma_monochrome: shx = 0, shy = 0; break;
+    default: return 0;
+    }
+    // What libheif's own conversion to RGB uses: the decoded image's nclx when the decoder
+    // attached one, else BT.601 full range (libheif 1.15 does not apply the colr box's
+    // matrix or range: tested against its RGB output for colr labels of BT.709 and
+    // BT.2020 limited range, whose planes it converts as BT.601 full range).
+    int matrix = 6, full = 1;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok && nclx) {
+        matrix = (int)nclx->matrix_coefficients;
+        full = nclx->full_range_flag;
+        heif_nclx_color_profile_free(nclx);
+    }
+    double kr, kb;
+    if (!mosaic_heif_matrix(matrix, &kr, &kb)) return 0;
+    int w = heif_image_get_width(image, heif_channel_Y), h = heif_image_get_height(image, heif_channel_Y);
+    if (w < 1 || h < 1 || (w + k - 1) / k != width || (h + k - 1) / k != height) return 0;
+    int ys = 0, cbs = 0, crs = 0;
+    const uint8_t *yp = heif_image_get_plane_readonly(image, heif_channel_Y, &ys);
+    const uint8_t *cbp = grey ? NULL : heif_image_get_plane_readonly(image, heif_channel_Cb, &cbs);
+    const uint8_t *crp = grey ? NULL : heif_image_get_plane_readonly(image, heif_channel_Cr, &crs);
+    if (!yp || (!grey && (!cbp || !crp))) return 0;
+    if (!grey && (heif_image_get_width(image, heif_channel_Cb) < ((w + shx) >> shx) || heif_image_get_height(image, heif_channel_Cb) < ((h + shy) >> shy) ||
+                  heif_image_get_width(image, heif_channel_Cr) < ((w + shx) >> shx) || heif_image_get_height(image, heif_channel_Cr) < ((h + shy) >> shy))) {
+        return 0;
+    }
+    uint32_t *sums = calloc((size_t)width * 3, sizeof *sums);
+    if (!sums) return 0;
+    // Full range: Y as is, chroma around 128; limited: Y from 16..235, chroma 16..240.
+    double yscale = full ? 1.0 : 255.0 / 219.0, yoffset = full ? 0 : 16, cscale = full ? 1.0 : 255.0 / 224.0;
+    double kg = 1 - kr - kb;
+    for (int oy = 0; oy < height; oy++) {
+        memset(sums, 0, (size_t)width * 3 * sizeof *sums);
+        int rows = h - oy * k < k ? h - oy * k : k;
+        for (int r = 0; r < rows; r++) {
+            int y = oy * k + r;
+            const uint8_t *yrow = yp + (size_t)y * (size_t)ys;
+            const uint8_t *cbrow = grey ? NULL : cbp + (size_t)(y >> shy) * (size_t)cbs;
+            const uint8_t *crrow = grey ? NULL : crp + (size_t)(y >> shy) * (size_t)crs;
+            uint32_t *sum = sums;
+            int column = 0;
+            for (int x = 0; x < w; x++) {
+                sum[0] += yrow[x];
+                if (!grey) {
+                    sum[1] += cbrow[x >> shx];
+                    sum[2] += crrow[x >> shx];
+                }
+                if (++column == k) {
+                    column = 0;
+                    sum += 3;
+                }
+            }
+        }
+        uint8_t *o = out + (size_t)oy * stride;
+        for (int ox = 0; ox < width; ox++) {
+            int count = rows * (w - ox * k < k ? w - ox * k : k);
+            double yv = ((double)sums[3 * ox] / count - yoffset) * yscale;
+            uint8_t *p = o + 4 * ox;
+            if (grey) {
+                p[0] = p[1] = p[2] = mosaic_heif_clamp(yv);
+            } else {
+                double cb = ((double)sums[3 * ox + 1] / count - 128) * cscale, cr = ((double)sums[3 * ox + 2] / count - 128) * cscale;
+                if (matrix == 0) {
+                    // GBR: the planes hold G, B, R as they are.
+                    p[0] = mosaic_heif_clamp(cr + 128 * cscale), p[1] = mosaic_heif_clamp(yv), p[2] = mosaic_heif_clamp(cb + 128 * cscale);
+                } else {
+                    p[0] = mosaic_heif_clamp(yv + 2 * (1 - kr) * cr);
+                    p[1] = mosaic_heif_clamp(yv - (2 * kb * (1 - kb) / kg) * cb - (2 * kr * (1 - kr) / kg) * cr);
+                    p[2] = mosaic_heif_clamp(yv + 2 * (1 - kb) * cb);
+                }
+            }
+            p[3] = 255;
+        }
+    }
+    free(sums);
+    return 1;
+}
+
+/// RGBA8 rows (straight alpha) averaged in `k` x `k` blocks, alpha-weighted, into `out`.
+static void mosaic_heif_reduce_rgba(const uint8_t *plane, int plane_stride, int w, int h, int k, uint8_t *out, size_t stride, int width,
+                                    int height) {
+    for (int oy = 0; oy < height; oy++) {
+        for (int ox = 0; ox < width; ox++) {
+            uint64_t r = 0, g = 0, b = 0, a = 0, n = 0;
+            for (int y = oy * k; y < h && y < oy * k + k; y++) {
+                const uint8_t *p = plane + (size_t)y * (size_t)plane_stride + (size_t)ox * (size_t)k * 4;
+                for (int x = ox * k; x < w && x < ox * k + k; x++, p += 4) {
+                    r += (uint64_t)p[0] * p[3], g += (uint64_t)p[1] * p[3], b += (uint64_t)p[2] * p[3], a += p[3], n++;
+                }
+            }
+            uint8_t *o = out + (size_t)oy * stride + (size_t)ox * 4;
+            o[0] = a ? (uint8_t)((r + a / 2) / a) : 0;
+            o[1] = a ? (uint8_t)((g + a / 2) / a) : 0;
+            o[2] = a ? (uint8_t)((b + a / 2) / a) : 0;
+            o[3] = (uint8_t)((a + n / 2) / n);
+        }
+    }
+}
+
+mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, int reduction, uint8_t *out, size_t stride,
+                                 int width, int height) {
+    if (width < 1 || height < 1 || stride < (size_t)width * 4 || reduction < 1) return mosaic_error("invalid decode request");
     struct heif_context *context;
     struct heif_image_handle *primary, *thumbnail, *chosen;
     mosaic_result result = mosaic_heif_open_chosen(data, size, min_width, min_height, &context, &primary, &thumbnail, &chosen);
@@ -116,21 +246,39 @@ mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width
     struct heif_image *image = NULL;
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (options) options->convert_hdr_to_8bit = 1;
-    struct heif_error error = heif_decode_image(chosen, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
+    struct heif_error error = {heif_error_Ok, heif_suberror_Unspecified, ""};
+    int done = 0;
+    // Reduced and opaque: the planes as decoded, averaged and converted in one pass (no
+    // full-size RGBA buffer, a quarter or less of the conversion's work).
+    if (reduction > 1 && !heif_image_handle_has_alpha_channel(chosen)) {
+        // 4:2:0 is what cameras and encoders store: libheif then hands the planes over as
+        // decoded (asked for nothing, it converts them to RGB).
+        error = heif_decode_image(chosen, &image, heif_colorspace_YCbCr, heif_chroma_420, options);
+        if (error.code == heif_error_Ok && image) done = mosaic_heif_reduce_ycbcr(image, reduction, out, stride, width, height);
+        if (!done && image) {
+            heif_image_release(image);
+            image = NULL;
+        }
+    }
+    if (!done && error.code == heif_error_Ok) {
+        error = heif_decode_image(chosen, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
+    }
     if (options) heif_decoding_options_free(options);
     if (error.code != heif_error_Ok || !image) {
         result = mosaic_heif_failed(error);
-    } else {
+    } else if (!done) {
         int plane_stride = 0;
         const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &plane_stride);
         int w = heif_image_get_width(image, heif_channel_interleaved), h = heif_image_get_height(image, heif_channel_interleaved);
-        if (!plane || w != width || h != height || plane_stride < width * 4) {
+        if (!plane || (w + reduction - 1) / reduction != width || (h + reduction - 1) / reduction != height || plane_stride < w * 4) {
             result = mosaic_error("libheif decoded another size than its headers said");
+        } else if (reduction > 1) {
+            mosaic_heif_reduce_rgba(plane, plane_stride, w, h, reduction, out, stride, width, height);
         } else {
             for (int y = 0; y < height; y++) memcpy(out + (size_t)y * stride, plane + (size_t)y * (size_t)plane_stride, (size_t)width * 4);
         }
-        heif_image_release(image);
     }
+    if (image) heif_image_release(image);
     if (thumbnail) heif_image_handle_release(thumbnail);
     mosaic_heif_close(context, primary);
     return result;
@@ -169,7 +317,8 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
 // MARK: Writing (fixtures)
 
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
-                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer) {
+                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
+                                      int full_range) {
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
@@ -199,8 +348,8 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
         if (nclx) {
             heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)primaries);
             heif_nclx_color_profile_set_transfer_characteristics(nclx, (uint16_t)transfer);
-            heif_nclx_color_profile_set_matrix_coefficients(nclx, heif_matrix_coefficients_ITU_R_BT_601_6);
-            nclx->full_range_flag = 1;
+            heif_nclx_color_profile_set_matrix_coefficients(nclx, (uint16_t)matrix);
+            nclx->full_range_flag = (uint8_t)full_range;
             heif_image_set_nclx_color_profile(image, nclx);
             heif_nclx_color_profile_free(nclx);
         }

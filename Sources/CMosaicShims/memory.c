@@ -13,3 +13,9 @@ int mosaic_return_large_allocations(size_t threshold) {
     return 0;
 #endif
 }
+
+void mosaic_return_free_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}

@@ -67,13 +67,13 @@ import Testing
 
     // MARK: HEIF
 
-    static func heif(_ path: String, avif: Bool, icc: [UInt8] = [], primaries: Int = 0, transfer: Int = 0) throws {
-        let rgba = Fixtures.rgba(fromRGB: Patches.rgb())
+    static func heif(_ path: String, avif: Bool, icc: [UInt8] = [], primaries: Int = 0, transfer: Int = 0, matrix: Int = 6, fullRange: Bool = true, pixels: [UInt8]? = nil, width: Int = 32, height: Int = 32) throws {
+        let rgba = pixels ?? Fixtures.rgba(fromRGB: Patches.rgb())
         let result = icc.withUnsafeBufferPointer { profile in
             rgba.withUnsafeBufferPointer {
                 mosaic_heif_encode_file(
-                    path, $0.baseAddress, 32, 32, avif ? 1 : 0, 100, 0, icc.isEmpty ? nil : profile.baseAddress, icc.count,
-                    Int32(primaries), Int32(transfer))
+                    path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 100, 0, icc.isEmpty ? nil : profile.baseAddress, icc.count,
+                    Int32(primaries), Int32(transfer), Int32(matrix), fullRange ? 1 : 0)
             }
         }
         try #require(result.status == MOSAIC_OK, "\(messageOf(result))")

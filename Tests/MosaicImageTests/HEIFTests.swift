@@ -12,7 +12,7 @@ import Testing
     static func write(_ path: String, width: Int, height: Int, avif: Bool, alpha: Bool = false, thumbnail: Int = 0) {
         let pixels = WebPTests.rgba(width: width, height: height, alpha: alpha)
         let result = pixels.withUnsafeBufferPointer {
-            mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 90, Int32(thumbnail), nil, 0, 0, 0)
+            mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 90, Int32(thumbnail), nil, 0, 0, 0, 0, 0)
         }
         precondition(result.status == MOSAIC_OK, "libheif could not write the fixture")
     }
@@ -39,7 +39,7 @@ import Testing
     }
 
     /// A 512x384 photo with a thumbnail fitting 128: a card needing 100x60 gets the
-    /// thumbnail; one needing 200x100 the whole image.
+    /// thumbnail; one needing 200x100 the whole image, averaged in 2 x 2 blocks.
     @Test func aCoveringThumbnailIsDecodedInstead() throws {
         let dir = Fixtures.directory()
         Self.write(dir + "/t.heic", width: 512, height: 384, avif: false, thumbnail: 128)
@@ -48,9 +48,43 @@ import Testing
         let small = try decoder.decode(dir + "/t.heic", minimumSize: Size(width: 100, height: 60))
         #expect(small.bitmap.width == 128 && small.bitmap.height == 96)
         let large = try decoder.decode(dir + "/t.heic", minimumSize: Size(width: 200, height: 100))
-        #expect(large.bitmap.width == 512 && large.bitmap.height == 384)
+        #expect(large.bitmap.width == 256 && large.bitmap.height == 192 && large.reduction == 2)
         let resampled = large.bitmap.resampled(width: 128, height: 96)
         #expect(WebPTests.psnr(small.bitmap, resampled) >= 30)
+    }
+
+    /// Shrink-on-load: the planes averaged in k x k blocks and converted once per block
+    /// give what libheif's full-size RGBA averaged the same way gives, for each matrix and
+    /// range (before: always the full size, one decode at a time within the budget).
+    @Test(arguments: [(false, 6, true), (true, 6, true), (false, 1, false), (true, 1, true), (true, 9, false), (false, 5, true)])
+    func readReducedMatchesLibheifsConversion(avif: Bool, matrix: Int, fullRange: Bool) throws {
+        let dir = Fixtures.directory()
+        let path = dir + (avif ? "/r.avif" : "/r.heic")
+        let (width, height) = (131, 97)
+        try ColorSourcesTests.heif(
+            path, avif: avif, primaries: 1, transfer: 13, matrix: matrix, fullRange: fullRange,
+            pixels: WebPTests.rgba(width: width, height: height, alpha: false), width: width, height: height)
+        let full = try decoder.decode(path).bitmap
+        for k in [2, 3, 4] {
+            let reduced = try decoder.decode(path, minimumSize: Size(width: width / k, height: height / k))
+            #expect(reduced.reduction == k && reduced.bitmap.width == (width + k - 1) / k && reduced.bitmap.height == (height + k - 1) / k)
+            var worst = 0
+            for oy in 0..<reduced.bitmap.height {
+                for ox in 0..<reduced.bitmap.width {
+                    var sums = [0, 0, 0], n = 0
+                    for y in (oy * k)..<min(height, oy * k + k) {
+                        for x in (ox * k)..<min(width, ox * k + k) {
+                            let p = full[x, y]
+                            sums[0] += Int(p.red); sums[1] += Int(p.green); sums[2] += Int(p.blue); n += 1
+                        }
+                    }
+                    let p = reduced.bitmap[ox, oy]
+                    for (got, sum) in zip([p.red, p.green, p.blue], sums) { worst = max(worst, abs(Int(got) - (sum + n / 2) / n)) }
+                }
+            }
+            // libheif rounds each pixel's conversion; the block average rounds once.
+            #expect(worst <= 2, "k \(k): largest difference \(worst)")
+        }
     }
 
     @Test func brokenFilesAreErrorsNamingThem() throws {

@@ -193,10 +193,12 @@ mosaic_result mosaic_heif_probe(const uint8_t *data, size_t size, int is_whole_f
 /// size): the smallest stored thumbnail covering it, else the primary image's.
 mosaic_result mosaic_heif_decoded_size(const uint8_t *data, size_t size, int min_width, int min_height, int *width, int *height);
 
-/// Decodes that image (upright, RGBA8 straight alpha, HDR to 8 bits) into `out`, which is
-/// `width` x `height` as `mosaic_heif_decoded_size` said.
-mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, uint8_t *out, size_t stride, int width,
-                                 int height);
+/// Decodes that image (upright, RGBA8 straight alpha, HDR to 8 bits) into `out`: its size
+/// as `mosaic_heif_decoded_size` said, divided by `reduction` (1 or more, rounded up), each
+/// pixel the average of a `reduction` x `reduction` block (an opaque 8-bit image straight
+/// from its YCbCr planes, converted once per block).
+mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, int reduction, uint8_t *out, size_t stride,
+                                 int width, int height);
 
 /// A `colr` box of type nclx: ITU-T H.273 code points.
 typedef struct {
@@ -210,9 +212,11 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
 
 /// Writes RGBA8 pixels as HEIF (HEVC) or AVIF at `quality`, with a thumbnail fitting
 /// `thumbnail_size` when above 0, an ICC profile when `icc` is not NULL, and an nclx box
-/// of `primaries` and `transfer` when `primaries` is above 0: for fixtures.
+/// of `primaries`, `transfer`, `matrix` and `full_range` when `primaries` is above 0: for
+/// fixtures.
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
-                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer);
+                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
+                                      int full_range);
 
 // MARK: TIFF
 
@@ -410,6 +414,8 @@ void mosaic_install_interrupt_cleanup(void);
 /// freed buffers in its own arena: eight progressive JPEG decodes one after another on
 /// eight threads held 516 MB instead of 182 MB. Returns 0 where it cannot be done.
 int mosaic_return_large_allocations(size_t threshold);
+/// Gives the heap's free memory back to the system (glibc's malloc_trim), every arena's.
+void mosaic_return_free_memory(void);
 
 #ifdef __cplusplus
 }

@@ -66,16 +66,32 @@ public struct HEIFCodec: ImageCodec {
             mosaic_heif_decoded_size($0.baseAddress, $0.count, Int32(minimum.width), Int32(minimum.height), &width, &height)
         }
         guard sized.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: sized.messageText) }
-        let decoded = try decodeWithShim(bytes, width: Int(width), height: Int(height), info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
+        let k = Self.reduction(Size(width: Int(width), height: Int(height)), minimumSize: request.minimumSize)
+        let out = Size(width: (Int(width) + k - 1) / k, height: (Int(height) + k - 1) / k)
+        let decoded = try decodeWithShim(bytes, width: out.width, height: out.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
             mosaic_heif_decode(
-                input.baseAddress, input.count, Int32(minimum.width), Int32(minimum.height), output.baseAddress, stride, width, height)
+                input.baseAddress, input.count, Int32(minimum.width), Int32(minimum.height), Int32(k), output.baseAddress, stride,
+                Int32(out.width), Int32(out.height))
         }
-        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
+        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: k, warning: decoded.warning)
     }
 
-    /// The RGBA result, libheif's RGBA image, and its YCbCr planes (at most 4:4:4), for the
-    /// whole image (a thumbnail holds less).
-    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int { info.width * info.height * 11 }
+    /// The block size an image of `size` is averaged by for `minimumSize` (already
+    /// upright): the largest whole factor that still covers it; 1 for full size.
+    static func reduction(_ size: Size, minimumSize: Size?) -> Int {
+        guard let minimumSize, minimumSize.width > 0, minimumSize.height > 0 else { return 1 }
+        return max(1, min(size.width / minimumSize.width, size.height / minimumSize.height))
+    }
+
+    /// For the whole image (a thumbnail holds less): the decoder's picture and libheif's
+    /// copy of its planes (4:2:0 at 8 bits: 1.5 bytes a pixel each), and the result; read
+    /// at full size also libheif's RGBA conversion.
+    public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
+        let k = Self.reduction(info.size, minimumSize: minimumSize)
+        let planes = info.width * info.height * 3
+        let result = ((info.width + k - 1) / k) * ((info.height + k - 1) / k) * 4
+        return k > 1 ? planes + result : planes + 2 * result
+    }
 }
 
 extension ImageFormat {
