@@ -56,6 +56,13 @@ struct RenderCommand: ParsableCommand {
                 if !options.strict { for problem in probeProblems { printError("warning: \(problem)") } }
             }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
+            if !quiet {
+                let flag = options.direction == .vertical ? "--max-height" : "--max-width"
+                for page in contactSheet.oversizedPages {
+                    let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
+                    printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
+                }
+            }
             // Before drawing: every page and the map against every file read.
             let pages = try pagePaths(contactSheet)
             // Pages already there that mosaic wrote (read once: their PNG text says so).

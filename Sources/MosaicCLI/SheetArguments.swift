@@ -63,8 +63,10 @@ struct SheetArguments: ParsableArguments {
     var height = 1200
     @Option(help: "A title over the whole sheet.")
     var title: String?
-    @Option(help: "Split into pages no taller than this (sheet-1.png, sheet-2.png, ...).")
+    @Option(help: "Split a vertical board into pages no taller than this (sheet-1.png, sheet-2.png, ...).")
     var maxHeight: Int?
+    @Option(help: "Split a horizontal board into pages no wider than this (sheet-1.png, sheet-2.png, ...).")
+    var maxWidth: Int?
     @Option(help: "Crop images more elongated than this ratio (3 for 3:1 or 1:3; default 16, so that a 1x10000 strip still makes a card that fits).")
     var maxAspect: Double?
 
@@ -133,10 +135,20 @@ struct SheetArguments: ParsableArguments {
         if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
         if let columnWidth, columnWidth < 1 { throw ValidationError("--column-width must be at least 1, got \(columnWidth)") }
         if rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
-        for (name, value) in [("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0), ("row-spacing", rowSpacing ?? 0), ("caption-lines", captionLines - 1), ("corner-radius", cornerRadius ?? 0), ("border-width", borderWidth ?? 0), ("section-radius", sectionRadius ?? 0), ("section-padding", sectionPadding ?? 0)] where value < 0 {
-            throw ValidationError("--\(name) must not be negative, got \(name == "caption-lines" ? value + 1 : value)")
+        for (name, value) in [("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0), ("row-spacing", rowSpacing ?? 0), ("corner-radius", cornerRadius ?? 0), ("border-width", borderWidth ?? 0), ("section-radius", sectionRadius ?? 0), ("section-padding", sectionPadding ?? 0)] where value < 0 {
+            throw ValidationError("--\(name) must not be negative, got \(value)")
         }
+        if captionLines < 1 { throw ValidationError("--caption-lines must be at least 1, got \(captionLines)") }
         if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height must be at least 1, got \(maxHeight)") }
+        if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be at least 1, got \(maxWidth)") }
+        // The page limit is named for what it limits: the height of a vertical board's
+        // pages, the width of a horizontal one's.
+        if direction == .horizontal, maxHeight != nil {
+            throw ValidationError("--max-height limits a vertical board's pages; a horizontal board grows to the right: use --max-width")
+        }
+        if direction == .vertical, maxWidth != nil {
+            throw ValidationError("--max-width limits a horizontal board's pages; a vertical board grows downwards: use --max-height")
+        }
         if let maxAspect, !(maxAspect.isFinite && maxAspect >= 1) { throw ValidationError("--max-aspect must be a ratio of at least 1, got \(maxAspect)") }
         if !(0...9).contains(compressionLevel) { throw ValidationError("--compression-level must be 0 to 9, got \(compressionLevel)") }
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
@@ -183,7 +195,7 @@ struct SheetArguments: ParsableArguments {
         o.padding = padding
         o.order = order.itemOrder
         o.title = title
-        o.maxHeight = maxHeight
+        o.maxHeight = direction == .horizontal ? maxWidth : maxHeight
         if let maxAspect { o.maxAspect = maxAspect }
         if let mode = try? CaptionMode(validating: caption) { o.caption = mode }  // validate() refused the rest
         o.captionLines = captionLines

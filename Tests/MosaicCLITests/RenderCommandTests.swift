@@ -235,6 +235,34 @@ import Testing
         }
         #expect(try CLI.run(["render", "x", "--background", "blurple"]).stderr.contains("--background: \"blurple\" is not a colour"))
     }
+
+    /// Before: "--caption-lines must not be negative, got 0"; a horizontal board took
+    /// --max-height as the limit of its pages' width.
+    @Test func optionsSayWhatTheyLimit() throws {
+        let lines = try CLI.run(["render", "x", "--caption-lines", "0"])
+        #expect(lines.status == 64 && lines.stderr.contains("--caption-lines must be at least 1, got 0"))
+        let height = try CLI.run(["render", "x", "--direction", "horizontal", "--max-height", "500"])
+        #expect(height.status == 64 && height.stderr.contains("use --max-width"))
+        let width = try CLI.run(["render", "x", "--max-width", "500"])
+        #expect(width.status == 64 && width.stderr.contains("use --max-height"))
+        // --max-width pages a horizontal board by width; a card longer than a page is named.
+        let dir = CLI.temporaryDirectory()
+        let pages = try CLI.run([
+            "render", CLI.sampleImages + "/astronaut.jpg", CLI.sampleImages + "/rocket.jpg", CLI.sampleImages + "/moon-gray.jpg",
+            "--direction", "horizontal", "--rows", "1", "--height", "300", "--max-width", "400", "-o", dir + "/h.png",
+            "--no-progress", "--font", RenderCommandTests.font,
+        ])
+        #expect(pages.status == 0, "\(pages.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(files == ["h-1.png", "h-2.png", "h-3.png"])
+        let tall = try CLI.run([
+            "render", CLI.sampleImages + "/astronaut-portrait-exif6.jpg", "--columns", "1", "--max-height", "300", "-o", dir + "/v.png",
+            "--no-progress", "--font", RenderCommandTests.font,
+        ])
+        #expect(tall.status == 0)
+        #expect(tall.stderr.contains("warning: page 1 is "))
+        #expect(tall.stderr.contains("over --max-height 300: \(CLI.sampleImages)/astronaut-portrait-exif6.jpg is longer than a page (drawn whole)"))
+    }
 }
 
 @Suite struct InterruptTests {

@@ -221,6 +221,56 @@ import Testing
         #expect(layout.elements(onPage: 0).first?.frame == Rect(x: 0, y: 0, width: 100, height: 100))
     }
 
+    /// A header never ends a page: with the first row of its cards not fitting under it, it
+    /// moves with them (before: page 0 ended with the header alone).
+    @Test func aHeaderMovesWithItsFirstRow() throws {
+        // Two columns of 50; section 0: one row of 50 (0-50); section 1's header 20 (50-70)
+        // and its first row (cards of 50 and 100: 70-170) exceed 150: all on page 1.
+        let style = SectionStyle(columns: .count(2), header: Supplementary(length: 20))
+        let configuration = BoardConfiguration(extent: 100, sectionStyle: style, maximumPageLength: 150)
+        let layout = try MasonryLayout(
+            configuration: configuration,
+            sections: [LayoutSection(items: items([(1, 1), (1, 1)])), LayoutSection(items: items([(1, 1), (1, 2)]))])
+        #expect(layout.pageCount == 2)
+        #expect(layout.elements(onPage: 0).filter { $0.section == 1 }.isEmpty)
+        let moved = layout.elements(onPage: 1)
+        #expect(moved.map(\.kind) == [.card, .card, .header])
+        #expect(moved[2].frame == Rect(x: 0, y: 0, width: 100, height: 20) && moved[2].continued == nil)
+        #expect(moved[0].frame == Rect(x: 0, y: 20, width: 50, height: 50) && moved[1].frame == Rect(x: 50, y: 20, width: 50, height: 100))
+        // The same when the section's cards come by append.
+        var grown = try MasonryLayout(
+            configuration: configuration, sections: [LayoutSection(items: items([(1, 1), (1, 1)])), LayoutSection(items: [])])
+        try grown.append(items([(1, 1)]))
+        try grown.append(items([(1, 2)]))
+        #expect((0..<2).map { grown.elements(onPage: $0) } == (0..<2).map { layout.elements(onPage: $0) })
+    }
+
+    /// A section continued on a new page is headed there again, marked as continued, and
+    /// its background frames its cards on every page (before: no header, and the
+    /// background's top inset, the gap between sections, left the first card outside it).
+    @Test func aContinuedSectionIsHeadedAgainAndFramed() throws {
+        let style = SectionStyle(
+            columns: .count(1), rowSpacing: 10, header: Supplementary(length: 20),
+            decoration: Decoration(insets: Insets(top: 30, left: 0, bottom: 0, right: 0)))
+        let configuration = BoardConfiguration(extent: 100, sectionStyle: style, maximumPageLength: 250)
+        // Cards of 100: page 0 holds the header (0-20) and one card (20-120); the second
+        // (130-230) fits; the third starts page 1 under a repeated header (0-20): 20-120.
+        let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items(Array(repeating: (1, 1), count: 3)))])
+        #expect(layout.pageCount == 2)
+        let page1 = layout.elements(onPage: 1)
+        #expect(page1.map(\.kind) == [.decoration, .card, .header])
+        #expect(page1[2].continued == true && page1[2].frame == Rect(x: 0, y: 0, width: 100, height: 20))
+        #expect(page1[1].frame == Rect(x: 0, y: 20, width: 100, height: 100))
+        // The background covers the card on the continuation page, and on the first page
+        // it keeps its top inset but runs to the page's end.
+        #expect(page1[0].frame.contains(page1[1].frame) && page1[0].frame.minY == 0)
+        let page0 = layout.elements(onPage: 0)
+        #expect(page0[0].kind == .decoration && page0[0].frame == Rect(x: 0, y: 30, width: 100, height: 200))
+        // In the JSON too.
+        let json = String(decoding: try JSONEncoder().encode(page1[2]), as: UTF8.self)
+        #expect(json.contains("\"continued\":true"))
+    }
+
     @Test func anElementLongerThanAPageGetsAPageOfItsOwn() throws {
         let configuration = BoardConfiguration(extent: 100, sectionStyle: SectionStyle(columns: .count(1)), maximumPageLength: 150)
         let layout = try MasonryLayout(configuration: configuration, sections: [LayoutSection(items: items([(1, 1), (1, 3), (1, 1)]))])

@@ -9,21 +9,31 @@ struct CardPainter {
         canvas.fillRoundedRect(element.frame, radius: style.sectionRadius, color: color.premultiplied)
     }
 
-    /// A header or footer, set across its frame.
+    /// A header or footer, set across its frame. A header repeated on a page its section
+    /// continues on says so ("Title (continued)") when that fits in the lines measured for
+    /// the title alone.
     ///
     /// - Throws: `SheetError.text` (the styles were checked when the sheet was laid out).
     func drawText(_ element: LayoutAttributes, on canvas: inout Canvas) throws(SheetError) {
         let isHeader = element.kind == .header
         guard let text = isHeader ? sheet.headers[element.section] : sheet.footers[element.section], !text.isEmpty else { return }
-        let layout: TextLayout
+        var layout: TextLayout
         do {
-            layout = try sheet.typesetter.layout(text, style: isHeader ? sheet.headerStyle : sheet.footerStyle, width: element.frame.width)
+            let style = isHeader ? sheet.headerStyle : sheet.footerStyle
+            layout = try sheet.typesetter.layout(text, style: style, width: element.frame.width)
+            if element.continued == true {
+                let marked = try sheet.typesetter.layout(text + " " + Self.continuedMark, style: style, width: element.frame.width)
+                if marked.lines.count <= layout.lines.count, !marked.isTruncated { layout = marked }
+            }
         } catch {
             throw .text(error)
         }
         let color = isHeader ? style.headerColor : style.footerColor
         canvas.draw(mask(layout, width: element.frame.width), at: element.frame.origin, color: color.premultiplied)
     }
+
+    /// What a repeated header adds to its title.
+    static let continuedMark = "(continued)"
 
     func drawCard(_ element: LayoutAttributes, _ decoded: DecodedCard, on canvas: inout Canvas) throws(SheetError) {
         let frame = element.frame

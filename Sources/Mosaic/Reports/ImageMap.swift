@@ -31,6 +31,8 @@ extension ContactSheet {
         public var description: String?
         /// Headers and footers: their text.
         public var text: String?
+        /// Headers: true when repeated on a page the section continues on.
+        public var continued: Bool?
     }
 
     /// A card's problem in the map: the error's case, its format when a codec refused the
@@ -107,7 +109,9 @@ extension ContactSheet {
             }
             mapped.title = card.caption?.title
             mapped.description = card.caption.flatMap { $0.description.isEmpty ? nil : $0.description }
-        case .header: mapped.text = headers[element.section]
+        case .header:
+            mapped.text = headers[element.section]
+            mapped.continued = element.continued
         case .footer: mapped.text = footers[element.section]
         case .decoration: break
         }

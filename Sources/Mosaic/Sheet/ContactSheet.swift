@@ -55,6 +55,32 @@ public struct ContactSheet: Sendable {
         footers = built.footers
     }
 
+    /// A page longer than the maximum page length: one of its elements alone is longer than a
+    /// page (drawn whole: a card is never cut).
+    public struct OversizedPage: Sendable, Hashable {
+        /// From 0.
+        public var page: Int
+        /// The page's length along the flow (height; width on a horizontal board).
+        public var length: Int
+        public var maximum: Int
+        /// The longest element's input file, when it is a card.
+        public var source: String?
+    }
+
+    /// The pages longer than `options.maxHeight`, to warn about before drawing.
+    public var oversizedPages: [OversizedPage] {
+        guard let maximum = options.maxHeight else { return [] }
+        let vertical = options.direction == .vertical
+        return (0..<layout.pageCount).compactMap { page in
+            let size = layout.pageSize(page)
+            let length = vertical ? size.height : size.width
+            guard length > maximum else { return nil }
+            let longest = layout.elements(onPage: page).filter { $0.kind == .card }
+                .max { (vertical ? $0.frame.height : $0.frame.width) < (vertical ? $1.frame.height : $1.frame.width) }
+            return OversizedPage(page: page, length: length, maximum: maximum, source: longest?.itemPath.map { card($0).entry.path })
+        }
+    }
+
     /// The card at `path` (a path the layout gave).
     func card(_ path: ItemPath) -> SheetCard { cards[path.section][path.item] }
 }

@@ -24,6 +24,9 @@ public struct LayoutAttributes: Hashable, Codable, Sendable {
     public var captionFrame: Rect?
     /// Cards only: how the image fills `imageFrame`.
     public var imageScaling: ImageScaling?
+    /// Headers only: true when the header is repeated on a page its section continues on
+    /// (nil otherwise).
+    public var continued: Bool? = nil
 
     /// decoration (0) < card (1) < header and footer (2).
     public var zIndex: Int { kind.zIndex }

@@ -120,6 +120,8 @@ extension SectionLayout: BoardLayout {
 
     func attributes(ofSupplementary index: Int) -> LayoutAttributes {
         let record = supplementaries[index]
-        return LayoutAttributes(kind: record.kind, section: record.section, item: nil, page: record.page, frame: record.frame)
+        return LayoutAttributes(
+            kind: record.kind, section: record.section, item: nil, page: record.page, frame: record.frame,
+            continued: record.continued ? true : nil)
     }
 }

@@ -84,6 +84,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             section: index, geometry: geometry, page: pageRecords.count - 1, sectionTop: top,
             itemTop: top, laneNext: [], laneEnd: [], itemCount: 0, pageHasContent: pageHasContent,
             block: SectionBlock(section: index, mainStart: top, lanes: geometry.lanes))
+        state.startedAfterContent = pageHasContent
         var itemTop = top + geometry.sectionInsets.mainStart
         if let header = style.header, let headerInsets {
             let start = top + headerInsets.mainStart
@@ -118,7 +119,14 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             var lane = chooseLane(order: order, index: index, state: state)
             var size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
             if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
-                breakPage(&state, keepingEmptyBlock: false)
+                if index < state.geometry.laneCount, state.startedAfterContent, !state.isContinuation,
+                    movedSectionFits(state, next: size.length)
+                {
+                    // A header never ends a page: it moves with its first row of cards.
+                    moveSectionToNewPage(&state)
+                } else {
+                    breakPage(&state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
+                }
                 let previous = state.geometry.lanes[lane]
                 lane = chooseLane(order: order, index: index, state: state)
                 if state.geometry.lanes[lane].length != previous.length {
@@ -161,7 +169,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             var start = end + footerInsets.mainStart
             if state.pageHasContent, !fits(end: start + footer.length + footerInsets.mainEnd) {
                 // The block stays even when empty: `append` takes it back from its page.
-                breakPage(&state, keepingEmptyBlock: true)
+                breakPage(&state, keepingEmptyBlock: true, repeatingHeaderBefore: nil)
                 start = state.sectionTop + footerInsets.mainStart
             }
             let frame = supplementaryFrame(main: start, length: footer.length, insets: footerInsets)
@@ -178,17 +186,23 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
     }
 
     /// Ends the section's block on the current page at `end` (its extent and decoration)
-    /// and puts it on the page. The state's block must not be changed afterwards.
-    mutating func finishBlock(_ state: inout OpenSection, end: Int) {
+    /// and puts it on the page. The state's block must not be changed afterwards. The
+    /// background's insets along the flow separate the section from its neighbours: on a
+    /// page it continues from, or onto, they are left out there, so that it frames every
+    /// card of the page.
+    mutating func finishBlock(_ state: inout OpenSection, end: Int, continuesOnNextPage: Bool = false) {
         let page = state.page
         state.block.mainEnd = end
         pageRecords[page].usedEnd = max(pageRecords[page].usedEnd, end)
         if let decoration = sectionStyles[state.section].decoration {
             let insets = axis.flow(configuration.contentInsets)
+            var inset = axis.flow(decoration.insets)
+            if state.isContinuation { inset.mainStart = 0 }
+            if continuesOnNextPage { inset.mainEnd = 0 }
             let frame = axis.rect(
-                main: state.sectionTop, cross: insets.crossStart,
-                mainLength: end - state.sectionTop, crossLength: configuration.extent - insets.cross
-            ).inset(by: decoration.insets)
+                main: state.sectionTop + inset.mainStart, cross: insets.crossStart + inset.crossStart,
+                mainLength: max(0, end - state.sectionTop - inset.main),
+                crossLength: max(0, configuration.extent - insets.cross - inset.cross))
             supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
             state.block.decoration = supplementaries.count - 1
         }
@@ -205,20 +219,83 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
     /// Ends the current page for the open section and continues it at the top of a new one:
     /// every column restarts at the page's top inset plus the section's top inset. A block
     /// that holds nothing yet moves whole (no empty background is left behind) unless
-    /// `keepingEmptyBlock`.
-    mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool) {
+    /// `keepingEmptyBlock`. With `repeatingHeaderBefore` (the length of the card about to be
+    /// placed), the section's header is repeated at the top, marked as continued, when it
+    /// fits there with that card.
+    mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool, repeatingHeaderBefore next: Int?) {
         if keepingEmptyBlock || !state.block.supplementaries.isEmpty || state.block.entryCount > 0 {
-            finishBlock(&state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd)
+            finishBlock(&state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd, continuesOnNextPage: true)
         }
         let top = axis.flow(configuration.contentInsets).mainStart
         pageRecords.append(PageRecord(blocks: [], usedEnd: top))
         state.block = SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes)
         state.page = pageRecords.count - 1
         state.sectionTop = top
+        state.isContinuation = true
         state.itemTop = top + state.geometry.sectionInsets.mainStart
+        if let next, let header = sectionStyles[state.section].header {
+            let headerInsets = axis.flow(header.insets)
+            let itemTop = top + headerInsets.main + header.length + state.geometry.sectionInsets.mainStart
+            if fits(end: itemTop + next + state.geometry.sectionInsets.mainEnd) {
+                let frame = supplementaryFrame(main: top + headerInsets.mainStart, length: header.length, insets: headerInsets)
+                addSupplementary(.header, frame: frame, state: &state)
+                supplementaries[supplementaries.count - 1].continued = true
+                state.itemTop = itemTop
+            }
+        }
         for lane in state.laneNext.indices {
             state.laneNext[lane] = state.itemTop
             state.laneEnd[lane] = state.itemTop
+        }
+        state.pageHasContent = false
+    }
+
+    /// Whether the open section's header and first row, with a next card of length `next`,
+    /// fit at the top of an empty page (else moving them would only make that page too long).
+    func movedSectionFits(_ state: OpenSection, next: Int) -> Bool {
+        guard let header = sectionStyles[state.section].header else { return false }
+        let top = axis.flow(configuration.contentInsets).mainStart
+        var longest = next
+        for card in sectionFirstCard[state.section]..<cardRecords.count { longest = max(longest, Int(cardRecords[card].mainLength)) }
+        let itemTop = top + axis.flow(header.insets).main + header.length + state.geometry.sectionInsets.mainStart
+        return fits(end: itemTop + longest + state.geometry.sectionInsets.mainEnd)
+    }
+
+    /// Moves the open section, which began on this page after other content and holds no
+    /// more than its header and part of its first row here, to the top of a new page.
+    mutating func moveSectionToNewPage(_ state: inout OpenSection) {
+        // The header is the section's only supplementary so far, the last one made.
+        for index in state.block.supplementaries.reversed() where index == supplementaries.count - 1 {
+            supplementaries.removeLast()
+        }
+        let firstCard = sectionFirstCard[state.section]
+        let oldItemTop = state.itemTop
+        let top = axis.flow(configuration.contentInsets).mainStart
+        pageRecords.append(PageRecord(blocks: [], usedEnd: top))
+        let style = sectionStyles[state.section]
+        state = OpenSection(
+            section: state.section, geometry: state.geometry, page: pageRecords.count - 1, sectionTop: top, itemTop: top,
+            laneNext: [], laneEnd: [], itemCount: state.itemCount, pageHasContent: false,
+            block: SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes))
+        var itemTop = top + state.geometry.sectionInsets.mainStart
+        if let header = style.header {
+            let headerInsets = axis.flow(header.insets)
+            let frame = supplementaryFrame(main: top + headerInsets.mainStart, length: header.length, insets: headerInsets)
+            addSupplementary(.header, frame: frame, state: &state)
+            itemTop = top + headerInsets.main + header.length + state.geometry.sectionInsets.mainStart
+        }
+        state.itemTop = itemTop
+        state.laneNext = Array(repeating: itemTop, count: state.geometry.laneCount)
+        state.laneEnd = state.laneNext
+        // The first row's cards placed so far, one per column, each at the column's top.
+        for card in firstCard..<cardRecords.count {
+            let lane = state.geometry.lanes.firstIndex { $0.start == Int(cardRecords[card].cross) } ?? 0
+            cardRecords[card].main += itemTop - oldItemTop
+            cardRecords[card].page = Int32(state.page)
+            let start = cardRecords[card].main, end = start + Int(cardRecords[card].mainLength)
+            state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
+            state.laneEnd[lane] = end
+            state.laneNext[lane] = end + state.geometry.rowSpacing
         }
         state.pageHasContent = false
     }

@@ -38,6 +38,8 @@ struct SupplementaryRecord: Sendable {
     var section: Int
     var page: Int
     var frame: Rect
+    /// A header repeated on a page its section continues on.
+    var continued = false
 }
 
 struct PageRecord: Sendable {
@@ -69,6 +71,12 @@ struct OpenSection: Sendable {
     var pageHasContent: Bool
     /// The section's block on the current page, put on the page when it is finished.
     var block: SectionBlock
+    /// The current page is not the section's first: its background has no top inset (the
+    /// gap that separates it from the section before belongs to the first page).
+    var isContinuation = false
+    /// The section began on its first page after other content (so moving it to a new page
+    /// can keep its header with its cards).
+    var startedAfterContent = false
 }
 
 /// What closing a section added, so that `append` can take it back.
