@@ -14,8 +14,10 @@ int mosaic_return_large_allocations(size_t threshold) {
 #endif
 }
 
-void mosaic_return_free_memory(void) {
+int mosaic_use_one_heap(void) {
 #if defined(__GLIBC__)
-    malloc_trim(0);
+    return mallopt(M_ARENA_MAX, 1);
+#else
+    return 0;
 #endif
 }

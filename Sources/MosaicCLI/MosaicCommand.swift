@@ -7,6 +7,8 @@ struct MosaicCommand: ParsableCommand {
     /// An interrupted run removes its temporary files; the previous outputs stay as they were.
     static func main() {
         TemporaryFiles.removeOnInterrupt()
+        // Before any thread allocates (see Allocator).
+        _ = Allocator.returnLargeBlocks
         do {
             // The arguments as bytes: a file name that is not UTF-8 keeps them (FileNames).
             let arguments = (1..<Int(CommandLine.argc)).map { index -> String in

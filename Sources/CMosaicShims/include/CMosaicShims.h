@@ -385,6 +385,16 @@ mosaic_result mosaic_png_write_image(
 /// with a TIFF header; 1 when there is none or it is invalid. Parsed by libexif.
 int mosaic_exif_orientation(const uint8_t *data, size_t size);
 
+/// Text fields of an EXIF block (as for mosaic_exif_orientation), empty when absent.
+typedef struct {
+    /// DateTimeOriginal ("2023:07:14 18:22:05"), else DateTime.
+    char date[32];
+    char make[64];
+    char model[64];
+} mosaic_exif_text;
+
+void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text *out);
+
 // MARK: Interrupted runs
 
 /// Remembers a temporary file to remove if the program is interrupted. The table grows as
@@ -406,6 +416,10 @@ int mosaic_temp_remove_under(const char *prefix);
 /// every registered temporary file and exit with 128 + the signal, and unblocks them.
 void mosaic_install_interrupt_cleanup(void);
 
+/// Tells the interrupt handler that a progress line is on standard error (1) or not (0):
+/// an interrupt then clears it before exiting.
+void mosaic_set_progress_line(int active);
+
 // MARK: Memory
 
 /// Makes the C allocator hand every block of at least `threshold` bytes back to the system
@@ -414,8 +428,8 @@ void mosaic_install_interrupt_cleanup(void);
 /// freed buffers in its own arena: eight progressive JPEG decodes one after another on
 /// eight threads held 516 MB instead of 182 MB. Returns 0 where it cannot be done.
 int mosaic_return_large_allocations(size_t threshold);
-/// Gives the heap's free memory back to the system (glibc's malloc_trim), every arena's.
-void mosaic_return_free_memory(void);
+/// Makes every thread allocate from one heap (glibc's M_ARENA_MAX 1); 0 when refused.
+int mosaic_use_one_heap(void);
 
 #ifdef __cplusplus
 }

@@ -82,11 +82,7 @@ struct CardDecoding: Sendable {
         } else {
             let bytes = job.card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)
-            defer {
-                // A decode that took half the budget or more: hand its memory back.
-                if bytes >= budget.bytes / 2 { Allocator.returnFreeMemory() }
-                budget.release(bytes)
-            }
+            defer { budget.release(bytes) }
             let decoded = try decoder.decode(job.card.entry.path, minimumSize: minimum)
             result.warning = decoded.warning
             source = decoded.bitmap

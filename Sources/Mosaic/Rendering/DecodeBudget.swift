@@ -15,8 +15,6 @@ final class DecodeBudget: Sendable {
 
     let unit: Int
     let units: Int
-    /// The whole budget in bytes.
-    var bytes: Int { unit * units }
     private let available: DispatchSemaphore
     private let acquiring = Locked(())
 
