@@ -37,4 +37,7 @@ final class Face {
     }
 
     var hasKerning: Bool { (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 }
+
+    /// The face is a bold style (else a bold style set in it is emboldened by FreeType).
+    var isBold: Bool { (face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_BOLD)) != 0 }
 }

@@ -41,6 +41,12 @@ public final class Typesetter: @unchecked Sendable {
     var kerning = FastMap<Int32>()
     var bitmaps: [BitmapKey: GlyphBitmap] = [:]
     var metrics: [MetricsKey: (lineHeight: Int, baseline: Int)] = [:]
+    /// Whether the style being set (under the lock) is bold: its glyphs from a face without
+    /// a bold style (a CJK fallback) are then emboldened, measured and drawn alike.
+    var settingBold = false
+    /// Marks an emboldened glyph in `GlyphInfo.glyph` and `PlacedGlyph.glyph` (FreeType's
+    /// glyph indices are below 2^16).
+    static let emboldened: UInt32 = 1 << 30
 
     struct FontKey: Hashable {
         var source: FontSource
@@ -104,6 +110,7 @@ public final class Typesetter: @unchecked Sendable {
     func layoutLocked(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
         do {
             let primary = try primaryFace(style)
+            settingBold = style.bold
             let size26 = Int32(max(1, Int((style.size * 64).rounded())))
             let (lineHeight, baseline) = lineMetrics(primary, size26: size26, spacing: style.lineSpacing)
             let width = max(1, width)
@@ -155,8 +162,8 @@ public final class Typesetter: @unchecked Sendable {
     }
 
     func glyph(_ scalar: Unicode.Scalar, primary: Int32, size26: Int32) -> GlyphInfo {
-        // primary (16 bits) | size in 1/64 px (22 bits) | scalar (21 bits)
-        let key = UInt64(UInt32(primary)) << 48 | UInt64(UInt32(size26) & 0x3F_FFFF) << 21 | UInt64(scalar.value)
+        // primary (16 bits) | bold (1 bit) | size in 1/64 px (22 bits) | scalar (21 bits)
+        let key = UInt64(UInt32(primary)) << 48 | (settingBold ? 1 << 43 : 0) | UInt64(UInt32(size26) & 0x3F_FFFF) << 21 | UInt64(scalar.value)
         if let info = advances[key] { return info }
         let primaryFace = faceTable[Int(primary)]
         let value = scalar.value
@@ -169,7 +176,11 @@ public final class Typesetter: @unchecked Sendable {
             face.setSize(Int(size26))
             let index = face.glyphIndex(scalar)
             FT_Load_Glyph(face.face, index, FT_Int32(FT_LOAD_DEFAULT))
-            info = GlyphInfo(face: id, glyph: index, advance: Int32(face.face.pointee.glyph.pointee.advance.x))
+            // A bold style in a face that has none (a CJK fallback): FreeType's synthetic
+            // bold, which also widens the advance.
+            let embolden = settingBold && !face.isBold
+            if embolden { FT_GlyphSlot_Embolden(face.face.pointee.glyph) }
+            info = GlyphInfo(face: id, glyph: embolden ? index | Self.emboldened : index, advance: Int32(face.face.pointee.glyph.pointee.advance.x))
         } else {
             // No face has it: the primary face's missing-glyph box.
             primaryFace.setSize(Int(size26))
@@ -190,7 +201,7 @@ public final class Typesetter: @unchecked Sendable {
         if let known = kerning[key] { return known }
         face.setSize(Int(size26))
         var vector = FT_Vector()
-        FT_Get_Kerning(face.face, left.glyph, right.glyph, FT_UInt(FT_KERNING_DEFAULT.rawValue), &vector)
+        FT_Get_Kerning(face.face, left.glyph & ~Self.emboldened, right.glyph & ~Self.emboldened, FT_UInt(FT_KERNING_DEFAULT.rawValue), &vector)
         let value = Int32(vector.x)
         kerning[key] = value
         return value
@@ -315,8 +326,9 @@ public final class Typesetter: @unchecked Sendable {
         let face = faceTable[Int(id)]
         face.setSize(Int(size26))
         var result = GlyphBitmap(width: 0, rows: 0, left: 0, top: 0, pixels: [])
-        if FT_Load_Glyph(face.face, glyph, FT_Int32(FT_LOAD_DEFAULT)) == 0,
-            FT_Render_Glyph(face.face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0
+        let loaded = FT_Load_Glyph(face.face, glyph & ~Self.emboldened, FT_Int32(FT_LOAD_DEFAULT)) == 0
+        if loaded, glyph & Self.emboldened != 0 { FT_GlyphSlot_Embolden(face.face.pointee.glyph) }
+        if loaded, FT_Render_Glyph(face.face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0
         {
             let slot = face.face.pointee.glyph.pointee
             let bitmap = slot.bitmap

@@ -128,3 +128,18 @@ import Testing
         #expect(restOff * 2000 <= rest, "\(restOff) of \(rest) pixels outside the frames differ")
     }
 }
+
+/// The sheet's title stands above the section headers in the hierarchy (before: the same
+/// size and weight as every header).
+@Suite struct TitleHierarchyTests {
+    @Test func theTitleIsLargerThanSectionHeaders() throws {
+        let sheet = try RenderGoldenTests.sheet()
+        let headers = sheet.layout.elements(onPage: 0).filter { $0.kind == .header }
+        let title = try #require(headers.first { $0.section == 0 })
+        let sections = headers.filter { $0.section != 0 }
+        #expect(!sections.isEmpty)
+        for header in sections { #expect(Double(title.frame.height) >= 1.4 * Double(header.frame.height), "\(title.frame) vs \(header.frame)") }
+        // Drawn in its own style: taller glyphs than a header's.
+        #expect(sheet.textStyle(.header, section: 0).size == 1.5 * sheet.textStyle(.header, section: 1).size)
+    }
+}

@@ -160,6 +160,30 @@ import Testing
         #expect(captions.reservedHeight(of: caption) == set.title!.lineHeight + 3 + 3 * set.description!.lineHeight)
     }
 
+    /// A bold style in a face without a bold style (WenQuanYi Micro Hei) is emboldened by
+    /// FreeType, measured and drawn alike (before: Chinese in a bold title was regular, so
+    /// "竖版照片（EXIF 6）" was half bold).
+    @Test func chineseInABoldStyleIsEmboldened() throws {
+        let regular = TextStyle(font: .file(TestFonts.regular), size: 20)
+        var bold = regular
+        bold.bold = true
+        let r = try t.layout("竖版照片", style: regular, width: 1000), b = try t.layout("竖版照片", style: bold, width: 1000)
+        #expect(b.lines[0].width > r.lines[0].width, "\(b.lines[0].width) vs \(r.lines[0].width)")
+        func ink(_ layout: TextLayout) -> (sum: Int, bounds: (x: Int, y: Int, width: Int, height: Int)?) {
+            var mask = CoverageMask(width: layout.lines[0].width + 40, height: layout.height + 40)
+            t.draw(layout, into: &mask, x: 20, y: 20)
+            return (mask.pixels.reduce(0) { $0 + Int($1) }, mask.inkBounds)
+        }
+        let (regularInk, _) = ink(r), (boldInk, bounds) = ink(b)
+        #expect(Double(boldInk) > 1.15 * Double(regularInk), "\(boldInk) vs \(regularInk)")
+        // Drawn within what was measured.
+        let box = try #require(bounds)
+        #expect(box.x >= 20 && box.x + box.width <= 20 + b.lines[0].width + 1)
+        // Latin in the same bold style comes from DejaVu Sans Bold, not emboldened twice.
+        let latin = try t.layout("EXIF", style: bold, width: 1000), real = try t.layout("EXIF", style: TestFonts.style(size: 20, bold: true), width: 1000)
+        #expect(latin.lines[0].width == real.lines[0].width)
+    }
+
     @Test func fallbackGivesChineseAFace() throws {
         let layout = try t.layout("中文", style: TestFonts.style(size: 20), width: 500)
         // Full-width ideographs from WenQuanYi: about one em each.

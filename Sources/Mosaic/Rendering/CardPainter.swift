@@ -19,7 +19,7 @@ struct CardPainter {
         guard let text = isHeader ? sheet.headers[element.section] : sheet.footers[element.section], !text.isEmpty else { return }
         var layout: TextLayout
         do {
-            let style = isHeader ? sheet.headerStyle : sheet.footerStyle
+            let style = sheet.textStyle(element.kind, section: element.section)
             layout = try sheet.typesetter.layout(text, style: style, width: element.frame.width)
             if element.continued == true {
                 let marked = try sheet.typesetter.layout(text + " " + Self.continuedMark, style: style, width: element.frame.width)

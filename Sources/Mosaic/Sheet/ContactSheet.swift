@@ -20,6 +20,10 @@ public struct ContactSheet: Sendable {
     let footers: [String?]
     let headerStyle: TextStyle
     let footerStyle: TextStyle
+    /// The sheet's title: clearly above the section headers (1.5 times their size).
+    let titleStyle: TextStyle
+    /// Layout section 0 is the sheet's title.
+    let hasTitle: Bool
 
     /// Lays out `catalog` with `options`.
     ///
@@ -38,13 +42,17 @@ public struct ContactSheet: Sendable {
             gap: 2)
         headerStyle = TextStyle(font: style.font, bold: true, size: style.headerSize, lineSpacing: 1.1, maximumLines: 2)
         footerStyle = TextStyle(font: style.font, size: style.captionSize, lineSpacing: 1.2, maximumLines: 3)
+        titleStyle = TextStyle(font: style.font, bold: true, size: style.headerSize * 1.5, lineSpacing: 1.1, maximumLines: 2)
         do {
             captions = try CaptionTypesetter(typesetter: typesetter, style: captionStyle)
             try typesetter.validate(headerStyle)
+            try typesetter.validate(titleStyle)
         } catch {
             throw .text(error)
         }
-        let built = try SheetSections(catalog: catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle)
+        let built = try SheetSections(
+            catalog: catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle, titleStyle: titleStyle)
+        hasTitle = built.hasTitle
         do {
             layout = try options.layout.make(built.configuration, built.sections, captions)
         } catch {
@@ -79,6 +87,12 @@ public struct ContactSheet: Sendable {
                 .max { (vertical ? $0.frame.height : $0.frame.width) < (vertical ? $1.frame.height : $1.frame.width) }
             return OversizedPage(page: page, length: length, maximum: maximum, source: longest?.itemPath.map { card($0).entry.path })
         }
+    }
+
+    /// The style a header or footer of `section` is set in.
+    func textStyle(_ kind: ElementKind, section: Int) -> TextStyle {
+        if kind == .footer { return footerStyle }
+        return hasTitle && section == 0 ? titleStyle : headerStyle
     }
 
     /// The card at `path` (a path the layout gave).

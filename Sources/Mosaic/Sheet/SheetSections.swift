@@ -16,20 +16,27 @@ struct SheetSections {
     let typesetter: Typesetter
     let headerStyle: TextStyle
     let footerStyle: TextStyle
+    let titleStyle: TextStyle
+    /// Section 0 is the sheet's title.
+    var hasTitle = false
 
     var vertical: Bool { options.direction == .vertical }
     var decorated: Bool { options.style.sectionBackground != nil }
 
-    init(catalog: Catalog, options: SheetOptions, typesetter: Typesetter, headerStyle: TextStyle, footerStyle: TextStyle) throws(SheetError) {
+    init(
+        catalog: Catalog, options: SheetOptions, typesetter: Typesetter, headerStyle: TextStyle, footerStyle: TextStyle, titleStyle: TextStyle
+    ) throws(SheetError) {
         self.options = options
         self.typesetter = typesetter
         self.headerStyle = headerStyle
         self.footerStyle = footerStyle
+        self.titleStyle = titleStyle
         // The sheet's title: a section of its own with only a header.
         if let title = options.title ?? catalog.title, !title.isEmpty {
-            var titleStyle = SectionStyle(columns: .count(1))
-            titleStyle.header = try supplementary(title, headerStyle, before: 0, after: options.spacing)
-            append(LayoutSection(items: [], style: titleStyle), cards: [], header: title, footer: nil)
+            var titleSection = SectionStyle(columns: .count(1))
+            titleSection.header = try supplementary(title, self.titleStyle, before: 0, after: options.spacing)
+            append(LayoutSection(items: [], style: titleSection), cards: [], header: title, footer: nil)
+            hasTitle = true
         }
         for section in catalog.sections { try add(section) }
         spaceSections()
