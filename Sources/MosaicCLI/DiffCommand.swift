@@ -14,13 +14,13 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The current image or folder.")
     var current: String
 
-    @Option(help: "Colour difference threshold, 0 to 1 (smaller is more sensitive).")
+    @Option(parsing: .unconditional, help: "Colour difference threshold, 0 to 1 (smaller is more sensitive).")
     var threshold = 0.1
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
     var includeAntialiasing = false
-    @Option(help: "Pairs with at most this many differing pixels pass.")
+    @Option(parsing: .unconditional, help: "Pairs with at most this many differing pixels pass.")
     var maxDiffPixels: Int?
-    @Option(help: "Pairs with at most this fraction (0 to 1) of differing pixels pass.")
+    @Option(parsing: .unconditional, help: "Pairs with at most this fraction (0 to 1) of differing pixels pass.")
     var maxDiffRatio: Double?
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
@@ -67,8 +67,14 @@ struct DiffCommand: ParsableCommand {
             try check.check()
             let comparison = try FolderComparison.compare(baseline: baseline, current: current, options: options, tolerance: tolerance)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
-            if let output {
-                _ = try report.renderBoard(to: output, typesetter: try SheetArguments.typesetter())
+            var staleBoard: String?
+            if let output, try report.renderBoard(to: output, typesetter: try SheetArguments.typesetter()) == nil {
+                // Nothing to show: a board of an earlier run would say otherwise. Only one
+                // mosaic wrote is removed.
+                if FileManager.default.fileExists(atPath: output), PNGSink.isMosaicSheet(output) {
+                    try FileManager.default.removeItem(atPath: output)
+                    staleBoard = output
+                }
             }
             if let json {
                 if json == "-" {
@@ -80,7 +86,8 @@ struct DiffCommand: ParsableCommand {
             }
             if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }
             if !quiet {
-                let lines = report.summaryLines()
+                var lines = report.summaryLines()
+                if let staleBoard { lines.append("no board: nothing changed (removed the previous \(staleBoard))") }
                 if json == "-" { lines.forEach(printError) } else { lines.forEach { print($0) } }
             }
             if !comparison.passes { throw ExitCode(1) }

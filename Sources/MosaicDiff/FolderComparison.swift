@@ -10,10 +10,12 @@ public struct FolderComparison: Sendable {
     public var added: [PairResult] { results.filter { $0.status == .added } }
     public var removed: [PairResult] { results.filter { $0.status == .removed } }
     public var unchanged: [PairResult] { results.filter { $0.status == .unchanged } }
+    /// Pairs that differ, but within the tolerance.
+    public var withinTolerance: [PairResult] { results.filter { $0.status == .withinTolerance } }
     /// Pairs of which an image could not be read.
     public var failed: [PairResult] { results.filter { $0.status == .failed } }
-    /// Nothing changed, added or removed.
-    public var passes: Bool { results.allSatisfy { $0.status == .unchanged } }
+    /// Nothing changed (beyond the tolerance), added, removed or failed.
+    public var passes: Bool { results.allSatisfy { $0.status == .unchanged || $0.status == .withinTolerance } }
 
     /// Compares `baseline` with `current`: two image files, or two folders whose images
     /// (JPEG or PNG, at any depth, hidden files skipped) are matched by relative path.
@@ -73,8 +75,14 @@ public struct FolderComparison: Sendable {
         }
         let difference = ImageComparison.compare(a, b, options: options, premultiplied: false)
         return PairResult(
-            relativePath: relativePath, status: tolerance.accepts(difference) ? .unchanged : .changed,
+            relativePath: relativePath, status: status(difference, tolerance: tolerance),
             baselinePath: baseline, currentPath: current, difference: difference)
+    }
+
+    /// Identical, within the tolerance, or changed.
+    static func status(_ difference: ImageDifference, tolerance: DiffTolerance) -> PairResult.Status {
+        guard tolerance.accepts(difference) else { return .changed }
+        return difference.differingPixels == 0 && difference.sizeMismatch == nil ? .unchanged : .withinTolerance
     }
 
     /// Relative paths of the images under `root` (by signature).

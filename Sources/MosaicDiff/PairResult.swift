@@ -5,8 +5,10 @@ import MosaicLayout
 /// One compared pair.
 public struct PairResult: Sendable {
     public enum Status: String, Sendable, Codable {
-        /// `failed`: one of the two images could not be read (see `error`).
-        case unchanged, changed, added, removed, failed
+        /// `unchanged`: no pixel differs. `withinTolerance`: some differ, no more than the
+        /// tolerance lets pass. `failed`: one of the two images could not be read (see
+        /// `error`).
+        case unchanged, withinTolerance, changed, added, removed, failed
     }
 
     public var relativePath: String

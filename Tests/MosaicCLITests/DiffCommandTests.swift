@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Mosaic
 import Testing
 
@@ -51,7 +54,7 @@ import Testing
         #expect(lines[3] == "1 changed, 1 added, 1 removed, 1 unchanged")
         let report = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: dir + "/report.json")!) as! [String: Any]
         #expect(report["passes"] as? Bool == false)
-        #expect(report["counts"] as? [String: Int] == ["changed": 1, "added": 1, "removed": 1, "unchanged": 1, "failed": 0])
+        #expect(report["counts"] as? [String: Int] == ["changed": 1, "added": 1, "removed": 1, "unchanged": 1, "withinTolerance": 0, "failed": 0])
         let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<testsuite name=\"mosaic diff\" tests=\"4\" failures=\"3\" errors=\"0\">"))
         #expect(junit.contains("<testcase classname=\"mosaic.diff\" name=\"same.png\"/>"))
@@ -61,6 +64,52 @@ import Testing
 
     /// One truncated PNG in a folder diff is a failed pair: every other pair is compared,
     /// every report written, and the run exits 1 (before: exit 2, no JSON, no JUnit).
+    /// A pair that differs within the tolerance is its own status (before: "unchanged").
+    @Test func withinToleranceIsItsOwnStatus() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run([
+            "diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png", "--max-diff-pixels", "41",
+            "--json", dir + "/r.json", "--junit", dir + "/j.xml",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("tolerated  text-changed-b.png: 41 px"))
+        #expect(result.stdout.hasSuffix("0 changed, 0 added, 0 removed, 0 unchanged, 1 within tolerance\n"))
+        let json = try String(contentsOfFile: dir + "/r.json", encoding: .utf8)
+        #expect(json.contains("\"status\" : \"withinTolerance\"") && json.contains("\"withinTolerance\" : 1"))
+        let junit = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
+        #expect(junit.contains("failures=\"0\"") && junit.contains("<system-out>within tolerance: 41 px"))
+    }
+
+    /// Any file name makes valid XML (before: a control character went into the JUnit file
+    /// as it was, which no XML parser reads).
+    @Test func junitIsValidXMLForAnyName() throws {
+        let dir = CLI.temporaryDirectory()
+        for side in ["a", "b"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        let name = "bad\u{1B}[31m name & <tag> \"q\".png"
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/text-changed-a.png", toPath: dir + "/a/" + name)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/text-changed-b.png", toPath: dir + "/b/" + name)
+        let result = try CLI.run(["diff", dir + "/a", dir + "/b", "--junit", dir + "/j.xml"])
+        #expect(result.status == 1)
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/j.xml"))
+        let parser = XMLParser(data: data)
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(String(decoding: data, as: UTF8.self).contains("name=\"bad\\u{1B}[31m name &amp; &lt;tag&gt; &quot;q&quot;.png\""))
+    }
+
+    /// A run with nothing to show removes the board an earlier run wrote (before: the old
+    /// board stayed, showing changes that are gone); a PNG mosaic did not write stays.
+    @Test func noChangesLeaveNoStaleBoard() throws {
+        let dir = CLI.temporaryDirectory()
+        let changed = try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png", "-o", dir + "/board.png"])
+        #expect(changed.status == 1 && FileManager.default.fileExists(atPath: dir + "/board.png"))
+        let same = try CLI.run(["diff", Self.fixtures + "/identical-a.png", Self.fixtures + "/identical-b.png", "-o", dir + "/board.png"])
+        #expect(same.status == 0 && !FileManager.default.fileExists(atPath: dir + "/board.png"))
+        #expect(same.stdout.contains("no board: nothing changed (removed the previous \(dir)/board.png)"))
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/identical-a.png", toPath: dir + "/mine.png")
+        #expect(try CLI.run(["diff", Self.fixtures + "/identical-a.png", Self.fixtures + "/identical-b.png", "-o", dir + "/mine.png"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/mine.png"))
+    }
+
     @Test func anUnreadableImageInAFolderIsAFailedPair() throws {
         let (baseline, current) = try Self.folders()
         let dir = (baseline as NSString).deletingLastPathComponent

@@ -46,7 +46,7 @@ extension DiffReport {
         var options = SheetOptions()
         options.width = width
         options.title = "mosaic diff: \(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
-            + (c.failed.isEmpty ? "" : ", \(c.failed.count) failed")
+            + (c.withinTolerance.isEmpty ? "" : ", \(c.withinTolerance.count) within tolerance") + (c.failed.isEmpty ? "" : ", \(c.failed.count) failed")
         options.captionLines = 3
         return try ContactSheet(catalog: Catalog(sections: sections), options: options, typesetter: typesetter)
     }

@@ -34,8 +34,10 @@ public struct DiffReport: Sendable {
         for result in comparison.added { lines.append("added      \(result.relativePath)") }
         for result in comparison.removed { lines.append("removed    \(result.relativePath)") }
         for result in comparison.failed { lines.append("failed     \(result.relativePath): \(result.error?.description ?? "cannot read")") }
+        for result in comparison.withinTolerance { lines.append("tolerated  \(result.relativePath): \(figures(result))") }
         let c = comparison
         var counts = "\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
+        if !c.withinTolerance.isEmpty { counts += ", \(c.withinTolerance.count) within tolerance" }
         if !c.failed.isEmpty { counts += ", \(c.failed.count) failed" }
         lines.append(counts)
         return lines
@@ -92,7 +94,7 @@ public struct DiffReport: Sendable {
     /// - Throws: `SheetError.imageMap` when the encoder fails.
     public func json() throws(SheetError) -> Data {
         let c = comparison
-        let pairs = (changedBySeverity + c.failed + c.added + c.removed + c.unchanged).map { r in
+        let pairs = (changedBySeverity + c.failed + c.added + c.removed + c.withinTolerance + c.unchanged).map { r in
             JSONPair(
                 path: r.relativePath, status: r.status.rawValue, baseline: r.baselinePath, current: r.currentPath,
                 error: r.error?.description,
@@ -104,7 +106,7 @@ public struct DiffReport: Sendable {
             threshold: options.threshold, includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
                 "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
-                "failed": c.failed.count,
+                "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
             ],
             pairs: pairs)
         let encoder = JSONEncoder()
@@ -118,16 +120,33 @@ public struct DiffReport: Sendable {
 
     // MARK: JUnit
 
+    /// `text` as XML 1.0 attribute or element text: the markup characters as entities, and
+    /// the characters XML 1.0 cannot hold at all (control characters but tab, newline and
+    /// carriage return; U+FFFE, U+FFFF) written as `\u{1B}` so that the file stays valid
+    /// and the name readable.
+    static func xmlAttribute(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\t", "\n", "\r": out += "&#\(scalar.value);"
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// A JUnit XML report: one test case per pair, a failure for each changed, added or
     /// removed one, an error for each that could not be read.
     public func junit() -> String {
-        func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let escape = Self.xmlAttribute
         let results = comparison.results
         let errors = results.filter { $0.status == .failed }.count
-        let failures = results.filter { $0.status != .unchanged }.count - errors
+        let failures = results.filter { !($0.status == .unchanged || $0.status == .withinTolerance) }.count - errors
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         xml += "  <testsuite name=\"mosaic diff\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
@@ -135,6 +154,7 @@ public struct DiffReport: Sendable {
             xml += "    <testcase classname=\"mosaic.diff\" name=\"\(escape(r.relativePath))\""
             switch r.status {
             case .unchanged: xml += "/>\n"
+            case .withinTolerance: xml += ">\n      <system-out>\(escape("within tolerance: " + figures(r)))</system-out>\n    </testcase>\n"
             case .changed:
                 xml += ">\n      <failure message=\"\(escape("changed: " + figures(r)))\"/>\n    </testcase>\n"
             case .added: xml += ">\n      <failure message=\"added: no baseline\"/>\n    </testcase>\n"
