@@ -6,27 +6,37 @@
 
 #include <libexif/exif-data.h>
 
-int mosaic_exif_orientation(const uint8_t *data, size_t size) {
+/// The EXIF data of `data` (a TIFF structure, with or without the "Exif\0\0" header that
+/// JPEG's APP1 has), or NULL. The caller unrefs it.
+static ExifData *mosaic_exif_load(const uint8_t *data, size_t size) {
     static const uint8_t header[6] = {'E', 'x', 'i', 'f', 0, 0};
-    if (data == NULL || size < 8 || size > 0x7FFFFFF0u) return 1;
+    if (data == NULL || size < 8 || size > 0x7FFFFFF0u) return NULL;
     // libexif wants the "Exif\0\0" header that JPEG's APP1 has and PNG's eXIf lacks.
     uint8_t *copy = NULL;
     const uint8_t *block = data;
     size_t length = size;
     if (memcmp(data, header, 6) != 0) {
         copy = malloc(size + 6);
-        if (!copy) return 1;
+        if (!copy) return NULL;
         memcpy(copy, header, 6);
         memcpy(copy + 6, data, size);
         block = copy;
         length = size + 6;
     }
-    int orientation = 1;
     ExifData *exif = exif_data_new();
     if (exif) {
         // Read what is there; do not "repair" it or interpret maker notes.
         exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
         exif_data_load_data(exif, block, (unsigned int)length);
+    }
+    free(copy);
+    return exif;
+}
+
+int mosaic_exif_orientation(const uint8_t *data, size_t size) {
+    int orientation = 1;
+    ExifData *exif = mosaic_exif_load(data, size);
+    if (exif) {
         ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
         if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->data && entry->size >= 2) {
             int value = exif_get_short(entry->data, exif_data_get_byte_order(exif));
@@ -34,6 +44,26 @@ int mosaic_exif_orientation(const uint8_t *data, size_t size) {
         }
         exif_data_unref(exif);
     }
-    free(copy);
     return orientation;
+}
+
+/// An ASCII entry's text, without the NUL padding some cameras leave, into `out`.
+static void mosaic_exif_ascii(ExifData *exif, ExifIfd ifd, ExifTag tag, char *out, size_t capacity) {
+    out[0] = 0;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[ifd], tag);
+    if (!entry || entry->format != EXIF_FORMAT_ASCII || !entry->data || entry->size == 0) return;
+    size_t n = entry->size < capacity - 1 ? entry->size : capacity - 1;
+    memcpy(out, entry->data, n);
+    out[n] = 0;
+}
+
+void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text *out) {
+    memset(out, 0, sizeof *out);
+    ExifData *exif = mosaic_exif_load(data, size);
+    if (!exif) return;
+    mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL, out->date, sizeof out->date);
+    if (!out->date[0]) mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_DATE_TIME, out->date, sizeof out->date);
+    mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_MAKE, out->make, sizeof out->make);
+    mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_MODEL, out->model, sizeof out->model);
+    exif_data_unref(exif);
 }

@@ -78,8 +78,15 @@ int mosaic_temp_remove_under(const char *prefix) {
 
 int mosaic_temp_remove_all(void) { return mosaic_temp_remove_under(NULL); }
 
+/// A progress line is on standard error (set by the command line): an interrupt ends it.
+static volatile sig_atomic_t mosaic_progress_line = 0;
+
+void mosaic_set_progress_line(int active) { mosaic_progress_line = active; }
+
 static void mosaic_temp_on_signal(int number) {
     mosaic_temp_remove_all();
+    // Clear the progress line, so that the shell's prompt starts on a clean line.
+    if (mosaic_progress_line) (void)!write(2, "\r\033[K", 4);
     _exit(128 + number);
 }
 

@@ -96,12 +96,12 @@ struct RenderCommand: ParsableCommand {
         for page in pages { check.write(page, by: "--output") }
         if let json, json != "-" { check.write(json, by: "--json") }
         if let catalog {
-            check.read(sheet.inputs)
+            check.read(sheet.inputs + sheet.listFiles)
             // A folder's own earlier sheet, left out of the catalog, may be replaced.
             check.allowReplacing(Array(ownSheets))
             check.inputs += catalog.entries.map(\.path)
         } else {
-            check.inputs = sheet.inputs
+            check.inputs = sheet.inputs + sheet.listFiles
         }
         return check
     }

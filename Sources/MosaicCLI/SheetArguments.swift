@@ -14,7 +14,11 @@ enum Theme: String, ExpressibleByArgument, CaseIterable {
 /// The inputs and every option that shapes a sheet: shared by `render` and `layout`.
 struct SheetArguments: ParsableArguments {
     @Argument(help: "A folder of images, a manifest (.json or .csv), or image files.")
-    var inputs: [String]
+    var inputs: [String] = []
+    @Option(help: ArgumentHelp("Read more inputs from FILE (- for standard input), one path a line: for lists longer than a command line takes.", valueName: "file"))
+    var filesFrom: String?
+    @Flag(name: .customShort("0"), help: "With --files-from: the paths end in NUL bytes, not newlines (as find -print0 writes them).")
+    var nullSeparated = false
 
     // Catalog
     @Option(help: "Order of a folder's images.")
@@ -25,49 +29,49 @@ struct SheetArguments: ParsableArguments {
     var recursive = false
 
     // Captions
-    @Option(help: ArgumentHelp("Caption: none, name, stem, title (manifest title, else stem) or a template with {name} {stem} {ext} {width} {height} {index} {section} {title} {description}; \\n separates title from description.", valueName: "mode"))
+    @Option(help: ArgumentHelp("Caption: none, name, stem, title (manifest title, else stem) or a template with {name} {stem} {ext} {width} {height} {index} {section} {title} {description} {size} {date} {camera}; \\n separates title from description.", valueName: "mode"))
     var caption = "title"
-    @Option(help: "Most lines of a caption's description.")
+    @Option(parsing: .unconditional, help: "Most lines of a caption's description.")
     var captionLines = 2
 
     // Layout
     @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name), \($0.summary)" }.joined(separator: "; ")).", valueName: "name"))
     var layout = SheetLayout.all[0].name
-    @Option(help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2).")
+    @Option(parsing: .unconditional, help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2).")
     var cellAspect: Double = 1
     @Flag(help: "Grid layout: crop each image to fill its cell instead of fitting it inside.")
     var crop = false
-    @Option(help: "Sheet width in pixels (vertical boards).")
+    @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards).")
     var width = 1800
-    @Option(help: "Number of columns (default 6).")
+    @Option(parsing: .unconditional, help: "Number of columns (default 6).")
     var columns: Int?
-    @Option(help: "Target column width in pixels: as many columns as fit.")
+    @Option(parsing: .unconditional, help: "Target column width in pixels: as many columns as fit.")
     var columnWidth: Int?
-    @Option(help: "Space between cards, pixels.")
+    @Option(parsing: .unconditional, help: "Space between cards, pixels.")
     var spacing = 16
-    @Option(help: "Space between columns (default: --spacing).")
+    @Option(parsing: .unconditional, help: "Space between columns (default: --spacing).")
     var columnSpacing: Int?
-    @Option(help: "Space between cards of a column (default: --spacing).")
+    @Option(parsing: .unconditional, help: "Space between cards of a column (default: --spacing).")
     var rowSpacing: Int?
-    @Option(help: "Margin around the sheet, pixels.")
+    @Option(parsing: .unconditional, help: "Margin around the sheet, pixels.")
     var inset = 32
-    @Option(help: "Padding inside each card, pixels.")
+    @Option(parsing: .unconditional, help: "Padding inside each card, pixels.")
     var padding = 8
     @Option(help: "Which column a card goes to: the shortest, or in turn left to right or right to left.")
     var order: OrderArgument = .shortest
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
-    @Option(help: "Number of rows (horizontal boards).")
+    @Option(parsing: .unconditional, help: "Number of rows (horizontal boards).")
     var rows = 4
-    @Option(help: "Sheet height in pixels (horizontal boards).")
+    @Option(parsing: .unconditional, help: "Sheet height in pixels (horizontal boards).")
     var height = 1200
     @Option(help: "A title over the whole sheet.")
     var title: String?
-    @Option(help: "Split a vertical board into pages no taller than this (sheet-1.png, sheet-2.png, ...).")
+    @Option(parsing: .unconditional, help: "Split a vertical board into pages no taller than this (sheet-1.png, sheet-2.png, ...).")
     var maxHeight: Int?
-    @Option(help: "Split a horizontal board into pages no wider than this (sheet-1.png, sheet-2.png, ...).")
+    @Option(parsing: .unconditional, help: "Split a horizontal board into pages no wider than this (sheet-1.png, sheet-2.png, ...).")
     var maxWidth: Int?
-    @Option(help: "Crop images more elongated than this ratio (3 for 3:1 or 1:3; default 16, so that a 1x10000 strip still makes a card that fits).")
+    @Option(parsing: .unconditional, help: "Crop images more elongated than this ratio (3 for 3:1 or 1:3; default 16, so that a 1x10000 strip still makes a card that fits).")
     var maxAspect: Double?
 
     // Style
@@ -77,9 +81,9 @@ struct SheetArguments: ParsableArguments {
     var background: String?
     @Option(help: "Card background colour.")
     var cardBackground: String?
-    @Option(help: "Card corner radius, pixels.")
+    @Option(parsing: .unconditional, help: "Card corner radius, pixels.")
     var cornerRadius: Int?
-    @Option(help: "Card border width, pixels.")
+    @Option(parsing: .unconditional, help: "Card border width, pixels.")
     var borderWidth: Int?
     @Option(help: "Card border colour.")
     var borderColor: String?
@@ -87,7 +91,7 @@ struct SheetArguments: ParsableArguments {
     var shadow: String?
     @Option(help: "Caption font: a family (fontconfig) or a font file.")
     var font: String?
-    @Option(help: "Caption font size, pixels.")
+    @Option(parsing: .unconditional, help: "Caption font size, pixels.")
     var fontSize: Double?
     @Option(help: "Caption title colour.")
     var titleColor: String?
@@ -95,7 +99,7 @@ struct SheetArguments: ParsableArguments {
     var captionColor: String?
     @Option(help: "Caption alignment.")
     var captionAlign: TextAlignment?
-    @Option(help: "Section header size, pixels.")
+    @Option(parsing: .unconditional, help: "Section header size, pixels.")
     var headerSize: Double?
     @Option(help: "Section header colour.")
     var headerColor: String?
@@ -103,17 +107,17 @@ struct SheetArguments: ParsableArguments {
     var footerColor: String?
     @Option(help: "Draw a background behind each section, in this colour.")
     var sectionBackground: String?
-    @Option(help: "Corner radius of section backgrounds, pixels.")
+    @Option(parsing: .unconditional, help: "Corner radius of section backgrounds, pixels.")
     var sectionRadius: Int?
-    @Option(help: "Padding inside section backgrounds, pixels.")
+    @Option(parsing: .unconditional, help: "Padding inside section backgrounds, pixels.")
     var sectionPadding: Int?
 
     // Output and work
-    @Option(help: "PNG zlib level, 0 (fastest) to 9 (smallest).")
+    @Option(parsing: .unconditional, help: "PNG zlib level, 0 (fastest) to 9 (smallest).")
     var compressionLevel = PNGWriter.defaultCompressionLevel
     @Option(help: "Resampling filter.")
     var filter: ResamplingFilter = .lanczos3
-    @Option(help: "Decoding threads (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Decoding threads (default: the number of cores).")
     var jobs: Int?
     @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
     var strict = false
@@ -122,7 +126,10 @@ struct SheetArguments: ParsableArguments {
         help: "Draw images with an embedded ICC profile (Adobe RGB, Display P3...) as if they were sRGB, unconverted.")
     var noColorManagement = false
 
-    func validate() throws {
+    mutating func validate() throws {
+        if nullSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from") }
+        if let filesFrom { inputs += try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated) }
+        if inputs.isEmpty { throw ValidationError("give a folder, a manifest or image files, or --files-from FILE") }
         guard SheetLayout.named(layout) != nil else {
             throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(SheetLayout.all.map(\.name).joined(separator: " or ")))")
         }
@@ -231,6 +238,32 @@ struct SheetArguments: ParsableArguments {
     /// The catalog: one folder, one manifest, or a list of files. A folder's own earlier
     /// sheets (`output`, or its pages `NAME-N.png`) are left out, so that
     /// `mosaic render . -o sheet.png` can run again.
+    /// The --files-from list, when it is a file: read, so never written.
+    var listFiles: [String] { filesFrom.map { $0 == "-" ? [] : [$0] } ?? [] }
+
+    /// The paths listed in `list` (a file, or - for standard input): one a line (a
+    /// carriage return before the newline dropped) or NUL-terminated; empty ones skipped.
+    /// Bytes that are not UTF-8 are kept (`FileNames`).
+    static func paths(listedIn list: String, nullSeparated: Bool) throws -> [String] {
+        let data: Data
+        if list == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: list))
+            } catch {
+                let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+                throw ValidationError("--files-from: cannot read \(list): \(reason)")
+            }
+        }
+        let separator: UInt8 = nullSeparated ? 0 : 0x0A
+        return data.split(separator: separator, omittingEmptySubsequences: true).compactMap { piece in
+            var bytes = Array(piece)
+            if !nullSeparated, bytes.last == 0x0D { bytes.removeLast() }
+            return bytes.isEmpty ? nil : FileNames.string(fromBytes: bytes)
+        }
+    }
+
     func catalog(decoder: ImageDecoder, output: String? = nil) throws -> Catalog {
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         for input in inputs where FileNames.status(input) == nil { throw CatalogError.notFound(path: input) }

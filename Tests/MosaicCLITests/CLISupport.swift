@@ -20,16 +20,25 @@ enum CLI {
         return candidates[0]
     }()
 
-    static func run(_ arguments: [String], in directory: String? = nil, creating folder: String? = nil) throws -> CommandResult {
+    static func run(_ arguments: [String], in directory: String? = nil, creating folder: String? = nil, input: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> CommandResult {
         if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("mosaic")
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         // Read both pipes to the end before waiting, so a large output cannot block.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

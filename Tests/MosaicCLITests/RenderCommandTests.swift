@@ -234,6 +234,88 @@ import Testing
             #expect(result.stderr.contains("Usage: mosaic render"), "\(arguments)")
         }
         #expect(try CLI.run(["render", "x", "--background", "blurple"]).stderr.contains("--background: \"blurple\" is not a colour"))
+        // A negative number is the option's value, not another option (before: "Missing value").
+        let negative = try CLI.run(["render", "x", "--columns", "-3"])
+        #expect(negative.status == 64 && negative.stderr.contains("--columns must be at least 1, got -3"), "\(negative.stderr)")
+    }
+
+    /// The progress bar fits a 40-column terminal (before: it wrapped, a new line per
+    /// update) and ends its line.
+    @Test func theProgressBarFitsTheTerminal() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(
+            ["render", CLI.sampleImages, "-o", dir + "/s.png", "--progress", "--font", RenderCommandTests.font], environment: ["COLUMNS": "40"])
+        #expect(result.status == 0)
+        // The bar's updates: what comes between carriage returns before the line is cleared
+        // for the closing summary.
+        let bar = result.stderr.components(separatedBy: "\r\u{1B}[K").dropLast().joined()
+        let updates = bar.components(separatedBy: "\r").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }.filter { !$0.isEmpty }
+        #expect(!updates.isEmpty)
+        for update in updates { #expect(update.count <= 39 && !update.contains("\n"), "\(update.debugDescription)") }
+        #expect(updates.contains { $0.hasPrefix("[") && $0.contains("/15") })
+    }
+
+    /// Little-endian EXIF (TIFF structure) with Make, Model and DateTimeOriginal.
+    static func exif(make: String, model: String, date: String) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let makeBytes = Array(make.utf8) + [0], modelBytes = Array(model.utf8) + [0], dateBytes = Array(date.utf8) + [0]
+        // IFD0 at 8: 3 entries (2 + 36 + 4 bytes), then its strings, then the EXIF IFD.
+        let ifd0End = 8 + 2 + 3 * 12 + 4
+        let makeAt = ifd0End, modelAt = makeAt + makeBytes.count, exifAt = modelAt + modelBytes.count
+        let dateAt = exifAt + 2 + 12 + 4
+        var out: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + u32(8) + u16(3)
+        out += u16(0x010F) + u16(2) + u32(makeBytes.count) + u32(makeAt)
+        out += u16(0x0110) + u16(2) + u32(modelBytes.count) + u32(modelAt)
+        out += u16(0x8769) + u16(4) + u32(1) + u32(exifAt)
+        out += u32(0) + makeBytes + modelBytes
+        out += u16(1) + u16(0x9003) + u16(2) + u32(dateBytes.count) + u32(dateAt) + u32(0) + dateBytes
+        return out
+    }
+
+    /// Caption templates with the file's size, the date taken and the camera (before:
+    /// unknown placeholders).
+    @Test func captionsWithSizeDateAndCamera() throws {
+        let dir = CLI.temporaryDirectory()
+        var jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: CLI.sampleImages + "/rocket.jpg")))
+        let payload = Array("Exif".utf8) + [0, 0] + Self.exif(make: "Canon", model: "Canon EOS R5", date: "2023:07:14 18:22:05")
+        jpeg.insert(contentsOf: [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload, at: 2)
+        try Data(jpeg).write(to: URL(fileURLWithPath: dir + "/shot.jpg"))
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/plain.png")
+        let result = try CLI.run(["layout", dir + "/shot.jpg", dir + "/plain.png", "--caption", "{camera}\\n{date} · {size}"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let cards = ((map?["elements"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "card" }
+        try #require(cards.count == 2)
+        let size = try FileManager.default.attributesOfItem(atPath: dir + "/shot.jpg")[.size] as? Int ?? 0
+        #expect(cards[0]["title"] as? String == "Canon EOS R5")
+        #expect(cards[0]["description"] as? String == "2023-07-14 18:22 · \(String(format: "%.0f", Double(size) / 1000)) kB")
+        // No EXIF: no camera (the title falls back to nothing), the file's time.
+        let plain = cards[1]["description"] as? String ?? ""
+        #expect(plain.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d · [0-9.]+ kB$"#, options: .regularExpression) != nil, "\(plain)")
+    }
+
+    /// Inputs from a list (before: only the command line, whose length is limited):
+    /// newline- or NUL-separated, from a file or standard input; the list is never written.
+    @Test func inputsFromAList() throws {
+        let dir = CLI.temporaryDirectory()
+        let photos = ["astronaut.jpg", "rocket.jpg", "coffee.jpg"].map { CLI.sampleImages + "/" + $0 }
+        try (photos.joined(separator: "\r\n") + "\n\n").write(toFile: dir + "/list.txt", atomically: true, encoding: .utf8)
+        try Data(photos.map { Array($0.utf8) + [0] }.joined()).write(to: URL(fileURLWithPath: dir + "/list0"))
+        for (arguments, input) in [(["--files-from", dir + "/list.txt"], nil), (["--files-from", dir + "/list0", "-0"], nil), (["--files-from", "-"], photos.joined(separator: "\n"))] as [([String], String?)] {
+            let result = try CLI.run(["layout"] + arguments, input: input)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let cards = (map?["elements"] as? [[String: Any]])?.filter { $0["kind"] as? String == "card" }
+            #expect(cards?.compactMap { $0["source"] as? String } == photos, "\(arguments)")
+        }
+        // The list is an input: no output may replace it.
+        let clash = try CLI.run(["render", "--files-from", dir + "/list.txt", "-o", dir + "/s.png", "--json", dir + "/list.txt"])
+        let list = try String(contentsOfFile: dir + "/list.txt", encoding: .utf8)
+        #expect(clash.status != 0 && list.hasPrefix(photos[0]))
+        let missing = try CLI.run(["layout", "--files-from", dir + "/nope.txt"])
+        #expect(missing.status == 64 && missing.stderr.contains("--files-from: cannot read \(dir)/nope.txt"))
+        #expect(try CLI.run(["layout", "-0", CLI.sampleImages]).status == 64)
     }
 
     /// Before: "--caption-lines must not be negative, got 0"; a horizontal board took

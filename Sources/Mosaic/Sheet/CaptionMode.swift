@@ -10,13 +10,14 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     /// The manifest's title and description; the file's stem when there is no title.
     case title
     /// A template with {name} {stem} {ext} {width} {height} {index} {section} {title}
-    /// {description}; a line break ("\n") separates the title from the description.
+    /// {description} {size} (the file's, "3.2 MB") {date} (EXIF DateTimeOriginal, else the
+    /// file's time) {camera} (EXIF make and model); a line break ("\n") separates the title from the description.
     case template(String)
 
     /// The modes by name.
     public static let modeNames = ["none", "name", "stem", "title"]
     /// The placeholders a template may use.
-    public static let placeholders = ["name", "stem", "ext", "width", "height", "index", "section", "title", "description"]
+    public static let placeholders = ["name", "stem", "ext", "width", "height", "index", "section", "title", "description", "size", "date", "camera"]
 
     /// Parses `--caption`: `none`, `name`, `stem`, `title`, or a template (a typed `\n`
     /// becomes a line break).
@@ -65,6 +66,28 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A file size for people, in decimal units: "812 B", "8.2 kB", "640 kB", "3.2 MB".
+    static func humanSize(_ bytes: Int) -> String {
+        let units = ["kB", "MB", "GB", "TB"]
+        guard bytes >= 1000 else { return "\(bytes) B" }
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.5 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return (value < 9.95 ? String(format: "%.1f", value) : String(format: "%.0f", value)) + " " + units[unit]
+    }
+
+    /// A file time (seconds since 1970) as local "2023-07-14 18:22"; "" when unknown.
+    static func localTime(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds > 0 else { return "" }
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return "" }
+        return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))
+    }
+
     /// The caption for `entry`, the `index`-th card (from 1) in section `section`.
     func caption(for entry: CatalogEntry, index: Int, section: String) -> Caption? {
         switch self {
@@ -82,6 +105,13 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
                 ("{title}", entry.title ?? entry.stem), ("{description}", entry.description ?? ""),
             ]
             for (key, value) in fields { text = text.replacingOccurrences(of: key, with: value) }
+            // The file's size and its EXIF fields: read only when asked for.
+            if text.contains("{size}") { text = text.replacingOccurrences(of: "{size}", with: Self.humanSize(entry.fileSize)) }
+            if text.contains("{date}") || text.contains("{camera}") {
+                let camera = ImageDecoder().cameraText(entry.path)
+                text = text.replacingOccurrences(of: "{date}", with: camera.displayDate ?? Self.localTime(entry.modified))
+                text = text.replacingOccurrences(of: "{camera}", with: camera.camera)
+            }
             let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
             let caption = Caption(title: String(parts[0]), description: parts.count > 1 ? String(parts[1]) : "")
             return caption.isEmpty ? nil : caption

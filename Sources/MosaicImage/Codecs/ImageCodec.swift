@@ -38,6 +38,11 @@ public protocol ImageCodec: Sendable {
     /// format's own description), or nil when its pixels are sRGB.
     func colorProfile(_ bytes: [UInt8]) -> ColorProfile?
 
+    /// The EXIF block (a TIFF structure, perhaps after JPEG's "Exif\0\0") in the first
+    /// bytes of a file, or nil: what `ImageDecoder.cameraText` reads the date and camera
+    /// from.
+    func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
+
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
     func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
@@ -46,4 +51,5 @@ public protocol ImageCodec: Sendable {
 extension ImageCodec {
     public var name: String { format.rawValue.uppercased() }
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
 }

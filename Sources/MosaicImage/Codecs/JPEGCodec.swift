@@ -25,6 +25,22 @@ public struct JPEGCodec: ImageCodec {
     /// The ICC profile of the APP2 chunks (joined in sequence order).
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_jpeg_icc_profile) }
 
+    /// The APP1 segment that starts with "Exif\0\0", before the first scan.
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length >= 2, i + 2 + length <= bytes.count else { return nil }
+            let segment = bytes[(i + 4)..<(i + 2 + length)]
+            if marker == 0xE1, segment.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) { return segment }
+            i += 2 + length
+        }
+        return nil
+    }
+
     /// libjpeg's J_COLOR_SPACE as a name.
     static func colorModel(_ space: Int32) -> String {
         switch space {

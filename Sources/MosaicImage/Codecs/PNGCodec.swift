@@ -36,13 +36,17 @@ public struct PNGCodec: ImageCodec {
         return .png(gamma: chunks.gamma, chromaticities: chunks.chromaticities)
     }
 
-    /// The colour chunks before the image data.
+    /// The eXIf chunk (before the image data).
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { ColorChunks(bytes).exif.map { bytes[$0] } }
+
+    /// The colour chunks (and eXIf) before the image data.
     struct ColorChunks {
         var cicp: [UInt8]?
         var hasICCP = false
         var hasSRGB = false
         var gamma: Int?
         var chromaticities: Chromaticities?
+        var exif: Range<Int>?
 
         init(_ bytes: [UInt8]) {
             func be32(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
@@ -54,6 +58,7 @@ public struct PNGCodec: ImageCodec {
                 guard type != "IDAT", length <= bytes.count - start else { break }
                 switch type {
                 case "cICP": cicp = Array(bytes[start..<(start + length)])
+                case "eXIf": exif = start..<(start + length)
                 case "iCCP": hasICCP = true
                 case "sRGB": hasSRGB = true
                 case "gAMA" where length == 4: gamma = be32(start)

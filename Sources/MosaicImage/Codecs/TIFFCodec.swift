@@ -22,6 +22,10 @@ public struct TIFFCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "tiled" : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
+    /// A TIFF file is itself the structure EXIF is written in: its first directory holds
+    /// Make and Model, and points to the EXIF directory.
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { bytes[...] }
+
     /// The ICC profile of tag 34675.
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_tiff_icc_profile) }
 

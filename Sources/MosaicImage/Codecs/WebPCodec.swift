@@ -28,6 +28,18 @@ public struct WebPCodec: ImageCodec {
         return raw.imageInfo(format, interlacing: nil, colorModel: model)
     }
 
+    /// The EXIF chunk (of an extended file, when it is within `bytes`).
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var i = 12
+        while i + 8 <= bytes.count {
+            let size = Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]) << 16 | Int(bytes[i + 7]) << 24
+            guard size <= bytes.count - i - 8 else { return nil }
+            if bytes[i..<(i + 4)].elementsEqual("EXIF".utf8) { return bytes[(i + 8)..<(i + 8 + size)] }
+            i += 8 + size + (size & 1)
+        }
+        return nil
+    }
+
     /// The ICC profile of the ICCP chunk.
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_webp_icc_profile) }
 

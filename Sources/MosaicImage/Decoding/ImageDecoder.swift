@@ -1,3 +1,4 @@
+import CMosaicShims
 import MosaicLayout
 
 /// Reads image files through the codec registry: headers only (`probe`) or pixels
@@ -63,6 +64,22 @@ public struct ImageDecoder: Sendable {
         let (bytes, _) = try FileBytes.read(path)
         guard let (_, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else { return nil }
         return codec.colorProfile(bytes)
+    }
+
+    /// The date the picture was taken and the camera, from the EXIF data in the first
+    /// 256 KiB of the file at `path` (JPEG APP1, PNG eXIf, WebP EXIF, TIFF); nil fields
+    /// when absent (or for formats without EXIF here: GIF, HEIF).
+    public func cameraText(_ path: String) -> CameraText {
+        guard let (bytes, _) = try? FileBytes.read(path, limit: 256 * 1024),
+            let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), let block = codec.exifBlock(bytes)
+        else { return CameraText() }
+        var fields = mosaic_exif_text()
+        block.withUnsafeBufferPointer { mosaic_exif_text_fields($0.baseAddress, $0.count, &fields) }
+        func text<T>(_ tuple: T) -> String? {
+            let value = messageText(tuple).trimming(" ")
+            return value.isEmpty ? nil : value
+        }
+        return CameraText(date: text(fields.date), make: text(fields.make), model: text(fields.model))
     }
 
     // MARK: Decoding

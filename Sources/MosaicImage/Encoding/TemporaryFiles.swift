@@ -39,6 +39,10 @@ public enum TemporaryFiles {
     /// file being written (the destinations stay untouched) and exit with 128 + the signal.
     public static func removeOnInterrupt() { mosaic_install_interrupt_cleanup() }
 
+    /// Tells the interrupt handler whether a progress line is on standard error: an
+    /// interrupt then clears that line before the program exits.
+    public static func progressLine(active: Bool) { mosaic_set_progress_line(active ? 1 : 0) }
+
     /// Removes what `path(for:)` named for `destinations` and a process that is gone left
     /// behind (a run killed with SIGKILL, or a machine that lost power): files
     /// `.NAME.mosaic-PID-N.tmp` beside them whose PID is not running. Each folder is listed
