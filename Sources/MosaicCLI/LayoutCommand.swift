@@ -8,15 +8,17 @@ struct LayoutCommand: ParsableCommand {
         commandName: "layout",
         abstract: "Print the sheet's layout as a JSON image map, without decoding any image.")
 
-    @OptionGroup var sheet: SheetArguments
+    @OptionGroup(title: "Inputs") var input: InputArguments
+    @OptionGroup(title: "Layout") var layout: LayoutArguments
+    @OptionGroup(title: "Captions and text") var text: TextArguments
 
     @Option(name: [.short, .long], help: "The PNG name the pages would have (for the map's file names).")
     var output = "sheet.png"
 
     func run() throws {
         try reportingErrors {
-            let options = sheet.options
-            let catalog = try sheet.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output)
+            let options = SheetArguments.options(input: input, layout: layout, text: text)
+            let catalog = try input.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output, jobs: options.jobs)
             for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
             // As render does: with --strict, an input whose headers cannot be read fails.
             let problems = catalog.strictProblems

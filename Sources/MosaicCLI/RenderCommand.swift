@@ -8,10 +8,17 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a contact sheet of images (masonry or grid) as PNG.")
 
-    @OptionGroup var sheet: SheetArguments
+    @OptionGroup(title: "Inputs") var input: InputArguments
+    @OptionGroup(title: "Layout") var layout: LayoutArguments
+    @OptionGroup(title: "Captions and text") var text: TextArguments
+    @OptionGroup(title: "Colours and cards") var look: LookArguments
+    @OptionGroup(title: "Pixels and work") var work: WorkArguments
 
     @Option(name: [.short, .long], help: ArgumentHelp("The PNG to write (pages: NAME-1.png, NAME-2.png, ...). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
     var output: String?
+
+    /// Everything the option groups say, as the library's options.
+    var options: SheetOptions { SheetArguments.options(input: input, layout: layout, text: text, look: look, work: work) }
 
     /// Where the sheet goes.
     var destination: String { output ?? "sheet.png" }
@@ -41,14 +48,14 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = sheet.options
+        let options = self.options
         let started = Date()
         try reportingErrors {
             // Before any work: the outputs are no folders, no inputs named on the command
             // line, and not each other.
             try outputCheck(pages: toStandardOutput ? [] : [destination], ownSheets: [], catalog: nil).check()
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
-            let catalog = try sheet.catalog(decoder: decoder, output: destination)
+            let catalog = try input.catalog(decoder: decoder, output: destination, jobs: options.jobs)
             let probeProblems = catalog.entries.compactMap(\.problem)
             let warned = Set(probeProblems)
             if !quiet {
@@ -96,12 +103,12 @@ struct RenderCommand: ParsableCommand {
         for page in pages { check.write(page, by: "--output") }
         if let json, json != "-" { check.write(json, by: "--json") }
         if let catalog {
-            check.read(sheet.inputs + sheet.listFiles)
+            check.read(input.inputs + input.listFiles)
             // A folder's own earlier sheet, left out of the catalog, may be replaced.
             check.allowReplacing(Array(ownSheets))
             check.inputs += catalog.entries.map(\.path)
         } else {
-            check.inputs = sheet.inputs + sheet.listFiles
+            check.inputs = input.inputs + input.listFiles
         }
         return check
     }

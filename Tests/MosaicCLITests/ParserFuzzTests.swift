@@ -42,14 +42,14 @@ import Testing
             "--max-aspect", "--layout", "--cell-aspect", "--theme", "--background", "--card-background", "--corner-radius",
             "--border-width", "--border-color", "--shadow", "--font-size", "--title-color", "--caption-color", "--caption-align",
             "--header-size", "--header-color", "--footer-color", "--section-background", "--section-radius", "--section-padding",
-            "--compression-level", "--filter", "--jobs", "-o", "--json",
+            "--compression-level", "--filter", "--jobs", "-o", "--json", "--max-width", "--font",
         ]
         var g = Generator(state: 2)
         for option in options {
             for _ in 0..<8 {
                 let value = Self.randomString(&g)
                 // Parsing runs validate(); the options are then built as the command would.
-                if let command = try? RenderCommand.parse(["in", option, value]) { _ = command.sheet.options }
+                if let command = try? RenderCommand.parse(["in", option, value]) { _ = command.options }
             }
         }
         var h = Generator(state: 3)

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// What to read: folders, manifests, files, a list of them; how a folder is ordered.
+struct InputArguments: ParsableArguments {
+    @Argument(help: "A folder of images, a manifest (.json or .csv), or image files.")
+    var inputs: [String] = []
+    @Option(help: ArgumentHelp("Read more inputs from FILE (- for standard input), one path a line: for lists longer than a command line takes.", valueName: "file"))
+    var filesFrom: String?
+    @Flag(name: .customShort("0"), help: "With --files-from: the paths end in NUL bytes, not newlines (as find -print0 writes them).")
+    var nullSeparated = false
+    @Option(help: "Order of a folder's images.")
+    var sort: FileOrder = .natural
+    @Flag(help: "Reverse the order.")
+    var reverse = false
+    @Flag(help: "Include subfolders, each as a section headed by its name.")
+    var recursive = false
+    @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
+    var strict = false
+
+    mutating func validate() throws {
+        if nullSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from") }
+        if let filesFrom { inputs += try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated) }
+        if inputs.isEmpty { throw ValidationError("give a folder, a manifest or image files, or --files-from FILE") }
+    }
+
+    func apply(to o: inout SheetOptions) {
+        o.strict = strict
+    }
+
+    /// The --files-from list, when it is a file: read, so never written.
+    var listFiles: [String] { filesFrom.map { $0 == "-" ? [] : [$0] } ?? [] }
+
+    /// The paths listed in `list` (a file, or - for standard input): one a line (a
+    /// carriage return before the newline dropped) or NUL-terminated; empty ones skipped.
+    /// Bytes that are not UTF-8 are kept (`FileNames`).
+    static func paths(listedIn list: String, nullSeparated: Bool) throws -> [String] {
+        let data: Data
+        if list == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: list))
+            } catch {
+                let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+                throw ValidationError("--files-from: cannot read \(list): \(reason)")
+            }
+        }
+        let separator: UInt8 = nullSeparated ? 0 : 0x0A
+        return data.split(separator: separator, omittingEmptySubsequences: true).compactMap { piece in
+            var bytes = Array(piece)
+            if !nullSeparated, bytes.last == 0x0D { bytes.removeLast() }
+            return bytes.isEmpty ? nil : FileNames.string(fromBytes: bytes)
+        }
+    }
+
+    /// The catalog: one folder, one manifest, or a list of files, probed on `jobs`
+    /// threads. A folder's own earlier sheets (`output`, or its pages `NAME-N.png`) are
+    /// left out, so that `mosaic render . -o sheet.png` can run again.
+    func catalog(decoder: ImageDecoder, output: String? = nil, jobs: Int) throws -> Catalog {
+        for input in inputs where FileNames.status(input) == nil { throw CatalogError.notFound(path: input) }
+        var catalog = Catalog(sections: [])
+        var files: [String] = []
+        func addFiles() {
+            if !files.isEmpty { catalog.append(Catalog.files(files, decoder: decoder, jobs: jobs), headedBy: nil) }
+            files = []
+        }
+        for input in inputs {
+            let isDirectory = FileNames.status(input).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
+            let ext = (input as NSString).pathExtension.lowercased()
+            if isDirectory {
+                addFiles()
+                var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+                if let output { folder.leaveOut(sheetsAt: output) }
+                if folder.entries.isEmpty { throw CatalogError.noImages(path: input, skipped: folder.skippedFiles.count, unreadable: folder.unreadableImages) }
+                // Several folders: each is a section headed by its name (as --recursive heads subfolders).
+                catalog.append(folder, headedBy: inputs.count > 1 ? input : nil)
+            } else if ext == "json" || ext == "csv" {
+                addFiles()
+                catalog.append(try Catalog.manifest(input, decoder: decoder, jobs: jobs), headedBy: nil)
+            } else if Self.otherManifestExtensions.contains(ext) {
+                throw CatalogError.manifest(path: input, message: "mosaic reads manifests in JSON or CSV; save this .\(ext) file as .csv")
+            } else {
+                files.append(input)
+            }
+        }
+        addFiles()
+        return catalog
+    }
+
+    /// Lists that look like manifests but are not read as one.
+    static let otherManifestExtensions: Set<String> = ["tsv", "txt", "tab", "xml", "yaml", "yml", "xls", "xlsx", "ods", "numbers"]
+}

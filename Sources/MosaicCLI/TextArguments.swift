@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// What the captions, headers and title say, and the type they are set in (it decides the
+/// cards' lengths, so `layout` has it too).
+struct TextArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Caption: none, name, stem, title (manifest title, else stem) or a template with {name} {stem} {ext} {width} {height} {index} {section} {title} {description} {size} {date} {camera}; \\n separates title from description.", valueName: "mode"))
+    var caption = "title"
+    @Option(parsing: .unconditional, help: "Most lines of a caption's description.")
+    var captionLines = 2
+    @Option(help: "A title over the whole sheet (default: the manifest's title).")
+    var title: String?
+    @Option(help: "Font: a family (fontconfig) or a font file (default: sans-serif).")
+    var font: String?
+    @Option(parsing: .unconditional, help: "Caption font size, pixels (default: 13).")
+    var fontSize: Double?
+    @Option(parsing: .unconditional, help: "Section header size, pixels; the title is 1.5 times it (default: 22).")
+    var headerSize: Double?
+    @Option(help: "Caption alignment (default: left).")
+    var captionAlign: TextAlignment?
+
+    func validate() throws {
+        if captionLines < 1 { throw ValidationError("--caption-lines must be at least 1, got \(captionLines)") }
+        if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be a size in pixels above 0, got \(fontSize)") }
+        if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be a size in pixels above 0, got \(headerSize)") }
+        do {
+            _ = try CaptionMode(validating: caption)
+        } catch {
+            throw ValidationError("--caption: \(error)")
+        }
+    }
+
+    func apply(to o: inout SheetOptions) {
+        o.title = title
+        if let mode = try? CaptionMode(validating: caption) { o.caption = mode }  // validate() refused the rest
+        o.captionLines = captionLines
+        if let font { o.style.font = FontSource.parse(font) }
+        if let fontSize { o.style.captionSize = fontSize }
+        if let headerSize { o.style.headerSize = headerSize }
+        if let captionAlign { o.style.captionAlignment = captionAlign }
+    }
+}

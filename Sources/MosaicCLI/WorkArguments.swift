@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Mosaic
+
+/// How the pixels are made and written (`render` only).
+struct WorkArguments: ParsableArguments {
+    @Option(help: "Resampling filter.")
+    var filter: ResamplingFilter = .lanczos3
+    @Flag(
+        name: .customLong("no-color-management"),
+        help: "Draw images with an embedded colour profile (Adobe RGB, Display P3...) as if they were sRGB, unconverted.")
+    var noColorManagement = false
+    @Option(parsing: .unconditional, help: "PNG zlib level, 0 (fastest) to 9 (smallest).")
+    var compressionLevel = PNGWriter.defaultCompressionLevel
+    @Option(parsing: .unconditional, help: "Decoding threads (default: the number of cores).")
+    var jobs: Int?
+
+    func validate() throws {
+        if !(0...9).contains(compressionLevel) { throw ValidationError("--compression-level must be 0 to 9, got \(compressionLevel)") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
+    }
+
+    func apply(to o: inout SheetOptions) {
+        o.compressionLevel = compressionLevel
+        o.filter = filter
+        o.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        o.colorManagement = !noColorManagement
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `--help` as a user reads it: grouped by topic, every default shown, and each command
+/// offering only the options it uses. The texts are compared with references in
+/// `__Snapshots__/` (MOSAIC_RECORD=all writes them anew; a missing one is recorded unless
+/// MOSAIC_RECORD=never, as on CI).
+@Suite struct HelpTests {
+    static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__").path
+
+    static func check(_ arguments: [String], against name: String) throws -> String {
+        let result = try CLI.run(arguments, environment: ["COLUMNS": "80"])
+        #expect(result.status == 0)
+        let path = snapshots + "/" + name
+        let record = ProcessInfo.processInfo.environment["MOSAIC_RECORD"]
+        if record == "all" || (record != "never" && !FileManager.default.fileExists(atPath: path)) {
+            try FileManager.default.createDirectory(atPath: snapshots, withIntermediateDirectories: true)
+            try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+            Issue.record("recorded \(path); run again to compare")
+            return result.stdout
+        }
+        let reference = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(result.stdout == reference, "mosaic \(arguments.joined(separator: " ")) differs from \(name) (MOSAIC_RECORD=all records it)")
+        return result.stdout
+    }
+
+    @Test func renderHelpIsGroupedWithDefaults() throws {
+        let help = try Self.check(["render", "--help"], against: "render-help.txt")
+        for heading in ["INPUTS:", "LAYOUT:", "CAPTIONS AND TEXT:", "COLOURS AND CARDS:", "PIXELS AND WORK:"] {
+            #expect(help.contains(heading), "\(heading)")
+        }
+        // Every option with a value says its default.
+        let options = help.components(separatedBy: "\n  --").dropFirst().filter { $0.contains("<") && !$0.hasPrefix("files-from") && !$0.hasPrefix("output") && !$0.hasPrefix("json") }
+        for option in options { #expect(option.contains("default"), "--\(option.prefix(30))") }
+    }
+
+    /// Before: `mosaic layout --help` listed --compression-level, --filter, --jobs and the
+    /// colours, which do nothing for a layout.
+    @Test func layoutOffersOnlyWhatDecidesTheFrames() throws {
+        let help = try Self.check(["layout", "--help"], against: "layout-help.txt")
+        for flag in ["--compression-level", "--filter", "--jobs", "--background", "--shadow", "--theme", "--no-color-management"] {
+            #expect(!help.contains(flag), "\(flag)")
+        }
+        for flag in ["--columns", "--max-height", "--caption", "--font-size", "--files-from", "--section-padding"] {
+            #expect(help.contains(flag), "\(flag)")
+        }
+        // And refuses them.
+        #expect(try CLI.run(["layout", "x", "--filter", "box"]).status == 64)
+    }
+}
