@@ -6,7 +6,8 @@ import Mosaic
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
-        abstract: "Print the sheet's layout as a JSON image map, without decoding any image.")
+        abstract: "Print the sheet's layout as a JSON image map, without decoding any image.",
+        discussion: "Exit status: 0 when the map is printed, 1 when it is not (no images, --strict and an input whose headers cannot be read), 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
     @OptionGroup(title: "Layout") var layout: LayoutArguments

@@ -13,7 +13,10 @@ public struct ImageDifference: Sendable {
     public var comparedPixels: Int
     /// The smallest rectangle holding every differing pixel.
     public var bounds: Rect?
-    /// The largest delta found, 0...1 (1: black against white).
+    /// The largest delta found, on the threshold's scale, 0...1 (1: black against white): a
+    /// pixel differs when its delta is above the threshold. (The YIQ delta is compared
+    /// with 35215 x threshold²; this is the square root of delta / 35215, so that a pixel
+    /// failing a 0.1 threshold shows more than 0.1, not 0.01.)
     public var largestDelta: Double
     /// The baseline faded to grey with differing pixels in the diff colour and anti-aliased
     /// ones in their own (or only the marks, on transparent).

@@ -48,3 +48,35 @@ import Testing
         #expect(try CLI.run(["layout", "x", "--filter", "box"]).status == 64)
     }
 }
+
+/// The exit codes each command's help states are the ones it returns (before: `mosaic diff
+/// --help` said errors exit 2, and a bad --threshold exited 64).
+@Suite struct ExitCodeTests {
+    static let fixtures = DiffCommandTests.fixtures
+
+    @Test func diffExitsAsItsHelpSays() throws {
+        let help = try CLI.run(["diff", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ")
+        for code in ["0 when", "1 when", "2 when", "64 for a usage error"] { #expect(help.contains(code), "\(code)") }
+        #expect(try CLI.run(["diff", Self.fixtures + "/identical-a.png", Self.fixtures + "/identical-b.png"]).status == 0)
+        #expect(try CLI.run(["diff", Self.fixtures + "/text-changed-a.png", Self.fixtures + "/text-changed-b.png"]).status == 1)
+        #expect(try CLI.run(["diff", Self.fixtures + "/missing.png", Self.fixtures + "/identical-b.png"]).status == 2)
+        #expect(try CLI.run(["diff", Self.fixtures + "/identical-a.png", Self.fixtures + "/identical-b.png", "--threshold", "2"]).status == 64)
+    }
+
+    @Test func renderLayoutAndProbeExitAsTheirHelpSays() throws {
+        for command in ["render", "layout", "probe"] {
+            let help = try CLI.run([command, "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+            #expect(help.contains("Exit status: 0") && help.contains("64 for a usage error"), "\(command)")
+        }
+        let dir = CLI.temporaryDirectory()
+        #expect(try CLI.run(["render", CLI.sampleImages + "/rocket.jpg", "-o", dir + "/s.png", "--font", RenderCommandTests.font]).status == 0)
+        #expect(try CLI.run(["render", dir + "/nothing-here", "-o", dir + "/t.png"]).status == 1)
+        #expect(try CLI.run(["render", CLI.sampleImages, "--columns", "0"]).status == 64)
+        #expect(try CLI.run(["layout", CLI.sampleImages + "/rocket.jpg"]).status == 0)
+        #expect(try CLI.run(["layout", dir + "/nothing-here"]).status == 1)
+        #expect(try CLI.run(["layout", "--width", "x"]).status == 64)
+        #expect(try CLI.run(["probe", CLI.sampleImages + "/rocket.jpg"]).status == 0)
+        #expect(try CLI.run(["probe", dir + "/nothing-here"]).status == 1)
+        #expect(try CLI.run(["probe", "--bogus"]).status == 64)
+    }
+}

@@ -36,6 +36,20 @@ import Testing
         #expect(Self.cases.contains { $0.1 > 100 } && Self.cases.contains { $0.1 == 0 })
     }
 
+    /// The largest delta is on the threshold's scale: a grey 40 against black differs at
+    /// 0.1 (its YIQ delta, 808.5 of 35215, is 0.1515² of the range) and says 0.15 (before:
+    /// 0.023, which looked far below the threshold it failed).
+    @Test func theLargestDeltaIsOnTheThresholdsScale() throws {
+        let a = try #require(Bitmap(width: 4, height: 4, pixels: [UInt8](repeating: 0, count: 64).enumerated().map { $0.offset % 4 == 3 ? 255 : 0 }))
+        var pixels = a.pixels
+        pixels[0] = 40; pixels[1] = 40; pixels[2] = 40
+        let b = try #require(Bitmap(width: 4, height: 4, pixels: pixels))
+        let result = ImageComparison.compare(a, b, options: ComparisonOptions(threshold: 0.1), premultiplied: false)
+        #expect(result.differingPixels == 1)
+        #expect(abs(result.largestDelta - 0.1515) < 0.002, "\(result.largestDelta)")
+        #expect(ImageComparison.compare(a, b, options: ComparisonOptions(threshold: 0.16), premultiplied: false).differingPixels == 0)
+    }
+
     @Test func resultFigures() throws {
         let a = try Self.load("text-shifted-a"), b = try Self.load("text-shifted-b")
         let result = ImageComparison.compare(a, b, premultiplied: false)
