@@ -35,4 +35,29 @@ import Testing
         let temporaryAfter = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("mosaic-diff-") }
         #expect(temporaryAfter == temporaryBefore)
     }
+
+    /// A 4-pixel change in a screenshot is visible on the board: an outline on each panel
+    /// and a magnified inset of the region (before: in a 3840x2160 one, a red tint of at
+    /// most 12/255 after shrinking, nothing else). 960x540 here, for the debug build's time.
+    @Test func aTinyChangeIsOutlinedAndMagnified() throws {
+        let a = Bitmap(width: 960, height: 540, fill: .white)
+        var b = a
+        for y in 250..<252 { for x in 500..<502 { b[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
+        let difference = ImageComparison.compare(a, b)
+        #expect(difference.differingPixels == 4)
+        let strip = DiffReport.triptych([a, b, difference.diffImage], height: 360, changed: difference.bounds)
+        // Two rows: the panels and, under them, the insets.
+        #expect(strip.height > 360 + 8 + 100)
+        let outline = DiffReport.outlineColor
+        let top = (0..<360).reduce(0) { sum, y in sum + (0..<strip.width).filter { strip[$0, y] == outline }.count }
+        #expect(top > 3 * 4 * 12)  // a frame on each of the three panels
+        // The inset shows the black pixels, magnified: many dark pixels below the panels.
+        let dark = (368..<strip.height).reduce(0) { sum, y in sum + (0..<strip.width).filter { strip[$0, y].red < 40 && strip[$0, y].alpha == 255 }.count }
+        #expect(dark >= 4 * 64, "\(dark)")
+        // A large change needs no inset.
+        var c = a
+        for y in 0..<250 { for x in 0..<500 { c[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
+        let large = ImageComparison.compare(a, c)
+        #expect(DiffReport.triptych([a, c, large.diffImage], height: 360, changed: large.bounds).height == 360)
+    }
 }

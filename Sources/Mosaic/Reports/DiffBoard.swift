@@ -17,7 +17,7 @@ extension DiffReport {
             var entry = CatalogEntry(
                 path: currentPath, relativePath: result.relativePath, title: result.relativePath,
                 description: "baseline | current | diff: " + figures(result))
-            entry.bitmap = Self.triptych([a, b, difference.diffImage], height: 360)
+            entry.bitmap = Self.triptych([a, b, difference.diffImage], height: 360, changed: difference.bounds)
             changedEntries.append(entry)
         }
         if !changedEntries.isEmpty {
@@ -66,26 +66,106 @@ extension DiffReport {
         return out
     }
 
-    /// Images side by side at one height, 8 px apart on white.
-    static func triptych(_ images: [Bitmap], height: Int) -> Bitmap {
+    /// The outline drawn around the changed pixels.
+    static let outlineColor = RGBA(red: 225, green: 29, blue: 72)
+
+    /// Images side by side at one height, 8 px apart on white. With `changed` (the box of
+    /// the changed pixels, in the images' coordinates), each panel outlines it, and when it
+    /// is small on the panels (under 24 px either way: a 4-pixel change in a 3840x2160
+    /// screenshot shrinks to nothing) a second row shows the region around it magnified,
+    /// nearest neighbour, in each image.
+    static func triptych(_ images: [Bitmap], height: Int, changed: Rect? = nil) -> Bitmap {
+        var scales: [Double] = []
         let scaled = images.map { image -> Bitmap in
             // Small images (icons, UI crops) are zoomed by a whole factor, pixel for pixel,
             // so the changed pixels stay visible; large ones are shrunk to the height.
             let zoom = image.height > 0 ? height / image.height : 1
-            if zoom >= 2 { return Self.zoomed(image, by: zoom) }
+            if zoom >= 2 {
+                scales.append(Double(zoom))
+                return Self.zoomed(image, by: zoom)
+            }
             let h = min(height, max(1, image.height))
             let w = max(1, Int((Double(image.width) * Double(h) / Double(max(1, image.height))).rounded()))
+            scales.append(Double(h) / Double(max(1, image.height)))
             return image.resampled(width: w, height: h)
         }
+        guard let changed else { return row(scaled) }
+        let outlined = zip(scaled, scales).map { panel, scale in
+            outline(panel, around: changed.scaled(by: scale), margin: 3, minimum: 12)
+        }
+        let smallest = zip(images, scales).map { _, scale in Double(min(changed.width, changed.height)) * scale }.min() ?? 0
+        guard smallest < 24 else { return row(outlined) }
+        // The region around the change: at least 32 px, the change in its middle.
+        let side = max(32, 2 * max(changed.width, changed.height))
+        let region = Rect(x: (changed.minX + changed.maxX) / 2 - side / 2, y: (changed.minY + changed.maxY) / 2 - side / 2, width: side, height: side)
+        let zoom = max(2, min(16, height / side))
+        let insets = images.map { image -> Bitmap in
+            let crop = Self.crop(image, region)
+            let inChange = Rect(x: changed.minX - region.minX, y: changed.minY - region.minY, width: changed.width, height: changed.height)
+            return outline(zoomed(crop, by: zoom), around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
+        }
+        let top = row(outlined), bottom = row(insets)
+        var canvas = Canvas(bitmap: Bitmap(width: max(top.width, bottom.width), height: top.height + 8 + bottom.height, fill: .white), top: 0)
+        canvas.draw(top, at: Point(x: 0, y: 0), clipRect: Rect(x: 0, y: 0, width: top.width, height: top.height), radius: 0)
+        canvas.draw(bottom, at: Point(x: 0, y: top.height + 8), clipRect: Rect(x: 0, y: top.height + 8, width: bottom.width, height: bottom.height), radius: 0)
+        return canvas.bitmap
+    }
+
+    /// Panels side by side, 8 px apart on white.
+    static func row(_ panels: [Bitmap]) -> Bitmap {
         let gap = 8
-        let width = scaled.reduce(0) { $0 + $1.width } + gap * (scaled.count - 1)
-        let tallest = scaled.map(\.height).max() ?? 1
-        var canvas = Canvas(bitmap: Bitmap(width: width, height: tallest, fill: .white), top: 0)
+        let width = panels.reduce(0) { $0 + $1.width } + gap * (panels.count - 1)
+        let tallest = panels.map(\.height).max() ?? 1
+        var canvas = Canvas(bitmap: Bitmap(width: max(1, width), height: tallest, fill: .white), top: 0)
         var x = 0
-        for image in scaled {
-            canvas.draw(image, at: Point(x: x, y: 0), clipRect: Rect(x: x, y: 0, width: image.width, height: image.height), radius: 0)
-            x += image.width + gap
+        for panel in panels {
+            canvas.draw(panel, at: Point(x: x, y: 0), clipRect: Rect(x: x, y: 0, width: panel.width, height: panel.height), radius: 0)
+            x += panel.width + gap
         }
         return canvas.bitmap
+    }
+
+    /// `region` of `image`, white where it falls outside.
+    static func crop(_ image: Bitmap, _ region: Rect) -> Bitmap {
+        var out = Bitmap(width: region.width, height: region.height, fill: .white)
+        for y in 0..<region.height {
+            let sy = region.minY + y
+            guard sy >= 0, sy < image.height else { continue }
+            for x in 0..<region.width {
+                let sx = region.minX + x
+                if sx >= 0, sx < image.width { out[x, y] = image[sx, sy] }
+            }
+        }
+        return out
+    }
+
+    /// `image` with a 2-px frame around `box` grown by `margin` (and to at least `minimum`
+    /// on each side, about its middle), clipped to the image.
+    static func outline(_ image: Bitmap, around box: Rect, margin: Int, minimum: Int) -> Bitmap {
+        var out = image
+        let width = max(minimum, box.width + 2 * margin), height = max(minimum, box.height + 2 * margin)
+        let frame = Rect(x: (box.minX + box.maxX) / 2 - width / 2, y: (box.minY + box.maxY) / 2 - height / 2, width: width, height: height)
+        let color = outlineColor
+        func set(_ x: Int, _ y: Int) { if x >= 0, y >= 0, x < out.width, y < out.height { out[x, y] = color } }
+        for t in 0..<2 {
+            for x in (frame.minX - t)...(frame.maxX + t) {
+                set(x, frame.minY - 1 - t)
+                set(x, frame.maxY + t)
+            }
+            for y in (frame.minY - t)...(frame.maxY + t) {
+                set(frame.minX - 1 - t, y)
+                set(frame.maxX + t, y)
+            }
+        }
+        return out
+    }
+}
+
+extension Rect {
+    /// Scaled about the origin, rounded outwards.
+    fileprivate func scaled(by scale: Double) -> Rect {
+        let x0 = Int((Double(minX) * scale).rounded(.down)), y0 = Int((Double(minY) * scale).rounded(.down))
+        let x1 = Int((Double(maxX) * scale).rounded(.up)), y1 = Int((Double(maxY) * scale).rounded(.up))
+        return Rect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
     }
 }
