@@ -10,12 +10,28 @@ import Foundation
 ///   - options: the comparison (threshold, anti-aliasing, ignored regions).
 ///   - tolerance: how many differing pixels (or what fraction) still pass; counted in
 ///     pixels, not bytes.
-///   - file: the test's source file (the reference sits beside it).
-/// - Throws: `SnapshotFailure`; on a mismatch the actual image and the diff image are
-///   written to `__Snapshots__/Failures/` (or `$MOSAIC_ARTIFACTS` when set) for the CI to keep.
+///   - record: when to write the reference instead; nil: `MOSAIC_RECORD` (an unknown value
+///     fails).
+///   - file, line: the assertion's place (the reference sits beside the file); failures
+///     name them.
+/// - Throws: `SnapshotAssertionFailure` (a `SnapshotFailure` at `file`:`line`); on a
+///   mismatch the actual image and the diff image are written to `__Snapshots__/Failures/`
+///   (or `$MOSAIC_ARTIFACTS` when set) for the CI to keep, and removed again once the
+///   snapshot matches.
 public func assertSnapshot(
     of bitmap: Bitmap, named name: String, options: ComparisonOptions = ComparisonOptions(),
-    tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode = .current, file: StaticString = #filePath
+    tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode? = nil, file: StaticString = #filePath, line: UInt = #line
+) throws {
+    do {
+        try compareSnapshot(bitmap, named: name, options: options, tolerance: tolerance, record: record ?? SnapshotRecordMode.fromEnvironment(), file: file)
+    } catch let failure as SnapshotFailure {
+        throw SnapshotAssertionFailure(failure: failure, file: String(describing: file), line: line)
+    }
+}
+
+func compareSnapshot(
+    _ bitmap: Bitmap, named name: String, options: ComparisonOptions, tolerance: DiffTolerance, record: SnapshotRecordMode,
+    file: StaticString
 ) throws {
     let folder = (String(describing: file) as NSString).deletingLastPathComponent + "/__Snapshots__"
     let reference = folder + "/\(name).png"
@@ -28,10 +44,14 @@ public func assertSnapshot(
     guard exists else { throw SnapshotFailure.missingReference(reference: reference) }
     let expected = try ImageDecoder().decode(reference).bitmap
     let difference = ImageComparison.compare(expected, bitmap, options: options)
-    if tolerance.accepts(difference) { return }
     let artifacts = ProcessInfo.processInfo.environment["MOSAIC_ARTIFACTS"] ?? (folder + "/Failures")
-    try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
     let actualPath = artifacts + "/\(name).actual.png", diffPath = artifacts + "/\(name).diff.png"
+    if tolerance.accepts(difference) {
+        // A failure's images from an earlier run would say it still fails.
+        for stale in [actualPath, diffPath] where FileManager.default.fileExists(atPath: stale) { try? FileManager.default.removeItem(atPath: stale) }
+        return
+    }
+    try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
     try bitmap.writePNG(to: actualPath)
     try difference.diffImage.writePNG(to: diffPath)
     let size = difference.sizeMismatch.map { "the size is \($0.current), the reference \($0.baseline)" }
@@ -43,8 +63,8 @@ public func assertSnapshot(
 /// The same for a PNG (or JPEG) file, e.g. one a command wrote.
 public func assertSnapshot(
     ofImageAt path: String, named name: String, options: ComparisonOptions = ComparisonOptions(),
-    tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode = .current, file: StaticString = #filePath
+    tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode? = nil, file: StaticString = #filePath, line: UInt = #line
 ) throws {
     let bitmap = try ImageDecoder().decode(path).bitmap
-    try assertSnapshot(of: bitmap, named: name, options: options, tolerance: tolerance, record: record, file: file)
+    try assertSnapshot(of: bitmap, named: name, options: options, tolerance: tolerance, record: record, file: file, line: line)
 }

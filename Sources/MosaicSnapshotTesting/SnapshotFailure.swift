@@ -12,6 +12,8 @@ public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
     case missingReference(reference: String)
     /// The images differ beyond the tolerance; the actual image and the diff are saved.
     case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?)
+    /// `MOSAIC_RECORD` holds something else than missing, all or never.
+    case invalidRecordMode(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,18 @@ public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
         case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size):
             let what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
             return "snapshot does not match \(reference): \(what); actual: \(actual), diff: \(diff)"
+        case .invalidRecordMode(let value):
+            return "MOSAIC_RECORD=\(value) is not a record mode (use \(SnapshotRecordMode.allCases.map(\.rawValue).joined(separator: ", ")))"
         }
     }
+}
+
+/// A `SnapshotFailure` at the assertion that raised it: its description starts with the
+/// file and line, so that a test report points at the assertion, not at the test.
+public struct SnapshotAssertionFailure: Error, CustomStringConvertible, Sendable {
+    public var failure: SnapshotFailure
+    public var file: String
+    public var line: UInt
+
+    public var description: String { "\(file):\(line): \(failure)" }
 }
