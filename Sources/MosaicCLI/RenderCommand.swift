@@ -93,7 +93,7 @@ struct RenderCommand: ParsableCommand {
             try commit(sink, map: json.map { _ in
                 try contactSheet.imageMapJSON(output: toStandardOutput ? nil : destination, problems: summary.failures)
             })
-            if !quiet { report(summary, catalog: catalog, alreadyWarned: warned, seconds: Date().timeIntervalSince(started)) }
+            if !quiet { report(summary, catalog: catalog, sheet: contactSheet, alreadyWarned: warned, seconds: Date().timeIntervalSince(started)) }
         }
     }
 
@@ -159,9 +159,23 @@ struct RenderCommand: ParsableCommand {
         return []
     }
 
+    /// The pages written with their sizes: "sheet.png (1800x4518, 6.2 MB)", or for several
+    /// "3 pages, 1800x900 each at most, 4.1 MB: sheet-1.png, ...".
+    static func pages(_ files: [String], sheet: ContactSheet) -> String {
+        let bytes = files.compactMap { FileNames.status($0).map { Int($0.st_size) } }.reduce(0, +)
+        let size = bytes > 0 ? ", " + CaptionMode.humanSize(bytes) : ""
+        let sizes = (0..<sheet.layout.pageCount).map { sheet.layout.pageSize($0) }
+        guard files.count > 1 else {
+            return (files.first ?? "") + (sizes.first.map { " (\($0.width)x\($0.height)\(size))" } ?? "")
+        }
+        let widest = sizes.map(\.width).max() ?? 0, tallest = sizes.map(\.height).max() ?? 0
+        let shown = files.prefix(4).joined(separator: ", ") + (files.count > 4 ? ", ... " + (files.last ?? "") : "")
+        return "\(files.count) pages (\(widest)x\(tallest) at most\(size)): " + shown
+    }
+
     /// The warnings not yet printed and the closing line: counts, the failed files by
     /// their whole paths, skipped files, the pages written.
-    func report(_ summary: RenderSummary, catalog: Catalog, alreadyWarned: Set<CardProblem>, seconds: Double) {
+    func report(_ summary: RenderSummary, catalog: Catalog, sheet: ContactSheet, alreadyWarned: Set<CardProblem>, seconds: Double) {
         for failure in summary.failures where !alreadyWarned.contains(failure) { printError("warning: \(failure)") }
         for warning in summary.warnings { printError("warning: \(warning)") }
         if !summary.missingCharacters.isEmpty {
@@ -186,8 +200,12 @@ struct RenderCommand: ParsableCommand {
             line += "; left out \(count) image\(count == 1 ? "" : "s") in formats mosaic cannot read: " + named.joined(separator: ", ")
             if count > 5 { line += " and \(count - 5) more" }
         }
-        if !catalog.skippedFiles.isEmpty { line += "; skipped \(catalog.skippedFiles.count) other file\(catalog.skippedFiles.count == 1 ? "" : "s")" }
-        line += " -> " + summary.files.joined(separator: ", ")
+        if !catalog.skippedFiles.isEmpty {
+            let count = catalog.skippedFiles.count
+            let named = catalog.skippedFiles.prefix(3).map { FileNames.display(($0 as NSString).lastPathComponent) }
+            line += "; skipped \(count) other file\(count == 1 ? "" : "s"): " + named.joined(separator: ", ") + (count > 3 ? " and \(count - 3) more" : "")
+        }
+        line += " -> " + Self.pages(summary.files, sheet: sheet)
         line += " (\(String(format: "%.2f", seconds)) s)"
         printError(line)
     }

@@ -239,6 +239,18 @@ import Testing
         #expect(negative.status == 64 && negative.stderr.contains("--columns must be at least 1, got -3"), "\(negative.stderr)")
     }
 
+    /// The closing line names the skipped files and gives each page's size and the bytes
+    /// written (before: "skipped 1 other file" and the paths alone).
+    @Test func theSummaryNamesSkippedFilesAndPageSizes() throws {
+        let dir = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png", "cell.png"], to: dir)
+        try "notes".write(toFile: dir + "/notes.txt", atomically: true, encoding: .utf8)
+        let one = try CLI.run(["render", dir, "-o", dir + "/out/s.png", "--no-progress"] + Self.fixed, creating: dir + "/out")
+        #expect(one.stderr.range(of: #"skipped 1 other file: notes\.txt -> .*/s\.png \(1800x\d+, \d+ kB\)"#, options: .regularExpression) != nil, "\(one.stderr)")
+        let pages = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "--max-height", "900", "-o", dir + "/out/p.png", "--no-progress"] + Self.fixed)
+        #expect(pages.stderr.range(of: #"-> 3 pages \(1800x\d+ at most, [0-9.]+ MB\): .*/p-1\.png, .*/p-2\.png, .*/p-3\.png"#, options: .regularExpression) != nil, "\(pages.stderr)")
+    }
+
     /// The progress bar fits a 40-column terminal (before: it wrapped, a new line per
     /// update) and ends its line.
     @Test func theProgressBarFitsTheTerminal() throws {

@@ -67,7 +67,7 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A file size for people, in decimal units: "812 B", "8.2 kB", "640 kB", "3.2 MB".
-    static func humanSize(_ bytes: Int) -> String {
+    public static func humanSize(_ bytes: Int) -> String {
         let units = ["kB", "MB", "GB", "TB"]
         guard bytes >= 1000 else { return "\(bytes) B" }
         var value = Double(bytes) / 1000
