@@ -148,8 +148,8 @@ static int mosaic_heif_reduce_ycbcr(const struct heif_image *image, int k, uint8
     if (heif_image_get_nclx_color_profile(image, &nclx).code == heif_error_Ok && nclx) {
         matrix = (int)nclx->matrix_coefficients;
         full = nclx->full_range_flag;
-        heif_nclx_color_profile_free(nclx);
     }
+    if (nclx) heif_nclx_color_profile_free(nclx);
     double kr, kb;
     if (!mosaic_heif_matrix(matrix, &kr, &kb)) return 0;
     int w = heif_image_get_width(image, heif_channel_Y), h = heif_image_get_height(image, heif_channel_Y);
@@ -301,6 +301,8 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
             *icc = NULL;
         }
     }
+    // libheif 1.15 may allocate the profile and then return an error (an unknown code
+    // point): free it whatever the answer.
     struct heif_color_profile_nclx *profile = NULL;
     if (heif_image_handle_get_nclx_color_profile(primary, &profile).code == heif_error_Ok && profile) {
         nclx->present = 1;
@@ -308,8 +310,8 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
         nclx->transfer = (int)profile->transfer_characteristics;
         nclx->matrix = (int)profile->matrix_coefficients;
         nclx->full_range = profile->full_range_flag;
-        heif_nclx_color_profile_free(profile);
     }
+    if (profile) heif_nclx_color_profile_free(profile);
     mosaic_heif_close(context, primary);
     return result;
 }
