@@ -308,8 +308,6 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
         nclx->present = 1;
         nclx->primaries = (int)profile->color_primaries;
         nclx->transfer = (int)profile->transfer_characteristics;
-        nclx->matrix = (int)profile->matrix_coefficients;
-        nclx->full_range = profile->full_range_flag;
     }
     if (profile) heif_nclx_color_profile_free(profile);
     mosaic_heif_close(context, primary);

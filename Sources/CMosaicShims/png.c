@@ -125,13 +125,7 @@ uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_si
     int compression = 0;
     png_bytep profile = NULL;
     png_uint_32 length = 0;
-    if (png_get_iCCP(png, png_info, &name, &compression, &profile, &length) != 0 && profile && length > 0) {
-        copy = malloc(length);
-        if (copy) {
-            memcpy(copy, profile, length);
-            *icc_size = length;
-        }
-    }
+    if (png_get_iCCP(png, png_info, &name, &compression, &profile, &length) != 0) copy = mosaic_copy_bytes(profile, length, icc_size);
     png_destroy_read_struct(&png, &png_info, NULL);
     return copy;
 }

@@ -3,6 +3,7 @@
 #define MOSAIC_RESULTS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "CMosaicShims.h"
@@ -42,6 +43,17 @@ static inline size_t mosaic_read_memory(const uint8_t *data, size_t size, size_t
     memcpy(buffer, data + *offset, count);
     *offset += count;
     return count;
+}
+
+/// A malloc'd copy of `size` bytes a library owns (an embedded profile), `*copied` set to
+/// `size`; NULL (and 0) when there are none or memory runs out.
+static inline uint8_t *mosaic_copy_bytes(const void *bytes, size_t size, size_t *copied) {
+    *copied = 0;
+    uint8_t *copy = bytes && size > 0 ? malloc(size) : NULL;
+    if (!copy) return NULL;
+    memcpy(copy, bytes, size);
+    *copied = size;
+    return copy;
 }
 
 #endif

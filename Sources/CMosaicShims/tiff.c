@@ -291,11 +291,7 @@ uint8_t *mosaic_tiff_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     if (!tiff) return NULL;
     uint32_t length = 0;
     void *profile = NULL;
-    uint8_t *copy = NULL;
-    if (TIFFGetField(tiff, TIFFTAG_ICCPROFILE, &length, &profile) && profile && length > 0 && (copy = malloc(length)) != NULL) {
-        memcpy(copy, profile, length);
-        *icc_size = length;
-    }
+    uint8_t *copy = TIFFGetField(tiff, TIFFTAG_ICCPROFILE, &length, &profile) ? mosaic_copy_bytes(profile, length, icc_size) : NULL;
     TIFFClose(tiff);
     return copy;
 }

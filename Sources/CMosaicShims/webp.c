@@ -83,10 +83,7 @@ uint8_t *mosaic_webp_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     uint8_t *copy = NULL;
     WebPChunkIterator chunk;
     if (WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
-        if (chunk.chunk.size > 0 && (copy = malloc(chunk.chunk.size)) != NULL) {
-            memcpy(copy, chunk.chunk.bytes, chunk.chunk.size);
-            *icc_size = chunk.chunk.size;
-        }
+        copy = mosaic_copy_bytes(chunk.chunk.bytes, chunk.chunk.size, icc_size);
         WebPDemuxReleaseChunkIterator(&chunk);
     }
     WebPDemuxDelete(demux);

@@ -54,16 +54,14 @@ struct LayoutArguments: ParsableArguments {
         }
         if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
         if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
-        if let columns, columns < 1 { throw ValidationError("--columns must be at least 1, got \(columns)") }
+        try SheetArguments.checkAtLeastOne([
+            ("columns", columns), ("column-width", columnWidth), ("rows", rows), ("max-height", maxHeight), ("max-width", maxWidth),
+        ])
         if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
-        if let columnWidth, columnWidth < 1 { throw ValidationError("--column-width must be at least 1, got \(columnWidth)") }
-        if rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
         try SheetArguments.checkNotNegative([
             ("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0),
             ("row-spacing", rowSpacing ?? 0), ("section-padding", sectionPadding ?? 0),
         ])
-        if let maxHeight, maxHeight < 1 { throw ValidationError("--max-height must be at least 1, got \(maxHeight)") }
-        if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be at least 1, got \(maxWidth)") }
         // The page limit is named for what it limits: the height of a vertical board's
         // pages, the width of a horizontal one's.
         if direction == .horizontal, maxHeight != nil {

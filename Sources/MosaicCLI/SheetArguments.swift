@@ -49,6 +49,11 @@ enum SheetArguments {
         }
     }
 
+    /// "--name must be at least 1" for the first given value below 1.
+    static func checkAtLeastOne(_ pairs: [(String, Int?)]) throws {
+        for case let (name, value?) in pairs where value < 1 { throw ValidationError("--\(name) must be at least 1, got \(value)") }
+    }
+
     /// "--name must not be negative" for the first negative value.
     static func checkNotNegative(_ pairs: [(String, Int)]) throws {
         for (name, value) in pairs where value < 0 { throw ValidationError("--\(name) must not be negative, got \(value)") }

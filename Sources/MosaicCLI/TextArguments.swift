@@ -21,7 +21,7 @@ struct TextArguments: ParsableArguments {
     var captionAlign: TextAlignment?
 
     func validate() throws {
-        if captionLines < 1 { throw ValidationError("--caption-lines must be at least 1, got \(captionLines)") }
+        try SheetArguments.checkAtLeastOne([("caption-lines", captionLines)])
         if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be a size in pixels above 0, got \(fontSize)") }
         if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be a size in pixels above 0, got \(headerSize)") }
         do {

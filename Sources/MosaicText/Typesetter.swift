@@ -41,9 +41,6 @@ public final class Typesetter: @unchecked Sendable {
     var kerning = FastMap<Int32>()
     var bitmaps: [BitmapKey: GlyphBitmap] = [:]
     var metrics: [MetricsKey: (lineHeight: Int, baseline: Int)] = [:]
-    /// Whether the style being set (under the lock) is bold: its glyphs from a face without
-    /// a bold style (a CJK fallback) are then emboldened, measured and drawn alike.
-    var settingBold = false
     /// Marks an emboldened glyph in `GlyphInfo.glyph` and `PlacedGlyph.glyph` (FreeType's
     /// glyph indices are below 2^16).
     static let emboldened: UInt32 = 1 << 30
@@ -110,7 +107,6 @@ public final class Typesetter: @unchecked Sendable {
     func layoutLocked(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
         do {
             let primary = try primaryFace(style)
-            settingBold = style.bold
             let size26 = Int32(max(1, Int((style.size * 64).rounded())))
             let (lineHeight, baseline) = lineMetrics(primary, size26: size26, spacing: style.lineSpacing)
             let width = max(1, width)
@@ -126,7 +122,7 @@ public final class Typesetter: @unchecked Sendable {
                     var end = index
                     if end > paragraphStart && scalars[end - 1].value == 0x0D { end -= 1 }
                     if index < scalars.count || paragraphStart < scalars.count {
-                        breakParagraph(scalars, paragraphStart..<end, primary: primary, size26: size26, width26: width * 64, into: &lines, limit: limit == Int.max ? limit : limit + 1)
+                        breakParagraph(scalars, paragraphStart..<end, primary: primary, bold: style.bold, size26: size26, width26: width * 64, into: &lines, limit: limit == Int.max ? limit : limit + 1)
                     }
                     paragraphStart = index + 1
                 }
@@ -138,7 +134,7 @@ public final class Typesetter: @unchecked Sendable {
             }
             for (n, indices) in lines.enumerated() {
                 let truncate = layout.isTruncated && n == lines.count - 1
-                layout.lines.append(makeLine(scalars, indices, primary: primary, size26: size26, width: width, alignment: style.alignment, ellipsis: truncate))
+                layout.lines.append(makeLine(scalars, indices, primary: primary, bold: style.bold, size26: size26, width: width, alignment: style.alignment, ellipsis: truncate))
             }
             return layout
         }
@@ -161,9 +157,12 @@ public final class Typesetter: @unchecked Sendable {
         return (lineHeight, baseline)
     }
 
-    func glyph(_ scalar: Unicode.Scalar, primary: Int32, size26: Int32) -> GlyphInfo {
+    /// The glyph of `scalar` at `size26` in the primary face or the first fallback that has
+    /// it. In a `bold` style, a face without a bold style (a CJK fallback) is emboldened,
+    /// measured and drawn alike.
+    func glyph(_ scalar: Unicode.Scalar, primary: Int32, bold: Bool, size26: Int32) -> GlyphInfo {
         // primary (16 bits) | bold (1 bit) | size in 1/64 px (22 bits) | scalar (21 bits)
-        let key = UInt64(UInt32(primary)) << 48 | (settingBold ? 1 << 43 : 0) | UInt64(UInt32(size26) & 0x3F_FFFF) << 21 | UInt64(scalar.value)
+        let key = UInt64(UInt32(primary)) << 48 | (bold ? 1 << 43 : 0) | UInt64(UInt32(size26) & 0x3F_FFFF) << 21 | UInt64(scalar.value)
         if let info = advances[key] { return info }
         let primaryFace = faceTable[Int(primary)]
         let value = scalar.value
@@ -178,7 +177,7 @@ public final class Typesetter: @unchecked Sendable {
             FT_Load_Glyph(face.face, index, FT_Int32(FT_LOAD_DEFAULT))
             // A bold style in a face that has none (a CJK fallback): FreeType's synthetic
             // bold, which also widens the advance.
-            let embolden = settingBold && !face.isBold
+            let embolden = bold && !face.isBold
             if embolden { FT_GlyphSlot_Embolden(face.face.pointee.glyph) }
             info = GlyphInfo(face: id, glyph: embolden ? index | Self.emboldened : index, advance: Int32(face.face.pointee.glyph.pointee.advance.x))
         } else {
@@ -209,7 +208,7 @@ public final class Typesetter: @unchecked Sendable {
 
     /// Greedy line filling of one paragraph; appends each line's scalar indices.
     func breakParagraph(
-        _ scalars: [Unicode.Scalar], _ range: Range<Int>, primary: Int32, size26: Int32, width26: Int,
+        _ scalars: [Unicode.Scalar], _ range: Range<Int>, primary: Int32, bold: Bool, size26: Int32, width26: Int,
         into lines: inout [[Int]], limit: Int
     ) {
         var start = range.lowerBound
@@ -225,7 +224,7 @@ public final class Typesetter: @unchecked Sendable {
             var i = start
             while i < range.upperBound {
                 let v = scalars[i].value
-                let info = glyph(scalars[i], primary: primary, size26: size26)
+                let info = glyph(scalars[i], primary: primary, bold: bold, size26: size26)
                 let kerned = previous.map { kern($0, info, size26: size26) } ?? 0
                 let next = pen + Int(kerned) + Int(info.advance)
                 if i > start && !LineBreaking.isSpace(v) && next > width26 {
@@ -263,7 +262,7 @@ public final class Typesetter: @unchecked Sendable {
     }
 
     func makeLine(
-        _ scalars: [Unicode.Scalar], _ indices: [Int], primary: Int32, size26: Int32, width: Int, alignment: TextAlignment,
+        _ scalars: [Unicode.Scalar], _ indices: [Int], primary: Int32, bold: Bool, size26: Int32, width: Int, alignment: TextAlignment,
         ellipsis: Bool
     ) -> TextLine {
         var indices = indices
@@ -282,11 +281,11 @@ public final class Typesetter: @unchecked Sendable {
             }
             return (placed, pen)
         }
-        var infos = indices.map { glyph(scalars[$0], primary: primary, size26: size26) }
+        var infos = indices.map { glyph(scalars[$0], primary: primary, bold: bold, size26: size26) }
         var text = String(String.UnicodeScalarView(indices.map { scalars[$0] }))
         if ellipsis {
             let mark: [Unicode.Scalar] = faceTable[Int(primary)].glyphIndex("\u{2026}") != 0 ? ["\u{2026}"] : [".", ".", "."]
-            let markInfos = mark.map { glyph($0, primary: primary, size26: size26) }
+            let markInfos = mark.map { glyph($0, primary: primary, bold: bold, size26: size26) }
             let markWidth = markInfos.reduce(0) { $0 + Int($1.advance) }
             while !infos.isEmpty && place(infos).1 + markWidth > width * 64 {
                 infos.removeLast()

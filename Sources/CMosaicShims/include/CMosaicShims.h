@@ -200,10 +200,11 @@ mosaic_result mosaic_heif_decoded_size(const uint8_t *data, size_t size, int min
 mosaic_result mosaic_heif_decode(const uint8_t *data, size_t size, int min_width, int min_height, int reduction, uint8_t *out, size_t stride,
                                  int width, int height);
 
-/// A `colr` box of type nclx: ITU-T H.273 code points.
+/// A `colr` box of type nclx: its ITU-T H.273 colour primaries and transfer
+/// characteristics (libheif applies the matrix itself).
 typedef struct {
     int present;
-    int primaries, transfer, matrix, full_range;
+    int primaries, transfer;
 } mosaic_heif_nclx;
 
 /// The primary image's colour: its ICC profile (`colr` prof or rICC; malloc'd into

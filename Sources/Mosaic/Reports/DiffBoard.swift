@@ -75,26 +75,23 @@ extension DiffReport {
     /// screenshot shrinks to nothing) a second row shows the region around it magnified,
     /// nearest neighbour, in each image.
     static func triptych(_ images: [Bitmap], height: Int, changed: Rect? = nil) -> Bitmap {
-        var scales: [Double] = []
         let scaled = images.map { image -> Bitmap in
             // Small images (icons, UI crops) are zoomed by a whole factor, pixel for pixel,
             // so the changed pixels stay visible; large ones are shrunk to the height.
             let zoom = image.height > 0 ? height / image.height : 1
-            if zoom >= 2 {
-                scales.append(Double(zoom))
-                return Self.zoomed(image, by: zoom)
-            }
+            if zoom >= 2 { return Self.zoomed(image, by: zoom) }
             let h = min(height, max(1, image.height))
             let w = max(1, Int((Double(image.width) * Double(h) / Double(max(1, image.height))).rounded()))
-            scales.append(Double(h) / Double(max(1, image.height)))
             return image.resampled(width: w, height: h)
         }
-        guard let changed else { return row(scaled) }
+        guard let changed else { return stack(scaled) }
+        // Each panel's scale, from its height and its image's.
+        let scales = zip(scaled, images).map { Double($0.height) / Double(max(1, $1.height)) }
         let outlined = zip(scaled, scales).map { panel, scale in
             outline(panel, around: changed.scaled(by: scale), margin: 3, minimum: 12)
         }
-        let smallest = zip(images, scales).map { _, scale in Double(min(changed.width, changed.height)) * scale }.min() ?? 0
-        guard smallest < 24 else { return row(outlined) }
+        let smallest = Double(min(changed.width, changed.height)) * (scales.min() ?? 1)
+        guard smallest < 24 else { return stack(outlined) }
         // The region around the change: at least 32 px, the change in its middle.
         let side = max(32, 2 * max(changed.width, changed.height))
         let region = Rect(x: (changed.minX + changed.maxX) / 2 - side / 2, y: (changed.minY + changed.maxY) / 2 - side / 2, width: side, height: side)
@@ -104,23 +101,20 @@ extension DiffReport {
             let inChange = Rect(x: changed.minX - region.minX, y: changed.minY - region.minY, width: changed.width, height: changed.height)
             return outline(zoomed(crop, by: zoom), around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
         }
-        let top = row(outlined), bottom = row(insets)
-        var canvas = Canvas(bitmap: Bitmap(width: max(top.width, bottom.width), height: top.height + 8 + bottom.height, fill: .white), top: 0)
-        canvas.draw(top, at: Point(x: 0, y: 0), clipRect: Rect(x: 0, y: 0, width: top.width, height: top.height), radius: 0)
-        canvas.draw(bottom, at: Point(x: 0, y: top.height + 8), clipRect: Rect(x: 0, y: top.height + 8, width: bottom.width, height: bottom.height), radius: 0)
-        return canvas.bitmap
+        return stack([stack(outlined), stack(insets)], vertically: true)
     }
 
-    /// Panels side by side, 8 px apart on white.
-    static func row(_ panels: [Bitmap]) -> Bitmap {
+    /// Panels side by side (or one under another), 8 px apart on white.
+    static func stack(_ panels: [Bitmap], vertically: Bool = false) -> Bitmap {
         let gap = 8
-        let width = panels.reduce(0) { $0 + $1.width } + gap * (panels.count - 1)
-        let tallest = panels.map(\.height).max() ?? 1
-        var canvas = Canvas(bitmap: Bitmap(width: max(1, width), height: tallest, fill: .white), top: 0)
-        var x = 0
+        let along = panels.reduce(0) { $0 + (vertically ? $1.height : $1.width) } + gap * (panels.count - 1)
+        let across = panels.map { vertically ? $0.width : $0.height }.max() ?? 1
+        var canvas = Canvas(bitmap: Bitmap(width: max(1, vertically ? across : along), height: max(1, vertically ? along : across), fill: .white), top: 0)
+        var offset = 0
         for panel in panels {
-            canvas.draw(panel, at: Point(x: x, y: 0), clipRect: Rect(x: x, y: 0, width: panel.width, height: panel.height), radius: 0)
-            x += panel.width + gap
+            let origin = vertically ? Point(x: 0, y: offset) : Point(x: offset, y: 0)
+            canvas.draw(panel, at: origin, clipRect: Rect(origin: origin, size: Size(width: panel.width, height: panel.height)), radius: 0)
+            offset += (vertically ? panel.height : panel.width) + gap
         }
         return canvas.bitmap
     }

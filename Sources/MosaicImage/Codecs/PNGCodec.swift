@@ -99,8 +99,10 @@ public struct PNGCodec: ImageCodec {
         let width = info.width, height = info.height
         let outWidth = (width + k - 1) / k, outHeight = (height + k - 1) / k
         var output = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
-        // Each band to sRGB before it is premultiplied and averaged.
+        // To sRGB: an opaque image once reduced (k² fewer pixels; its averages are straight
+        // colours), one with alpha band by band before it is premultiplied and averaged.
         let color = colorConversion(bytes, request: request)
+        let convertBands = info.hasAlpha
         // libpng reads from the file's bytes in place: the stream lives inside this scope.
         let end = try bytes.withUnsafeBufferPointer { (input) throws(ImageDecodingError) -> mosaic_result in
             var opened = mosaic_result()
@@ -116,7 +118,7 @@ public struct PNGCodec: ImageCodec {
                 let rows = min(k, height - oy * k)
                 let status = band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
                 guard status.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: status.messageText) }
-                color?.apply(&band)
+                if convertBands { color?.apply(&band) }
                 if premultiply { premultiplyInPlace(&band) }
                 Self.addBlockRow(band, rows: rows, width: width, k: k, sums: &sums)
                 for ox in 0..<outWidth {
@@ -128,6 +130,7 @@ public struct PNGCodec: ImageCodec {
             closed = true
             return mosaic_png_stream_close(stream)
         }
+        if !convertBands { color?.apply(&output) }
         let warning = try end.warning(path: request.path, strict: request.strict) ?? color?.warning
         guard let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output) else {
             throw .codec(path: request.path, format: format, message: "the reduction made \(output.count) bytes for \(outWidth)x\(outHeight)")

@@ -123,7 +123,7 @@ extension ImageCodec {
     func colorConversion(_ bytes: [UInt8], request: DecodeRequest, cmyk: Bool = false) -> ColorConversion? {
         guard request.manageColor, let profile = colorProfile(bytes) else { return nil }
         let entry = ColorTransforms.shared.entry(profile)
-        let problem: String?
+        let problem: String
         if let failure = entry.failure {
             problem = failure
         } else if entry.isCMYK != cmyk {
@@ -132,7 +132,7 @@ extension ImageCodec {
             return ColorConversion(entry: entry, warning: nil)
         }
         let drawn = cmyk ? "converted without a profile" : "drawn as sRGB"
-        return ColorConversion(entry: nil, warning: DecodingWarning(path: request.path, message: "\(problem ?? ""); \(drawn)", count: 1))
+        return ColorConversion(entry: nil, warning: DecodingWarning(path: request.path, message: "\(problem); \(drawn)", count: 1))
     }
 
     /// The ICC profile a shim reader (`mosaic_jpeg_icc_profile`...) finds in `bytes`.

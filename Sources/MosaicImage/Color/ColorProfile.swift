@@ -76,7 +76,6 @@ extension ColorProfile: CustomStringConvertible {
 
 /// The CIE xy chromaticities of a white point and three primaries.
 public struct Chromaticities: Sendable, Hashable {
-    public var white: (x: Double, y: Double) { (values[0], values[1]) }
     /// White, red, green, blue: x and y each.
     public var values: [Double]
 

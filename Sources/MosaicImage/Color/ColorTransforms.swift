@@ -68,16 +68,6 @@ public final class ColorTransforms: Sendable {
         }
     }
 
-    /// Converts `pixels` (RGBA8, straight alpha) from `profile` to sRGB in place. Returns
-    /// why not when the profile cannot be used (the pixels are then left as sRGB).
-    public func convert(_ pixels: inout [UInt8], from profile: ColorProfile) -> String? {
-        let entry = entry(profile)
-        if let failure = entry.failure { return failure }
-        if entry.isCMYK { return "the embedded ICC profile is for CMYK pixels, the image's are not" }
-        entry.apply(&pixels)
-        return nil
-    }
-
     /// An ICC profile of `chromaticities` and `curve` (Little CMS), or nil.
     public static func iccBytes(_ chromaticities: Chromaticities, _ curve: ToneCurve) -> [UInt8]? {
         let (type, parameters) = curve.parametric

@@ -73,8 +73,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         // A section starts on a new page when not even its header and insets fit.
         var top = top
         var pageHasContent = pageHasContent
-        let headerInsets = style.header.map { axis.flow($0.insets) }
-        let emptyLength = geometry.sectionInsets.main + (style.header.map { $0.length + headerInsets!.main } ?? 0)
+        let emptyLength = itemTop(index, geometry, top: 0, withHeader: true) + geometry.sectionInsets.mainEnd
         if pageHasContent, !fits(end: top + emptyLength) {
             top = axis.flow(configuration.contentInsets).mainStart
             pageRecords.append(PageRecord(blocks: [], usedEnd: top))
@@ -85,17 +84,29 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             itemTop: top, laneNext: [], laneEnd: [], itemCount: 0, pageHasContent: pageHasContent,
             block: SectionBlock(section: index, mainStart: top, lanes: geometry.lanes))
         state.startedAfterContent = pageHasContent
-        var itemTop = top + geometry.sectionInsets.mainStart
-        if let header = style.header, let headerInsets {
-            let start = top + headerInsets.mainStart
-            let frame = supplementaryFrame(main: start, length: header.length, insets: headerInsets)
-            addSupplementary(.header, frame: frame, state: &state)
-            itemTop = start + header.length + headerInsets.mainEnd + geometry.sectionInsets.mainStart
-        }
-        state.itemTop = itemTop
-        state.laneNext = Array(repeating: itemTop, count: geometry.laneCount)
-        state.laneEnd = state.laneNext
+        startColumns(&state, top: top, withHeader: true)
         return state
+    }
+
+    /// Where section `section`'s cards start in a block beginning at `top`: below its
+    /// header and the header's insets (`withHeader`, when it has one), then its top inset.
+    func itemTop(_ section: Int, _ geometry: SectionGeometry, top: Int, withHeader: Bool) -> Int {
+        var itemTop = top + geometry.sectionInsets.mainStart
+        if withHeader, let header = sectionStyles[section].header { itemTop += axis.flow(header.insets).main + header.length }
+        return itemTop
+    }
+
+    /// Starts the open section's block at `top`: its header there (`withHeader`, when it has
+    /// one; marked `continued` when repeated on a later page), every column below it.
+    mutating func startColumns(_ state: inout OpenSection, top: Int, withHeader: Bool, continued: Bool = false) {
+        if withHeader, let header = sectionStyles[state.section].header {
+            let insets = axis.flow(header.insets)
+            addSupplementary(.header, frame: supplementaryFrame(main: top + insets.mainStart, length: header.length, insets: insets), state: &state)
+            supplementaries[supplementaries.count - 1].continued = continued
+        }
+        state.itemTop = itemTop(state.section, state.geometry, top: top, withHeader: withHeader)
+        state.laneNext = Array(repeating: state.itemTop, count: state.geometry.laneCount)
+        state.laneEnd = state.laneNext
     }
 
     /// Deals `items` into the open section.
@@ -232,65 +243,39 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         state.page = pageRecords.count - 1
         state.sectionTop = top
         state.isContinuation = true
-        state.itemTop = top + state.geometry.sectionInsets.mainStart
-        if let next, let header = sectionStyles[state.section].header {
-            let headerInsets = axis.flow(header.insets)
-            let itemTop = top + headerInsets.main + header.length + state.geometry.sectionInsets.mainStart
-            if fits(end: itemTop + next + state.geometry.sectionInsets.mainEnd) {
-                let frame = supplementaryFrame(main: top + headerInsets.mainStart, length: header.length, insets: headerInsets)
-                addSupplementary(.header, frame: frame, state: &state)
-                supplementaries[supplementaries.count - 1].continued = true
-                state.itemTop = itemTop
-            }
-        }
-        for lane in state.laneNext.indices {
-            state.laneNext[lane] = state.itemTop
-            state.laneEnd[lane] = state.itemTop
-        }
+        let withHeader = next.map { fits(end: itemTop(state.section, state.geometry, top: top, withHeader: true) + $0 + state.geometry.sectionInsets.mainEnd) } ?? false
+        startColumns(&state, top: top, withHeader: withHeader, continued: true)
         state.pageHasContent = false
     }
 
     /// Whether the open section's header and first row, with a next card of length `next`,
     /// fit at the top of an empty page (else moving them would only make that page too long).
     func movedSectionFits(_ state: OpenSection, next: Int) -> Bool {
-        guard let header = sectionStyles[state.section].header else { return false }
-        let top = axis.flow(configuration.contentInsets).mainStart
+        guard sectionStyles[state.section].header != nil else { return false }
         var longest = next
         for card in sectionFirstCard[state.section]..<cardRecords.count { longest = max(longest, Int(cardRecords[card].mainLength)) }
-        let itemTop = top + axis.flow(header.insets).main + header.length + state.geometry.sectionInsets.mainStart
-        return fits(end: itemTop + longest + state.geometry.sectionInsets.mainEnd)
+        let top = itemTop(state.section, state.geometry, top: axis.flow(configuration.contentInsets).mainStart, withHeader: true)
+        return fits(end: top + longest + state.geometry.sectionInsets.mainEnd)
     }
 
     /// Moves the open section, which began on this page after other content and holds no
     /// more than its header and part of its first row here, to the top of a new page.
     mutating func moveSectionToNewPage(_ state: inout OpenSection) {
         // The header is the section's only supplementary so far, the last one made.
-        for index in state.block.supplementaries.reversed() where index == supplementaries.count - 1 {
-            supplementaries.removeLast()
-        }
+        if state.block.supplementaries.last == supplementaries.count - 1 { supplementaries.removeLast() }
         let firstCard = sectionFirstCard[state.section]
         let oldItemTop = state.itemTop
         let top = axis.flow(configuration.contentInsets).mainStart
         pageRecords.append(PageRecord(blocks: [], usedEnd: top))
-        let style = sectionStyles[state.section]
         state = OpenSection(
             section: state.section, geometry: state.geometry, page: pageRecords.count - 1, sectionTop: top, itemTop: top,
             laneNext: [], laneEnd: [], itemCount: state.itemCount, pageHasContent: false,
             block: SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes))
-        var itemTop = top + state.geometry.sectionInsets.mainStart
-        if let header = style.header {
-            let headerInsets = axis.flow(header.insets)
-            let frame = supplementaryFrame(main: top + headerInsets.mainStart, length: header.length, insets: headerInsets)
-            addSupplementary(.header, frame: frame, state: &state)
-            itemTop = top + headerInsets.main + header.length + state.geometry.sectionInsets.mainStart
-        }
-        state.itemTop = itemTop
-        state.laneNext = Array(repeating: itemTop, count: state.geometry.laneCount)
-        state.laneEnd = state.laneNext
+        startColumns(&state, top: top, withHeader: true)
         // The first row's cards placed so far, one per column, each at the column's top.
         for card in firstCard..<cardRecords.count {
             let lane = state.geometry.lanes.firstIndex { $0.start == Int(cardRecords[card].cross) } ?? 0
-            cardRecords[card].main += itemTop - oldItemTop
+            cardRecords[card].main += state.itemTop - oldItemTop
             cardRecords[card].page = Int32(state.page)
             let start = cardRecords[card].main, end = start + Int(cardRecords[card].mainLength)
             state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
