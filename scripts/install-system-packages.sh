@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
 # the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, giflib, libheif, libtiff, Little CMS, libexif, FreeType,
-# fontconfig), pkg-config, and the fixed fonts that the text tests use.
+# fontconfig), pkg-config, the fixed fonts that the text tests use, and Chromium, in which
+# the tests open the HTML reports (headless).
 set -euo pipefail
 
 packages=(
@@ -20,6 +21,7 @@ packages=(
     libfontconfig1-dev
     fonts-dejavu-core
     fonts-wqy-microhei
+    chromium
 )
 
 missing=()

@@ -30,6 +30,10 @@ struct DiffCommand: ParsableCommand {
     var json: String?
     @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "file"))
     var junit: String?
+    @Option(help: ArgumentHelp(
+        "Write an HTML report to FILE (.html), its diff images in FILE_files/ beside it; images compared are linked, not copied.",
+        valueName: "file"))
+    var html: String?
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
@@ -41,6 +45,9 @@ struct DiffCommand: ParsableCommand {
         _ = try regions()
         if let output, !output.lowercased().hasSuffix(".png") {
             throw ValidationError("--output: the board is a PNG; \"\(output)\" does not end in .png")
+        }
+        if let html, !(html.lowercased().hasSuffix(".html") || html.lowercased().hasSuffix(".htm")) {
+            throw ValidationError("--html: the report is a page; \"\(html)\" does not end in .html")
         }
     }
 
@@ -63,10 +70,17 @@ struct DiffCommand: ParsableCommand {
             if let output { check.write(output, by: "--output") }
             if let json, json != "-" { check.write(json, by: "--json") }
             if let junit { check.write(junit, by: "--junit") }
+            if let html { check.write(html, by: "--html") }
             check.read([baseline, current])
             try check.check()
-            let comparison = try FolderComparison.compare(baseline: baseline, current: current, options: options, tolerance: tolerance)
+            let page = html.map(DiffHTMLReport.init(path:))
+            try page?.check(reading: [baseline, current])
+            let staging = try page?.makeStagingFolder()
+            defer { if let staging { DiffHTMLReport.discard(staging: staging) } }
+            let comparison = try FolderComparison.compare(
+                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
+            if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: String?
             if let output, try report.renderBoard(to: output, typesetter: try SheetArguments.typesetter()) == nil {
                 // Nothing to show: a board of an earlier run would say otherwise. Only one

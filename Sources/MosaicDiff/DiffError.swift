@@ -8,6 +8,8 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
     case kindMismatch(baseline: String, current: String)
     case image(ImageDecodingError)
     case unreadableDirectory(path: String, reason: String)
+    /// A report's file (a diff image) could not be written.
+    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
         case .kindMismatch(let baseline, let current): return "\(baseline) and \(current): compare two files or two folders"
         case .image(let error): return error.description
         case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
+        case .cannotWrite(let path, let reason): return "\(path): cannot write the diff image: \(reason)"
         }
     }
 }

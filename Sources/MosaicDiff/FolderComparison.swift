@@ -19,10 +19,16 @@ public struct FolderComparison: Sendable {
 
     /// Compares `baseline` with `current`: two image files, or two folders whose images
     /// (JPEG or PNG, at any depth, hidden files skipped) are matched by relative path.
+    ///
+    /// The results keep each pair's figures, not its diff image: with `diffImages`, the
+    /// diff image of each pair with differing pixels is written there as it is made
+    /// (`00001.png`, `00002.png`, ... in path order; the pair's `diffImagePath`), so that
+    /// memory holds one pair's images at a time however many are compared.
     public static func compare(
         baseline: String, current: String, options: ComparisonOptions = ComparisonOptions(),
-        tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder()
+        tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil
     ) throws(DiffError) -> FolderComparison {
+        var writer = DiffImageWriter(folder: diffImages)
         var baselineIsFolder: ObjCBool = false, currentIsFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: baseline, isDirectory: &baselineIsFolder) else { throw .notFound(path: baseline) }
         guard FileManager.default.fileExists(atPath: current, isDirectory: &currentIsFolder) else { throw .notFound(path: current) }
@@ -30,7 +36,7 @@ public struct FolderComparison: Sendable {
         if !baselineIsFolder.boolValue {
             let result = try comparePair(
                 relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current,
-                options: options, tolerance: tolerance, decoder: decoder)
+                options: options, tolerance: tolerance, decoder: decoder, writer: &writer)
             return FolderComparison(results: [result])
         }
         let left = try images(in: baseline, decoder: decoder)
@@ -44,7 +50,7 @@ public struct FolderComparison: Sendable {
                 do {
                     results.append(try comparePair(
                         relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path,
-                        options: options, tolerance: tolerance, decoder: decoder))
+                        options: options, tolerance: tolerance, decoder: decoder, writer: &writer))
                 } catch {
                     guard case .image(let problem) = error else { throw error }
                     results.append(PairResult(
@@ -62,7 +68,7 @@ public struct FolderComparison: Sendable {
 
     static func comparePair(
         relativePath: String, baseline: String, current: String, options: ComparisonOptions, tolerance: DiffTolerance,
-        decoder: ImageDecoder
+        decoder: ImageDecoder, writer: inout DiffImageWriter
     ) throws(DiffError) -> PairResult {
         let a: Bitmap, b: Bitmap
         var straight = decoder
@@ -73,10 +79,37 @@ public struct FolderComparison: Sendable {
         } catch {
             throw .image(error)
         }
-        let difference = ImageComparison.compare(a, b, options: options, premultiplied: false)
-        return PairResult(
+        var difference = ImageComparison.compare(a, b, options: options, premultiplied: false)
+        var diffImagePath: String?
+        if let image = difference.diffImage, !difference.isMatch {
+            diffImagePath = try writer.write(image)
+        }
+        difference.diffImage = nil
+        var result = PairResult(
             relativePath: relativePath, status: status(difference, tolerance: tolerance),
             baselinePath: baseline, currentPath: current, difference: difference)
+        result.diffImagePath = diffImagePath
+        return result
+    }
+
+    /// Writes diff images into a folder, numbered in the order they come.
+    struct DiffImageWriter {
+        let folder: String?
+        var count = 0
+
+        /// The path written, or nil without a folder.
+        mutating func write(_ image: Bitmap) throws(DiffError) -> String? {
+            guard let folder else { return nil }
+            count += 1
+            let digits = String(count)
+            let path = folder + "/" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
+            do {
+                try image.writePNG(to: path, hasAlpha: !image.isOpaque, software: nil)
+            } catch {
+                throw .cannotWrite(path: path, reason: error.description)
+            }
+            return path
+        }
     }
 
     /// Identical, within the tolerance, or changed.

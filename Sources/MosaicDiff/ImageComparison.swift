@@ -33,7 +33,7 @@ public enum ImageComparison {
         }
         return ImageDifference(
             differingPixels: counts.differing, antialiasedPixels: counts.antialiased, comparedPixels: counts.compared,
-            bounds: counts.bounds, largestDelta: (counts.largest / maximumDelta).squareRoot(), diffImage: diffImage, sizeMismatch: mismatch)
+            bounds: counts.bounds, largestDelta: (counts.largest / maximumDelta).squareRoot(), size: Size(width: width, height: height), diffImage: diffImage, sizeMismatch: mismatch)
     }
 
     /// What a scan counted.

@@ -18,9 +18,13 @@ public struct ImageDifference: Sendable {
     /// with 35215 x threshold²; this is the square root of delta / 35215, so that a pixel
     /// failing a 0.1 threshold shows more than 0.1, not 0.01.)
     public var largestDelta: Double
+    /// The size compared: the overlap of the two images.
+    public var size: Size
     /// The baseline faded to grey with differing pixels in the diff colour and anti-aliased
-    /// ones in their own (or only the marks, on transparent).
-    public var diffImage: Bitmap
+    /// ones in their own (or only the marks, on transparent). Nil in a folder comparison's
+    /// results, which keep figures only (10,000 screenshots' diff images would not fit in
+    /// memory): written to the pair's `diffImagePath` when asked for.
+    public var diffImage: Bitmap?
     /// Set when the sizes differ: the comparison covers their overlap only.
     public var sizeMismatch: (baseline: Size, current: Size)?
 

@@ -19,6 +19,8 @@ public struct PairResult: Sendable {
     public var difference: ImageDifference?
     /// For a failed pair: why an image could not be read.
     public var error: ImageDecodingError?
+    /// Where the pair's diff image was written, when the comparison was asked to write them.
+    public var diffImagePath: String?
 
     public init(
         relativePath: String, status: Status, baselinePath: String? = nil, currentPath: String? = nil,

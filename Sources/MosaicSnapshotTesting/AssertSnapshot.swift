@@ -53,7 +53,7 @@ func compareSnapshot(
     }
     try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
     try bitmap.writePNG(to: actualPath)
-    try difference.diffImage.writePNG(to: diffPath)
+    try (difference.diffImage ?? Bitmap(width: 1, height: 1)).writePNG(to: diffPath)
     let size = difference.sizeMismatch.map { "the size is \($0.current), the reference \($0.baseline)" }
     throw SnapshotFailure.mismatch(
         reference: reference, actual: actualPath, diff: diffPath, differingPixels: difference.differingPixels,

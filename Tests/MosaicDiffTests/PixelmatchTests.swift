@@ -61,8 +61,8 @@ import Testing
         #expect(result.largestDelta > 0.3 && result.largestDelta <= 1)
         // The diff image: red where counted, yellow where anti-aliased, grey elsewhere.
         var red = 0, yellow = 0
-        for i in stride(from: 0, to: result.diffImage.pixels.count, by: 4) {
-            let p = result.diffImage.pixels
+        let p = try #require(result.diffImage).pixels
+        for i in stride(from: 0, to: p.count, by: 4) {
             if p[i] == 255 && p[i + 1] == 0 && p[i + 2] == 0 { red += 1 }
             if p[i] == 255 && p[i + 1] == 255 && p[i + 2] == 0 { yellow += 1 }
         }
@@ -76,7 +76,7 @@ import Testing
         let ignored = ImageComparison.compare(a, b, options: ComparisonOptions(ignoreRegions: [Rect(x: 0, y: 0, width: 96, height: 64)]), premultiplied: false)
         #expect(all.differingPixels > 0 && ignored.differingPixels == 0 && ignored.comparedPixels == 0)
         let mask = ImageComparison.compare(a, b, options: ComparisonOptions(maskOnly: true), premultiplied: false)
-        #expect(mask.diffImage.pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element == 255 }.count == mask.differingPixels)
+        #expect(try #require(mask.diffImage).pixels.enumerated().filter { $0.offset % 4 == 3 && $0.element == 255 }.count == mask.differingPixels)
     }
 
     @Test func sizeMismatchIsItsOwnResult() {

@@ -45,7 +45,7 @@ import Testing
         for y in 250..<252 { for x in 500..<502 { b[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
         let difference = ImageComparison.compare(a, b)
         #expect(difference.differingPixels == 4)
-        let strip = DiffReport.triptych([a, b, difference.diffImage], height: 360, changed: difference.bounds)
+        let strip = DiffReport.triptych([a, b, difference.diffImage!], height: 360, changed: difference.bounds)
         // Two rows: the panels and, under them, the insets.
         #expect(strip.height > 360 + 8 + 100)
         let outline = DiffReport.outlineColor
@@ -58,6 +58,6 @@ import Testing
         var c = a
         for y in 0..<250 { for x in 0..<500 { c[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
         let large = ImageComparison.compare(a, c)
-        #expect(DiffReport.triptych([a, c, large.diffImage], height: 360, changed: large.bounds).height == 360)
+        #expect(DiffReport.triptych([a, c, large.diffImage!], height: 360, changed: large.bounds).height == 360)
     }
 }

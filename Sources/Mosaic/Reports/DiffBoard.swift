@@ -14,10 +14,12 @@ extension DiffReport {
         for result in changedBySeverity {
             guard let basePath = result.baselinePath, let currentPath = result.currentPath, let difference = result.difference else { continue }
             let a = try decoder.decode(basePath).bitmap, b = try decoder.decode(currentPath).bitmap
+            // The comparison kept figures only: the diff image is made again.
+            let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
             var entry = CatalogEntry(
                 path: currentPath, relativePath: result.relativePath, title: result.relativePath,
                 description: "baseline | current | diff: " + figures(result))
-            entry.bitmap = Self.triptych([a, b, difference.diffImage], height: 360, changed: difference.bounds)
+            entry.bitmap = Self.triptych([a, b, diffImage], height: 360, changed: difference.bounds)
             changedEntries.append(entry)
         }
         if !changedEntries.isEmpty {
