@@ -1,5 +1,5 @@
 import Foundation
-import Mosaic
+@testable import Mosaic
 import Testing
 
 @Suite struct CatalogTests {
@@ -148,12 +148,39 @@ import Testing
         let headers = sheet.imageMap(output: nil).elements.filter { $0.kind == "header" }
         #expect(headers.map(\.text) == ["mosaic sample sheet", "Space", "Everyday", "Science"])
         for header in headers {
-            #expect(header.frame.width > 20 && header.frame.width <= 240, "\(header.text ?? ""): \(header.frame)")
+            #expect(header.frame.width > 20 && header.frame.width <= 720, "\(header.text ?? ""): \(header.frame)")
             #expect(header.frame.height == 900 - 2 * options.inset)
         }
+        // Section labels wrap at 240 px; the title is set on one line (before: wrapped into
+        // a 240 px strip and cut, "mosaic sample...").
+        #expect(headers.dropFirst().allSatisfy { $0.frame.width <= 240 })
+        let oneLine = try sheet.typesetter.layout("mosaic sample sheet", style: sheet.titleStyle, width: 10_000)
+        #expect(headers[0].frame.width >= oneLine.lines[0].width)
         // Cards follow their section's header to the right.
         let cards = sheet.imageMap(output: nil).elements.filter { $0.kind == "card" && $0.section == 1 }
         #expect(cards.allSatisfy { $0.frame.minX >= headers[1].frame.maxX })
+    }
+
+    /// A horizontal board's footer is set at the foot of its strip, beside its section's
+    /// last row (before: at the top, beside the next section's header).
+    @Test func horizontalFootersSitAtTheFootOfTheirStrip() throws {
+        let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
+        var options = SheetOptions()
+        options.direction = .horizontal
+        options.rows = 2
+        options.height = 700
+        let sheet = try ContactSheet(catalog: catalog, options: options, typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        let sink = MemorySink()
+        _ = try SheetRenderer(sheet: sheet).render(into: sink)
+        let page = try #require(sink.pages.first)
+        let footer = try #require(sheet.layout.elements(onPage: 0).first { $0.kind == .footer })
+        let background = page[footer.frame.minX, footer.frame.minY]
+        func inked(_ rows: Range<Int>) -> Int {
+            rows.reduce(0) { sum, y in sum + (footer.frame.minX..<footer.frame.maxX).filter { page[$0, y] != background }.count }
+        }
+        let half = footer.frame.minY + footer.frame.height / 2
+        #expect(inked(footer.frame.minY..<half) == 0)
+        #expect(inked(half..<footer.frame.maxY) > 50)
     }
 
     /// Options are named by their `SheetOptions` property; the CLI maps them to flags.

@@ -29,7 +29,14 @@ struct CardPainter {
             throw .text(error)
         }
         let color = isHeader ? style.headerColor : style.footerColor
-        canvas.draw(mask(layout, width: element.frame.width), at: element.frame.origin, color: color.premultiplied)
+        // Along a horizontal board a footer is a strip after its section's cards: set at the
+        // strip's foot, beside the section's last row, so that it reads as the section's own
+        // and not as part of the next section's header at the top.
+        var origin = element.frame.origin
+        if !isHeader, sheet.options.direction == .horizontal {
+            origin.y = max(element.frame.minY, element.frame.maxY - layout.height)
+        }
+        canvas.draw(mask(layout, width: element.frame.width), at: origin, color: color.premultiplied)
     }
 
     /// What a repeated header adds to its title.

@@ -34,7 +34,7 @@ struct SheetSections {
         // The sheet's title: a section of its own with only a header.
         if let title = options.title ?? catalog.title, !title.isEmpty {
             var titleSection = SectionStyle(columns: .count(1))
-            titleSection.header = try supplementary(title, self.titleStyle, before: 0, after: options.spacing)
+            titleSection.header = try supplementary(title, self.titleStyle, before: 0, after: options.spacing, across: Self.titleStrip)
             append(LayoutSection(items: [], style: titleSection), cards: [], header: title, footer: nil)
             hasTitle = true
         }
@@ -69,17 +69,25 @@ struct SheetSections {
         append(LayoutSection(items: items, style: sectionStyle), cards: sectionCards, header: section.header, footer: section.footer)
     }
 
+    /// How wide a header or footer strip of a horizontal board may be: section labels wrap
+    /// at 240 px, beside their cards; the sheet's title at 720 px, so that a title of a
+    /// few words stays on one line.
+    static let strip = 240
+    static let titleStrip = 720
+
     /// A header or footer of `text`: along a vertical board as tall as its text set across
-    /// the sheet; along a horizontal one a strip as wide as its text set at most 240 px wide
-    /// (drawn at the strip's top). Nil for no text.
-    func supplementary(_ text: String?, _ textStyle: TextStyle, before: Int, after: Int) throws(SheetError) -> Supplementary? {
+    /// the sheet; along a horizontal one a strip as wide as its text set at most `across`
+    /// px wide (a header drawn at the strip's top, a footer at its foot). Nil for no text.
+    func supplementary(
+        _ text: String?, _ textStyle: TextStyle, before: Int, after: Int, across: Int = Self.strip
+    ) throws(SheetError) -> Supplementary? {
         guard let text, !text.isEmpty else { return nil }
         let style = options.style
         let extent = vertical ? options.width : options.height
         let textWidth = max(1, extent - 2 * options.inset - 2 * style.sectionPadding)
         let length: Int
         do {
-            let set = try typesetter.layout(text, style: textStyle, width: vertical ? textWidth : min(textWidth, 240))
+            let set = try typesetter.layout(text, style: textStyle, width: vertical ? textWidth : min(textWidth, across))
             length = vertical ? set.height : (set.lines.map(\.width).max() ?? 0)
         } catch {
             throw .text(error)
