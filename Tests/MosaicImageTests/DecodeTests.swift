@@ -6,6 +6,13 @@ import Testing
 @Suite struct PNGDecodeTests {
     let decoder = ImageDecoder()
 
+    /// "(and 1 more warning)", not "(and 1 more warnings)".
+    @Test func warningCountsReadWell() {
+        #expect(DecodingWarning(path: "a.jpg", message: "m", count: 1).description == "a.jpg: m")
+        #expect(DecodingWarning(path: "a.jpg", message: "m", count: 2).description == "a.jpg: m (and 1 more warning)")
+        #expect(DecodingWarning(path: "a.jpg", message: "m", count: 5).description == "a.jpg: m (and 4 more warnings)")
+    }
+
     @Test func rgbaRoundTripIsExactAndPremultiplied() throws {
         let dir = Fixtures.directory()
         // Every alpha with a few colours: straight in the file, premultiplied in memory.

@@ -18,6 +18,10 @@ public struct DecodingWarning: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        count > 1 ? "\(path): \(message) (and \(count - 1) more warnings)" : "\(path): \(message)"
+        switch count {
+        case ...1: return "\(path): \(message)"
+        case 2: return "\(path): \(message) (and 1 more warning)"
+        default: return "\(path): \(message) (and \(count - 1) more warnings)"
+        }
     }
 }
