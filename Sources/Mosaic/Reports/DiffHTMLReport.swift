@@ -142,8 +142,11 @@ public struct DiffHTMLReport: Sendable {
             }
             if let d = r.difference {
                 row.f = report.figures(r)
-                row.box = d.bounds.map { [$0.minX, $0.minY, $0.width, $0.height] }
-                row.size = [d.size.width, d.size.height]
+                // Two sizes: each image at its own shape, no box (everything differs).
+                if d.sizeMismatch == nil {
+                    row.box = d.bounds.map { [$0.minX, $0.minY, $0.width, $0.height] }
+                    row.size = [d.size.width, d.size.height]
+                }
             }
             row.e = r.error?.description
             return row
