@@ -76,9 +76,8 @@ struct DiffCommand: ParsableCommand {
             let page = html.map(DiffHTMLReport.init(path:))
             try page?.check(reading: [baseline, current])
             let staging = try page?.makeStagingFolder()
-            defer { if let staging { DiffHTMLReport.discard(staging: staging) } }
             let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging)
+                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: String?

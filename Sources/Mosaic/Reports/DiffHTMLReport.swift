@@ -38,33 +38,15 @@ public struct DiffHTMLReport: Sendable {
     /// - Throws: `SheetError.wouldReplaceAForeignFile` for a folder of someone else's,
     ///   `.outputIsAnInput` when an image compared lies inside it.
     public func check(reading inputs: [String]) throws(SheetError) {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue, FileManager.default.fileExists(atPath: folder + "/" + Self.marker) else {
-                throw .wouldReplaceAForeignFile(path: folder)
-            }
-        }
-        let inside = OutputCheck.resolved(folder) + "/"
-        for input in inputs where (OutputCheck.resolved(input) + "/").hasPrefix(inside) {
-            throw .outputIsAnInput(path: folder)
-        }
+        try StagedFolder.check(folder, marker: Self.marker, inputs: inputs)
     }
 
     /// A fresh hidden folder beside `folder` for the run's diff images, renamed into place
     /// by `commit`.
     ///
     /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
-    public func makeStagingFolder() throws(SheetError) -> String {
-        let parent = (folder as NSString).deletingLastPathComponent
-        let staging = (parent.isEmpty ? "" : parent + "/") + ".\((folder as NSString).lastPathComponent).mosaic-\(getpid()).tmp"
-        try? FileManager.default.removeItem(atPath: staging)
-        do {
-            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
-            try Data().write(to: URL(fileURLWithPath: staging + "/" + Self.marker))
-        } catch {
-            throw .output(.cannotCreate(path: staging, reason: (error as NSError).localizedDescription))
-        }
-        return staging
+    public func makeStagingFolder() throws(SheetError) -> StagedFolder {
+        try StagedFolder(destination: folder, marker: Self.marker)
     }
 
     /// Writes the page for `report` (whose diff images are in `staging`) and moves the
@@ -72,26 +54,10 @@ public struct DiffHTMLReport: Sendable {
     /// page, each by a rename, so a reader never sees a page without its images.
     ///
     /// - Throws: `SheetError.output` when a file cannot be written or renamed.
-    public func commit(_ report: DiffReport, staging: String) throws(SheetError) {
-        let page = Data(html(report, imagesIn: staging).utf8)
-        let pending = try PendingFile(page, at: path)
-        let previous = folder + ".mosaic-\(getpid()).old"
-        let hadFolder = FileManager.default.fileExists(atPath: folder)
-        if hadFolder, rename(folder, previous) != 0 {
-            throw .output(.cannotRename(path: folder, reason: String(cString: strerror(errno))))
-        }
-        guard rename(staging, folder) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if hadFolder { rename(previous, folder) }
-            throw .output(.cannotRename(path: folder, reason: reason))
-        }
+    public func commit(_ report: DiffReport, staging: StagedFolder) throws(SheetError) {
+        let pending = try PendingFile(Data(html(report).utf8), at: path)
+        try staging.commit()
         try pending.commit()
-        if hadFolder { try? FileManager.default.removeItem(atPath: previous) }
-    }
-
-    /// Removes a staging folder after a failed run.
-    public static func discard(staging: String) {
-        try? FileManager.default.removeItem(atPath: staging)
     }
 
     // MARK: The page
@@ -123,9 +89,9 @@ public struct DiffHTMLReport: Sendable {
         var pairs: [Row]
     }
 
-    /// The page's HTML for `report`, the diff images found under `staging` linked as they
-    /// will be once the folder is in place.
-    func html(_ report: DiffReport, imagesIn staging: String) -> String {
+    /// The page's HTML for `report`, its diff images linked as they will be once their
+    /// folder is in place.
+    func html(_ report: DiffReport) -> String {
         let c = report.comparison
         let listed = report.changedBySeverity + c.failed + c.added + c.removed + c.withinTolerance
         let pageFolder = OutputCheck.resolved((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)

@@ -4,6 +4,8 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     case cannotCreate(path: String, reason: String)
     /// libpng failed while writing.
     case png(path: String, message: String)
+    /// libjpeg failed while writing.
+    case jpeg(path: String, message: String)
     /// The finished file could not be moved into place.
     case cannotRename(path: String, reason: String)
     /// A parameter out of range (`field` names it).
@@ -17,6 +19,7 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
         case .png(let path, let message): return "\(path): cannot write PNG: \(message)"
+        case .jpeg(let path, let message): return "\(path): cannot write JPEG: \(message)"
         case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
         case .invalidParameter(let field, let value): return "\(field) \(value) is out of range"
         case .rowMismatch(let path, let message): return "\(path): \(message)"

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A folder of outputs written under a hidden name beside its destination and renamed into
+/// place when complete (a tile pyramid, a report's images). The destination's previous
+/// folder is replaced only when mosaic wrote it (it holds the marker file); until
+/// `commit()` the destination stays as it was, and a dropped or discarded folder leaves
+/// nothing behind.
+public final class StagedFolder {
+    /// Where the folder goes.
+    public let destination: String
+    /// Where it is written meanwhile.
+    public let path: String
+    let marker: String
+    var settled = false
+
+    /// Before any work: `destination` is absent or a folder mosaic wrote (holding `marker`),
+    /// and holds none of `inputs`.
+    ///
+    /// - Throws: `SheetError.wouldReplaceAForeignFile` for a file or a folder of someone
+    ///   else's, `.outputIsAnInput` when an input lies inside it.
+    public static func check(_ destination: String, marker: String, inputs: [String]) throws(SheetError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder) {
+            guard isFolder.boolValue, FileManager.default.fileExists(atPath: destination + "/" + marker) else {
+                throw .wouldReplaceAForeignFile(path: destination)
+            }
+        }
+        let inside = OutputCheck.resolved(destination) + "/"
+        for input in inputs where (OutputCheck.resolved(input) + "/").hasPrefix(inside) {
+            throw .outputIsAnInput(path: destination)
+        }
+    }
+
+    /// Creates the hidden folder beside `destination`, with `marker` in it.
+    ///
+    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
+    public init(destination: String, marker: String) throws(SheetError) {
+        self.destination = destination
+        self.marker = marker
+        let parent = (destination as NSString).deletingLastPathComponent
+        path = (parent.isEmpty ? "" : parent + "/") + ".\((destination as NSString).lastPathComponent).mosaic-\(getpid()).tmp"
+        try? FileManager.default.removeItem(atPath: path)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try Data().write(to: URL(fileURLWithPath: path + "/" + marker))
+        } catch {
+            throw .output(.cannotCreate(path: destination, reason: (error as NSError).localizedDescription))
+        }
+    }
+
+    deinit { discard() }
+
+    /// Renames the folder into place, over the previous run's.
+    ///
+    /// - Throws: `SheetError.output(.cannotRename)` with the system's reason; the previous
+    ///   folder is then put back.
+    public func commit() throws(SheetError) {
+        guard !settled else { return }
+        let previous = path + ".old"
+        let hadFolder = FileManager.default.fileExists(atPath: destination)
+        if hadFolder, rename(destination, previous) != 0 {
+            throw .output(.cannotRename(path: destination, reason: String(cString: strerror(errno))))
+        }
+        guard rename(path, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if hadFolder { rename(previous, destination) }
+            throw .output(.cannotRename(path: destination, reason: reason))
+        }
+        settled = true
+        if hadFolder { try? FileManager.default.removeItem(atPath: previous) }
+    }
+
+    /// Removes the hidden folder; the destination stays as it was.
+    public func discard() {
+        guard !settled else { return }
+        settled = true
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
