@@ -14,8 +14,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Captions and text") var text: TextArguments
     @OptionGroup(title: "Colours and cards") var look: LookArguments
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
+    @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The PNG to write (pages: NAME-1.png, NAME-2.png, ...). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The PNG to write (pages: NAME-1.png, NAME-2.png, ...), a NAME.dzi pyramid, or the folder of a IIIF one. Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
     var output: String?
 
     /// Everything the option groups say, as the library's options.
@@ -38,13 +39,29 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
+    /// What the board is written as.
+    var outputFormat: PyramidArguments.OutputFormat { pyramid.resolvedFormat(destination: destination) }
+
     func validate() throws {
         if toStandardOutput {
             if json == "-" { throw ValidationError("--output - and --json - would both write to standard output") }
+            if outputFormat != .png { throw ValidationError("--output - writes one PNG; a pyramid needs a name") }
             return
         }
-        guard destination.lowercased().hasSuffix(".png") else {
-            throw ValidationError("--output: mosaic writes PNG; \"\(destination)\" does not end in .png")
+        switch outputFormat {
+        case .png:
+            guard destination.lowercased().hasSuffix(".png") else {
+                throw ValidationError("--output: \"\(destination)\" does not end in .png (or .dzi for a Deep Zoom pyramid; --format iiif for a IIIF folder)")
+            }
+        case .dzi:
+            guard destination.lowercased().hasSuffix(".dzi") else { throw ValidationError("--format dzi: the output names the descriptor, NAME.dzi; got \"\(destination)\"") }
+        case .iiif:
+            if destination.lowercased().hasSuffix(".png") || destination.lowercased().hasSuffix(".dzi") {
+                throw ValidationError("--format iiif: the output names a folder; got \"\(destination)\"")
+            }
+        }
+        if outputFormat != .png, layout.maxHeight != nil || layout.maxWidth != nil {
+            throw ValidationError("a tile pyramid shows the whole board, one page: drop \(layout.maxHeight != nil ? "--max-height" : "--max-width")")
         }
     }
 
@@ -71,6 +88,10 @@ struct RenderCommand: ParsableCommand {
                     printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
                 }
             }
+            if outputFormat != .png {
+                try renderPyramid(contactSheet, catalog: catalog, warned: warned, started: started)
+                return
+            }
             // Before drawing: every page and the map against every file read.
             let pages = try pagePaths(contactSheet)
             // Pages already there that mosaic wrote (read once: their PNG text says so).
@@ -93,7 +114,62 @@ struct RenderCommand: ParsableCommand {
             try commit(sink, map: json.map { _ in
                 try contactSheet.imageMapJSON(output: toStandardOutput ? nil : destination, problems: summary.failures)
             })
-            if !quiet { report(summary, catalog: catalog, sheet: contactSheet, alreadyWarned: warned, seconds: Date().timeIntervalSince(started)) }
+            if !quiet {
+                report(
+                    summary, catalog: catalog, written: Self.pages(summary.files, sheet: contactSheet), alreadyWarned: warned,
+                    seconds: Date().timeIntervalSince(started))
+            }
+        }
+    }
+
+    /// The board as a Deep Zoom or IIIF pyramid: one page, its tiles in a folder renamed
+    /// into place with the descriptors (and the map) when every tile is written.
+    func renderPyramid(_ sheet: ContactSheet, catalog: Catalog, warned: Set<CardProblem>, started: Date) throws {
+        let options = sheet.options
+        let pyramidOptions = try pyramid.options(format: outputFormat, opaque: options.style.background.isOpaque)
+        let background = options.style.background.premultiplied
+        let sink: any PageSink
+        let folder: String
+        switch outputFormat {
+        case .iiif:
+            let iiif = IIIFSink(destination: destination, format: IIIF(id: pyramid.iiifId), options: pyramidOptions, background: background, threads: options.jobs)
+            (sink, folder) = (iiif, iiif.folder)
+        default:
+            let dzi = DeepZoomSink(destination: destination, format: DeepZoom(), options: pyramidOptions, background: background, threads: options.jobs)
+            (sink, folder) = (dzi, dzi.folder)
+        }
+        // Before drawing: the descriptor and the map against every file read; the folder
+        // absent or one mosaic wrote, holding no input.
+        var check = outputCheck(pages: outputFormat == .dzi ? [destination] : [], ownSheets: [], catalog: catalog)
+        if outputFormat == .iiif, let json, json != "-", OutputCheck.resolved(json).hasPrefix(OutputCheck.resolved(folder) + "/") {
+            check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
+        }
+        try check.check()
+        try StagedFolder.check(folder, marker: DeepZoomSink.marker, inputs: check.inputs)
+        if outputFormat == .dzi, FileManager.default.fileExists(atPath: destination),
+            !FileManager.default.fileExists(atPath: folder + "/" + DeepZoomSink.marker)
+        {
+            throw SheetError.wouldReplaceAForeignFile(path: destination)
+        }
+        let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
+        var summary = try SheetRenderer(sheet: sheet).render(into: sink, commit: false) { bar.update($0) }
+        bar.finish()
+        if summary.rendered == 0 && !summary.failures.isEmpty {
+            sink.abandon()
+            if !quiet { for failure in summary.failures where !warned.contains(failure) { printError("warning: \(failure)") } }
+            throw SheetError.everyInputFailed(count: summary.failures.count)
+        }
+        summary.files = [destination]
+        try commit(sink, map: json.map { _ in try sheet.imageMapJSON(output: destination, problems: summary.failures) })
+        if !quiet {
+            let size = sheet.layout.pageSize(0)
+            let tiles = (sink as? DeepZoomSink)?.tileCount ?? (sink as? IIIFSink)?.tileCount ?? 0
+            let skipped = (sink as? DeepZoomSink)?.skippedTiles ?? (sink as? IIIFSink)?.skippedTiles ?? 0
+            let bytes = Self.treeSize(folder)
+            var written = "\(destination) (\(size.width)x\(size.height), \(tiles) tiles"
+            if skipped > 0 { written += ", \(skipped) blank left out" }
+            written += ", \(CaptionMode.humanSize(bytes)))"
+            report(summary, catalog: catalog, written: written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
         }
     }
 
@@ -117,7 +193,7 @@ struct RenderCommand: ParsableCommand {
     /// Puts the pages and the map in place together: the map is written beside its
     /// destination first, the pages renamed, then the map; a failure anywhere leaves every
     /// previous output as it was.
-    func commit(_ sink: PNGSink, map: Data?) throws {
+    func commit(_ sink: some PageSink, map: Data?) throws {
         var pending: PendingFile?
         if let json, json != "-", let map {
             do {
@@ -159,6 +235,16 @@ struct RenderCommand: ParsableCommand {
         return []
     }
 
+    /// The bytes of the files under `folder`, at any depth.
+    static func treeSize(_ folder: String) -> Int {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        var total = 0
+        while let relative = enumerator.nextObject() as? String {
+            if let info = FileNames.status(folder + "/" + relative), (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
+        }
+        return total
+    }
+
     /// The pages written with their sizes: "sheet.png (1800x4518, 6.2 MB)", or for several
     /// "3 pages, 1800x900 each at most, 4.1 MB: sheet-1.png, ...".
     static func pages(_ files: [String], sheet: ContactSheet) -> String {
@@ -175,7 +261,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The warnings not yet printed and the closing line: counts, the failed files by
     /// their whole paths, skipped files, the pages written.
-    func report(_ summary: RenderSummary, catalog: Catalog, sheet: ContactSheet, alreadyWarned: Set<CardProblem>, seconds: Double) {
+    func report(_ summary: RenderSummary, catalog: Catalog, written: String, alreadyWarned: Set<CardProblem>, seconds: Double) {
         for failure in summary.failures where !alreadyWarned.contains(failure) { printError("warning: \(failure)") }
         for warning in summary.warnings { printError("warning: \(warning)") }
         if !summary.missingCharacters.isEmpty {
@@ -205,7 +291,7 @@ struct RenderCommand: ParsableCommand {
             let named = catalog.skippedFiles.prefix(3).map { FileNames.display(($0 as NSString).lastPathComponent) }
             line += "; skipped \(count) other file\(count == 1 ? "" : "s"): " + named.joined(separator: ", ") + (count > 3 ? " and \(count - 3) more" : "")
         }
-        line += " -> " + Self.pages(summary.files, sheet: sheet)
+        line += " -> " + written
         line += " (\(String(format: "%.2f", seconds)) s)"
         printError(line)
     }

@@ -26,7 +26,7 @@ import Testing
 
     @Test func renderHelpIsGroupedWithDefaults() throws {
         let help = try Self.check(["render", "--help"], against: "render-help.txt")
-        for heading in ["INPUTS:", "LAYOUT:", "CAPTIONS AND TEXT:", "COLOURS AND CARDS:", "PIXELS AND WORK:"] {
+        for heading in ["INPUTS:", "LAYOUT:", "CAPTIONS AND TEXT:", "COLOURS AND CARDS:", "PIXELS AND WORK:", "OUTPUT FORMATS AND TILE PYRAMIDS:"] {
             #expect(help.contains(heading), "\(heading)")
         }
         // Every option with a value says its default.

@@ -1,0 +1,264 @@
+import Dispatch
+import Foundation
+import MosaicSync
+
+/// The levels of a tile pyramid, built as the base image's rows pass through, as libvips's
+/// `dzsave` builds them: each level keeps only the rows of its current tile row (plus the
+/// overlap), cuts its tiles as soon as their last row arrives, and hands every pair of rows
+/// to the level below, which averages them 2x2. Memory is a few tile rows per level, however
+/// long the board; the tiles are the same bytes in whatever order they are written.
+///
+/// Level 0 here is the base (full size); each next level is half as large, rounded up, down
+/// to the last level the caller asks for. The sinks name the levels as their formats do.
+final class TilePyramid {
+    /// One level: its size and the rows it holds.
+    struct Level {
+        let width: Int
+        let height: Int
+        /// Rows from `bufferTop`, premultiplied RGBA, `width` pixels each.
+        var rows: [UInt8] = []
+        var bufferTop = 0
+        /// Rows received so far.
+        var received = 0
+        /// The next tile row to cut.
+        var nextTileRow = 0
+        /// An even row waiting for its partner before it is averaged into the level below.
+        var pendingRow: [UInt8]?
+
+        var rowBytes: Int { width * 4 }
+    }
+
+    /// A tile cut from a level: its place, the pixels.
+    struct Tile: Sendable {
+        var level: Int
+        var column: Int
+        var row: Int
+        var bitmap: Bitmap
+    }
+
+    let tileSize: Int
+    let overlap: Int
+    private(set) var levels: [Level]
+    let emit: (Tile) throws(ImageEncodingError) -> Void
+
+    /// The sizes of the levels of a `width` x `height` image, halved (rounded up) until
+    /// `last(width, height)` says the level is the last.
+    static func levelSizes(width: Int, height: Int, last: (Int, Int) -> Bool) -> [Size] {
+        var sizes = [Size(width: width, height: height)]
+        while !last(sizes[sizes.count - 1].width, sizes[sizes.count - 1].height) {
+            let size = sizes[sizes.count - 1]
+            sizes.append(Size(width: (size.width + 1) / 2, height: (size.height + 1) / 2))
+        }
+        return sizes
+    }
+
+    /// - Parameters:
+    ///   - sizes: each level's size, the base first (`levelSizes`).
+    ///   - emit: called with every tile as it is cut, on the caller's thread.
+    init(sizes: [Size], tileSize: Int, overlap: Int, emit: @escaping (Tile) throws(ImageEncodingError) -> Void) {
+        self.tileSize = tileSize
+        self.overlap = overlap
+        self.emit = emit
+        levels = sizes.map { Level(width: $0.width, height: $0.height) }
+    }
+
+    /// How many tiles a level of `length` pixels has along one side.
+    func tileCount(_ length: Int) -> Int { max(1, (length + tileSize - 1) / tileSize) }
+
+    /// The base's next rows (`band` as wide as the base).
+    func push(_ band: Bitmap) throws(ImageEncodingError) {
+        try push(band.pixels, rows: band.height, into: 0)
+    }
+
+    /// Every row has been pushed: the levels' last rows reduced and their last tiles cut.
+    func finish() throws(ImageEncodingError) {
+        for index in levels.indices {
+            if let pending = levels[index].pendingRow, index + 1 < levels.count {
+                levels[index].pendingRow = nil
+                try push(Self.reduce(pending, nil, width: levels[index].width), rows: 1, into: index + 1)
+            }
+            try cutReadyTiles(index, final: true)
+        }
+    }
+
+    private func push(_ data: [UInt8], rows count: Int, into index: Int) throws(ImageEncodingError) {
+        guard index < levels.count, count > 0 else { return }
+        let rowBytes = levels[index].rowBytes
+        levels[index].rows.append(contentsOf: data[0..<(count * rowBytes)])
+        levels[index].received += count
+        try cutReadyTiles(index, final: false)
+        // Pairs of rows, averaged into the level below.
+        guard index + 1 < levels.count else { return }
+        var reduced: [UInt8] = []
+        var reducedRows = 0
+        var row = 0
+        if let pending = levels[index].pendingRow {
+            reduced += Self.reduce(pending, Array(data[0..<rowBytes]), width: levels[index].width)
+            reducedRows += 1
+            levels[index].pendingRow = nil
+            row = 1
+        }
+        while row + 1 < count {
+            let a = Array(data[(row * rowBytes)..<((row + 1) * rowBytes)])
+            let b = Array(data[((row + 1) * rowBytes)..<((row + 2) * rowBytes)])
+            reduced += Self.reduce(a, b, width: levels[index].width)
+            reducedRows += 1
+            row += 2
+        }
+        if row < count { levels[index].pendingRow = Array(data[(row * rowBytes)..<((row + 1) * rowBytes)]) }
+        try push(reduced, rows: reducedRows, into: index + 1)
+    }
+
+    /// Cuts every tile row of level `index` whose rows (with the overlap below) have all
+    /// arrived, then drops the rows no later tile needs.
+    private func cutReadyTiles(_ index: Int, final: Bool) throws(ImageEncodingError) {
+        let t = tileSize, o = overlap
+        let height = levels[index].height, width = levels[index].width
+        let rowBytes = levels[index].rowBytes
+        while levels[index].nextTileRow < tileCount(height) {
+            let r = levels[index].nextTileRow
+            let y0 = max(0, r * t - o), y1 = min(height, (r + 1) * t + o)
+            guard levels[index].received >= y1 || final else { return }
+            for c in 0..<tileCount(width) {
+                let x0 = max(0, c * t - o), x1 = min(width, (c + 1) * t + o)
+                var bitmap = Bitmap(width: x1 - x0, height: y1 - y0)
+                let top = levels[index].bufferTop
+                levels[index].rows.withUnsafeBufferPointer { source in
+                    bitmap.pixels.withUnsafeMutableBufferPointer { target in
+                        for y in y0..<y1 {
+                            let from = (y - top) * rowBytes + x0 * 4
+                            let to = (y - y0) * (x1 - x0) * 4
+                            for i in 0..<((x1 - x0) * 4) { target[to + i] = source[from + i] }
+                        }
+                    }
+                }
+                try emit(Tile(level: index, column: c, row: r, bitmap: bitmap))
+            }
+            levels[index].nextTileRow += 1
+            // The next tile row starts `overlap` rows above its first own row.
+            let keepFrom = min(levels[index].received, max(0, (r + 1) * t - o))
+            let drop = keepFrom - levels[index].bufferTop
+            if drop > 0 {
+                levels[index].rows.removeFirst(drop * rowBytes)
+                levels[index].bufferTop = keepFrom
+            }
+        }
+    }
+
+    /// Row `a` and the row under it, `b` (nil below the last row), averaged in 2x2 blocks
+    /// (the pixels that exist: a last odd column or row counts once), rounded to nearest.
+    static func reduce(_ a: [UInt8], _ b: [UInt8]?, width: Int) -> [UInt8] {
+        let outWidth = (width + 1) / 2
+        var out = [UInt8](repeating: 0, count: outWidth * 4)
+        a.withUnsafeBufferPointer { a in
+            out.withUnsafeMutableBufferPointer { out in
+                func average(_ b: UnsafeBufferPointer<UInt8>?) {
+                    for x in 0..<outWidth {
+                        let x0 = 2 * x, hasRight = x0 + 1 < width
+                        let n = (hasRight ? 2 : 1) * (b == nil ? 1 : 2)
+                        for channel in 0..<4 {
+                            var sum = Int(a[x0 * 4 + channel])
+                            if hasRight { sum += Int(a[(x0 + 1) * 4 + channel]) }
+                            if let b {
+                                sum += Int(b[x0 * 4 + channel])
+                                if hasRight { sum += Int(b[(x0 + 1) * 4 + channel]) }
+                            }
+                            out[x * 4 + channel] = UInt8((sum + n / 2) / n)
+                        }
+                    }
+                }
+                if let b { b.withUnsafeBufferPointer { average($0) } } else { average(nil) }
+            }
+        }
+        return out
+    }
+}
+
+/// How tiles are encoded.
+public enum TileFormat: Hashable, Sendable {
+    /// Lossless: the tiles equal the PNG render, pixel for pixel.
+    case png
+    /// Lossy, `quality` 1...100 (libjpeg's scale); opaque boards only.
+    case jpeg(quality: Int)
+
+    /// The files' extension.
+    public var fileExtension: String {
+        switch self {
+        case .png: return "png"
+        case .jpeg: return "jpeg"
+        }
+    }
+}
+
+/// Encodes and writes tiles on up to `threads` threads at once, in any order: each tile
+/// is its own file, so the bytes do not depend on the order or the count.
+final class TileWriter: @unchecked Sendable {
+    let format: TileFormat
+    let hasAlpha: Bool
+    let compressionLevel: Int
+    private let queue = DispatchQueue(label: "mosaic.tiles", attributes: .concurrent)
+    private let slots: DispatchSemaphore
+    private let group = DispatchGroup()
+    private let failure = Locked<ImageEncodingError?>(nil)
+    /// Tiles written, for the sink's record.
+    let written = Locked(0)
+
+    init(format: TileFormat, hasAlpha: Bool, compressionLevel: Int, threads: Int) {
+        self.format = format
+        self.hasAlpha = hasAlpha
+        self.compressionLevel = compressionLevel
+        slots = DispatchSemaphore(value: max(1, threads))
+    }
+
+    /// Queues `tile` to be written at `path`; throws an earlier tile's failure.
+    func write(_ tile: Bitmap, to path: String) throws(ImageEncodingError) {
+        if let error = failure.withLock({ $0 }) { throw error }
+        slots.wait()
+        group.enter()
+        queue.async { [self] in
+            defer {
+                slots.signal()
+                group.leave()
+            }
+            do throws(ImageEncodingError) {
+                switch format {
+                case .png: try tile.writeTile(to: path, hasAlpha: hasAlpha, compressionLevel: compressionLevel)
+                case .jpeg(let quality): try tile.writeJPEG(to: path, quality: quality)
+                }
+                written.withLock { $0 += 1 }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+    }
+
+    /// Waits for every queued tile; throws the first failure.
+    func wait() throws(ImageEncodingError) {
+        group.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
+
+extension Bitmap {
+    /// A tile as PNG, written directly (its folder is renamed into place as a whole), with
+    /// no Software text: the same bytes for the same pixels.
+    func writeTile(to path: String, hasAlpha: Bool, compressionLevel: Int) throws(ImageEncodingError) {
+        let writer = try PNGWriter(
+            path: path, width: width, height: height, hasAlpha: hasAlpha, compressionLevel: compressionLevel, software: nil)
+        try writer.write(self)
+        try writer.finish()
+    }
+
+    /// Whether every pixel is `color` (premultiplied bytes).
+    func isFilled(with color: RGBA) -> Bool {
+        let word = [color.red, color.green, color.blue, color.alpha]
+        return pixels.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                if p[i] != word[0] || p[i + 1] != word[1] || p[i + 2] != word[2] || p[i + 3] != word[3] { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+}

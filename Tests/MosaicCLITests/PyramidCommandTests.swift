@@ -1,0 +1,63 @@
+import Foundation
+import Mosaic
+import Testing
+
+/// `mosaic render -o board.dzi` and `--format iiif`: the files, the options, the refusals.
+@Suite struct PyramidCommandTests {
+    @Test func aDeepZoomPyramidOfTheSamples() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "-o", dir + "/board.dzi", "--json", dir + "/board.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("-> \(dir)/board.dzi (1800x"), "\(result.stderr)")
+        let dzi = try String(contentsOfFile: dir + "/board.dzi", encoding: .utf8)
+        #expect(dzi.contains("Format=\"jpeg\" Overlap=\"1\" TileSize=\"254\""))
+        #expect(FileManager.default.fileExists(atPath: dir + "/board_files/11/0_0.jpeg"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/board_files/0/0_0.jpeg"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/board.json"))
+        // Again: the pyramid mosaic wrote is replaced.
+        let again = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "-o", dir + "/board.dzi", "--tile-format", "png", "--tile-size", "510"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/board_files/11/0_0.png"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/board_files/11/0_0.jpeg"))
+    }
+
+    @Test func aIIIFFolder() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "--format", "iiif", "-o", dir + "/board", "--iiif-id", "https://example.org/iiif/board"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/board/info.json"))) as? [String: Any])
+        #expect(info["id"] as? String == "https://example.org/iiif/board")
+        #expect(FileManager.default.fileExists(atPath: dir + "/board/0,0,256,256/256,256/0/default.jpg"))
+    }
+
+    @Test func refusals() throws {
+        let dir = CLI.temporaryDirectory()
+        let input = CLI.sampleImages + "/manifest.json"
+        // Usage errors, before any work.
+        for arguments in [
+            ["-o", dir + "/b.dzi", "--max-height", "900"],
+            ["-o", dir + "/b.dzi", "--tile-size", "8"],
+            ["-o", dir + "/b.dzi", "--tile-quality", "0"],
+            ["-o", dir + "/b.dzi", "--background", "transparent", "--tile-format", "jpeg"],
+            ["-o", dir + "/b.png", "--format", "dzi"],
+            ["-o", dir + "/b.txt"],
+            ["-o", "-", "--format", "iiif"],
+        ] {
+            let result = try CLI.run(["render", input] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+        // A folder that mosaic did not write is never replaced, nor a .dzi beside none.
+        try FileManager.default.createDirectory(atPath: dir + "/mine_files", withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir + "/mine_files/notes.txt"))
+        let foreign = try CLI.run(["render", input, "-o", dir + "/mine.dzi"])
+        #expect(foreign.status == 1 && foreign.stderr.contains("mine_files"), "\(foreign.stderr)")
+        #expect(try String(contentsOfFile: dir + "/mine_files/notes.txt", encoding: .utf8) == "keep")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/other.dzi"))
+        let descriptor = try CLI.run(["render", input, "-o", dir + "/other.dzi"])
+        #expect(descriptor.status == 1, "\(descriptor.stderr)")
+        #expect(try String(contentsOfFile: dir + "/other.dzi", encoding: .utf8) == "mine")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/other_files"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+}
