@@ -25,8 +25,8 @@ struct LayoutCommand: ParsableCommand {
             let problems = catalog.strictProblems
             if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
-            FileHandle.standardOutput.write(try contactSheet.imageMapJSON(output: output))
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            // Streamed: a map of a million cards is never held whole.
+            try contactSheet.writeImageMap(to: JSONStream(descriptor: STDOUT_FILENO, name: "standard output"), output: output)
         }
     }
 }

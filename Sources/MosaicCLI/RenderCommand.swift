@@ -74,7 +74,7 @@ struct RenderCommand: ParsableCommand {
             try outputCheck(pages: toStandardOutput ? [] : [destination], ownSheets: [], catalog: nil).check()
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             let catalog = try input.catalog(decoder: decoder, output: destination, jobs: options.jobs)
-            let probeProblems = catalog.entries.compactMap(\.problem)
+            let probeProblems = catalog.allEntries.compactMap(\.problem)
             let warned = Set(probeProblems)
             if !quiet {
                 for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
@@ -111,9 +111,9 @@ struct RenderCommand: ParsableCommand {
                 if !quiet { for failure in summary.failures where !warned.contains(failure) { printError("warning: \(failure)") } }
                 throw SheetError.everyInputFailed(count: summary.failures.count)
             }
-            try commit(sink, map: json.map { _ in
-                try contactSheet.imageMapJSON(output: toStandardOutput ? nil : destination, problems: summary.failures)
-            })
+            try commit(sink) { stream throws(SheetError) in
+                try contactSheet.writeImageMap(to: stream, output: toStandardOutput ? nil : destination, problems: summary.failures)
+            }
             if !quiet {
                 report(
                     summary, catalog: catalog, written: Self.pages(summary.files, sheet: contactSheet), alreadyWarned: warned,
@@ -160,7 +160,7 @@ struct RenderCommand: ParsableCommand {
             throw SheetError.everyInputFailed(count: summary.failures.count)
         }
         summary.files = [destination]
-        try commit(sink, map: json.map { _ in try sheet.imageMapJSON(output: destination, problems: summary.failures) })
+        try commit(sink) { stream throws(SheetError) in try sheet.writeImageMap(to: stream, output: destination, problems: summary.failures) }
         if !quiet {
             let size = sheet.layout.pageSize(0)
             let tiles = (sink as? DeepZoomSink)?.tileCount ?? (sink as? IIIFSink)?.tileCount ?? 0
@@ -183,7 +183,7 @@ struct RenderCommand: ParsableCommand {
             check.read(input.inputs + input.listFiles)
             // A folder's own earlier sheet, left out of the catalog, may be replaced.
             check.allowReplacing(Array(ownSheets))
-            check.inputs += catalog.entries.map(\.path)
+            check.inputs += catalog.paths
         } else {
             check.inputs = input.inputs + input.listFiles
         }
@@ -193,11 +193,11 @@ struct RenderCommand: ParsableCommand {
     /// Puts the pages and the map in place together: the map is written beside its
     /// destination first, the pages renamed, then the map; a failure anywhere leaves every
     /// previous output as it was.
-    func commit(_ sink: some PageSink, map: Data?) throws {
+    func commit(_ sink: some PageSink, map: (JSONStream) throws(SheetError) -> Void) throws {
         var pending: PendingFile?
-        if let json, json != "-", let map {
+        if let json, json != "-" {
             do {
-                pending = try PendingFile(map, at: json)
+                pending = try PendingFile(at: json, writing: map)
             } catch {
                 sink.abandon()
                 throw error
@@ -211,7 +211,7 @@ struct RenderCommand: ParsableCommand {
             throw SheetError.output(error)
         }
         try pending?.commit()
-        if json == "-", let map { FileHandle.standardOutput.write(map + Data("\n".utf8)) }
+        if json == "-" { try map(JSONStream(descriptor: STDOUT_FILENO, name: "standard output")) }
         if toStandardOutput {
             // Registered, so that a closed pipe (SIGPIPE) or Ctrl-C while sending removes it.
             TemporaryFiles.register(sinkDestination)

@@ -26,12 +26,16 @@ public struct Catalog: Sendable {
         self.title = title
     }
 
-    /// Every entry, in order.
+    /// Every entry, in order (a copy: for a walk, `allEntries`).
     public var entries: [CatalogEntry] { sections.flatMap(\.entries) }
+    /// Every entry, in order, without a copy of them all.
+    public var allEntries: FlattenSequence<LazyMapSequence<[CatalogSection], [CatalogEntry]>> { sections.lazy.map(\.entries).joined() }
+    /// Every entry's path, in order.
+    public var paths: [String] { allEntries.map(\.path) }
 
     /// What `--strict` refuses before drawing: entries whose headers could not be read,
     /// and images left out because mosaic cannot read their format.
-    public var strictProblems: [CardProblem] { entries.compactMap(\.problem) + unreadableImages }
+    public var strictProblems: [CardProblem] { allEntries.compactMap(\.problem) + unreadableImages }
 
     // MARK: Folders
 

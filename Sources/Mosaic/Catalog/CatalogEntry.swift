@@ -8,19 +8,65 @@ public struct CatalogEntry: Sendable, Hashable {
     public var relativePath: String
     /// What the headers say; nil when they could not be read (see `problem`).
     public var info: ImageInfo?
-    /// Why the file could not be probed: it becomes a placeholder card.
-    public var problem: CardProblem?
-    /// Pixels already in memory (a diff board's side-by-side strip), upright: drawn instead
-    /// of decoding `path`, which then only names the card.
-    public var bitmap: Bitmap?
-    /// Manifest captions.
-    public var title: String?
-    /// Manifest description (the caption's second part).
-    public var description: String?
+    /// What few entries have (a problem, pixels, manifest captions), kept apart so that an
+    /// entry of a folder's image stays small: a board of 100,000 cards holds 100,000.
+    var rare: Rare?
     /// The file's size in bytes (0 when unknown).
     public var fileSize: Int
     /// Seconds since 1970.
     public var modified: Double
+
+    final class Rare: Sendable, Hashable {
+        let problem: CardProblem?
+        let bitmap: Bitmap?
+        let title: String?
+        let description: String?
+
+        init(problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?) {
+            self.problem = problem
+            self.bitmap = bitmap
+            self.title = title
+            self.description = description
+        }
+
+        /// Nil when every field is.
+        static func make(problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?) -> Rare? {
+            problem == nil && bitmap == nil && title == nil && description == nil
+                ? nil : Rare(problem: problem, bitmap: bitmap, title: title, description: description)
+        }
+
+        static func == (a: Rare, b: Rare) -> Bool {
+            a.problem == b.problem && a.bitmap == b.bitmap && a.title == b.title && a.description == b.description
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(problem)
+            hasher.combine(title)
+            hasher.combine(description)
+        }
+    }
+
+    /// Why the file could not be probed: it becomes a placeholder card.
+    public var problem: CardProblem? {
+        get { rare?.problem }
+        set { rare = .make(problem: newValue, bitmap: bitmap, title: title, description: description) }
+    }
+    /// Pixels already in memory (a diff board's side-by-side strip), upright: drawn instead
+    /// of decoding `path`, which then only names the card.
+    public var bitmap: Bitmap? {
+        get { rare?.bitmap }
+        set { rare = .make(problem: problem, bitmap: newValue, title: title, description: description) }
+    }
+    /// Manifest captions.
+    public var title: String? {
+        get { rare?.title }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: newValue, description: description) }
+    }
+    /// Manifest description (the caption's second part).
+    public var description: String? {
+        get { rare?.description }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: newValue) }
+    }
 
     /// An entry known by its paths only; the rest is filled in as it is learnt.
     public init(
@@ -30,9 +76,7 @@ public struct CatalogEntry: Sendable, Hashable {
         self.path = path
         self.relativePath = relativePath
         self.info = info
-        self.problem = problem
-        self.title = title
-        self.description = description
+        self.rare = .make(problem: problem, bitmap: nil, title: title, description: description)
         self.fileSize = fileSize
         self.modified = modified
     }

@@ -3,8 +3,6 @@ struct DecodeJob: Sendable {
     var path: ItemPath
     var minY: Int
     var maxY: Int
-    var attributes: LayoutAttributes
-    var card: SheetCard
 }
 
 /// A decoded card: its image at the size it is drawn, its caption, or why it failed.
@@ -39,32 +37,35 @@ struct CardDecoding: Sendable {
     }
 
     func decode(_ job: DecodeJob) -> DecodedCard {
-        let frame = job.attributes.imageFrame ?? job.attributes.frame
+        // Looked up here, on the worker: a page's jobs stay a few bytes each.
+        guard let attributes = sheet.layout.element(at: job.path) else { return DecodedCard(image: nil, imageOrigin: .zero) }
+        let card = sheet.card(job.path)
+        let frame = attributes.imageFrame ?? attributes.frame
         var result = DecodedCard(image: nil, imageOrigin: frame.origin)
-        if let caption = job.card.caption, let captionFrame = job.attributes.captionFrame {
+        if let caption = card.caption, let captionFrame = attributes.captionFrame {
             let painter = CardPainter(sheet: sheet)
             let set = sheet.captions.layout(caption, width: captionFrame.width)
             result.title = set.title.map { painter.mask($0, width: captionFrame.width) }
             result.description = set.description.map { painter.mask($0, width: captionFrame.width) }
             result.descriptionTop = set.descriptionTop
         }
-        if let problem = job.card.entry.problem {
+        if let problem = card.entry.problem {
             result.failure = problem
             return result
         }
         do {
-            try decodeImage(job, frame: frame, into: &result)
+            try decodeImage(card, attributes: attributes, frame: frame, into: &result)
         } catch {
-            result.failure = CardProblem(path: job.card.entry.path, error: error)
+            result.failure = CardProblem(path: card.entry.path, error: error)
         }
         return result
     }
 
     /// The image decoded (shrunk on load, within the budget) and resampled to its frame:
     /// exactly, cropped to fill it, or fitted inside it.
-    func decodeImage(_ job: DecodeJob, frame: Rect, into result: inout DecodedCard) throws(ImageDecodingError) {
-        let scaling = job.attributes.imageScaling ?? .exact
-        let aspect = job.card.entry.orientedSize.map { (Double($0.width), Double($0.height)) }
+    func decodeImage(_ card: SheetCard, attributes: LayoutAttributes, frame: Rect, into result: inout DecodedCard) throws(ImageDecodingError) {
+        let scaling = attributes.imageScaling ?? .exact
+        let aspect = card.entry.orientedSize.map { (Double($0.width), Double($0.height)) }
         // For a letterboxed (fit) image the drawn size is smaller than the frame.
         var target = frame
         if scaling == .fit, let aspect { target = aspectFit(aspectRatio: aspect, insideRect: frame) }
@@ -77,13 +78,13 @@ struct CardDecoding: Sendable {
         // does): a scaled IDCT or a block average alone aliases, the filter does not.
         minimum = Size(width: minimum.width * Self.filterHeadroom, height: minimum.height * Self.filterHeadroom)
         let source: Bitmap
-        if let bitmap = job.card.entry.bitmap {
+        if let bitmap = card.entry.bitmap {
             source = bitmap
         } else {
-            let bytes = job.card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
+            let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)
             defer { budget.release(bytes) }
-            let decoded = try decoder.decode(job.card.entry.path, minimumSize: minimum)
+            let decoded = try decoder.decode(card.entry.path, minimumSize: minimum)
             result.warning = decoded.warning
             source = decoded.bitmap
         }

@@ -8,13 +8,15 @@ import MosaicSync
 ///
 /// Jobs are sorted by their top; a job is admitted once its top is above the allowed line
 /// (one signal of `admitted` per job), workers take admitted jobs in order, and each result
-/// signals its own semaphore. The shared state is behind one `Locked`.
+/// is announced on one condition (not a semaphore per job: a page may hold 100,000). The
+/// shared state is behind one `Locked`.
 final class DecodePipeline: Sendable {
     let jobs: [DecodeJob]
     private let decodeOne: @Sendable (DecodeJob) -> DecodedCard
     private let workerCount: Int
     private let admitted = DispatchSemaphore(value: 0)
-    private let ready: [DispatchSemaphore]
+    /// Broadcast when a result is stored.
+    private let ready = NSCondition()
     private let exited = DispatchSemaphore(value: 0)
 
     private struct State: Sendable {
@@ -30,7 +32,6 @@ final class DecodePipeline: Sendable {
         self.jobs = jobs
         self.decodeOne = decode
         self.workerCount = max(1, workers)
-        self.ready = jobs.map { _ in DispatchSemaphore(value: 0) }
     }
 
     /// Starts the workers (threads with a 4 MiB stack: the codecs' C code wants room).
@@ -71,7 +72,9 @@ final class DecodePipeline: Sendable {
             guard let index else { return }
             let result = decodeOne(jobs[index])
             state.withLock { $0.results[index] = result }
-            ready[index].signal()
+            ready.lock()
+            ready.broadcast()
+            ready.unlock()
         }
     }
 
@@ -79,9 +82,14 @@ final class DecodePipeline: Sendable {
     func result(_ index: Int) -> DecodedCard {
         allow(upTo: jobs[index].minY + 1)
         if let done = state.withLock({ $0.results[index] }) { return done }
-        ready[index].wait()
-        // Stored before the signal; a card is asked for again only until `release`.
-        return state.withLock { $0.results[index] } ?? DecodedCard(image: nil, imageOrigin: .zero)
+        // The check and the wait under the condition's lock, which a worker takes to
+        // announce a result after storing it: no announcement is missed.
+        ready.lock()
+        defer { ready.unlock() }
+        while true {
+            if let done = state.withLock({ $0.results[index] }) { return done }
+            ready.wait()
+        }
     }
 
     /// Frees a card's pixels once the band has passed it.

@@ -5,26 +5,46 @@ struct PageBands {
     let page: Int
     let lookahead: Int
     let jobs: [DecodeJob]
-    /// A card's index in `jobs`.
-    let jobIndex: [ItemPath: Int]
+    /// Each section's first card in the board's card order.
+    let sectionStart: [Int]
+    /// A card's index in `jobs`, by its place in the board's card order (-1 off the page):
+    /// four bytes a card, where a dictionary took fifty.
+    let jobIndex: [Int32]
     let pipeline: DecodePipeline
     let painter: CardPainter
     /// Cards decoded and not yet passed by the bands.
     var live: Set<Int> = []
-    /// Cards drawn at least once (counted in the tally).
-    var drawn: Set<Int> = []
+    /// Cards drawn at least once (counted in the tally), by job.
+    var drawn: [Bool]
 
     init(sheet: ContactSheet, page: Int, lookahead: Int) {
         self.sheet = sheet
         self.page = page
         self.lookahead = lookahead
-        // The cards of the page, top to bottom.
-        let cards = sheet.layout.elements(onPage: page).compactMap { element -> DecodeJob? in
-            guard element.kind == .card, let path = element.itemPath else { return nil }
-            return DecodeJob(path: path, minY: element.frame.minY, maxY: element.frame.maxY, attributes: element, card: sheet.card(path))
+        // The cards of the page, top to bottom: a few bytes each (the worker looks up the
+        // rest), walked card by card rather than as the page's list of elements.
+        let layout = sheet.layout
+        var starts: [Int] = []
+        var total = 0
+        for section in 0..<layout.sectionCount {
+            starts.append(total)
+            total += layout.itemCount(inSection: section)
         }
-        jobs = cards.sorted { ($0.minY, $0.path) < ($1.minY, $1.path) }
-        jobIndex = Dictionary(uniqueKeysWithValues: jobs.enumerated().map { ($1.path, $0) })
+        var cards: [DecodeJob] = []
+        for section in 0..<layout.sectionCount {
+            for item in 0..<layout.itemCount(inSection: section) {
+                let path = ItemPath(section: section, item: item)
+                guard let element = layout.element(at: path), element.page == page else { continue }
+                cards.append(DecodeJob(path: path, minY: element.frame.minY, maxY: element.frame.maxY))
+            }
+        }
+        cards.sort { ($0.minY, $0.path) < ($1.minY, $1.path) }
+        var index = [Int32](repeating: -1, count: total)
+        for (n, job) in cards.enumerated() { index[starts[job.path.section] + job.path.item] = Int32(n) }
+        jobs = cards
+        sectionStart = starts
+        jobIndex = index
+        drawn = [Bool](repeating: false, count: cards.count)
         let decoding = CardDecoding(sheet: sheet)
         pipeline = DecodePipeline(jobs: jobs, workers: sheet.options.jobs) { decoding.decode($0) }
         painter = CardPainter(sheet: sheet)
@@ -50,10 +70,15 @@ struct PageBands {
             case .decoration: painter.drawDecoration(element, on: &canvas)
             case .header, .footer: try painter.drawText(element, on: &canvas)
             case .card:
-                guard let path = element.itemPath, let index = jobIndex[path] else { continue }
+                guard let path = element.itemPath, path.section < sectionStart.count else { continue }
+                let index = Int(jobIndex[sectionStart[path.section] + path.item])
+                guard index >= 0 else { continue }
                 let decoded = pipeline.result(index)
                 live.insert(index)
-                if drawn.insert(index).inserted { try tally.drew(decoded) }
+                if !drawn[index] {
+                    drawn[index] = true
+                    try tally.drew(decoded)
+                }
                 try painter.drawCard(element, decoded, on: &canvas)
             }
         }

@@ -118,16 +118,111 @@ extension ContactSheet {
         return mapped
     }
 
-    /// `imageMap` as pretty-printed JSON with sorted keys.
+    /// `imageMap` as JSON (see `writeImageMap`), in memory.
     ///
     /// - Throws: `SheetError.imageMap` when the encoder fails.
     public func imageMapJSON(output: String?, problems: [CardProblem] = []) throws(SheetError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(imageMap(output: output, problems: problems))
-        } catch {
-            throw .imageMap(message: "\(error)")
+        let stream = JSONStream()
+        try writeImageMap(to: stream, output: output, problems: problems)
+        return stream.data
+    }
+
+    /// Writes the image map into `stream` as it goes, one element a line (keys sorted, as
+    /// `ImageMap` encodes): a map of a million cards is never held whole.
+    ///
+    /// - Throws: `SheetError.output` when the stream cannot be written.
+    public func writeImageMap(to stream: JSONStream, output: String?, problems: [CardProblem] = []) throws(SheetError) {
+        let files = output.map { PNGSink.pagePaths(for: $0, pageCount: layout.pageCount) }
+        let rendered = Dictionary(problems.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        try stream.write("{\"elements\":[")
+        var first = true
+        for page in 0..<layout.pageCount {
+            for element in layout.elements(onPage: page) {
+                try stream.write(first ? "\n" : ",\n")
+                first = false
+                try write(mapElement(element, page: page, rendered: rendered), to: stream)
+            }
         }
+        try stream.write("\n],\"generator\":\"mosaic\",\"pages\":[")
+        for page in 0..<layout.pageCount {
+            let size = layout.pageSize(page)
+            if page > 0 { try stream.write(",") }
+            try stream.write("\n{")
+            if let file = files?[page] {
+                try stream.write("\"file\":")
+                try stream.write(string: file)
+                try stream.write(",")
+            }
+            try stream.write("\"height\":")
+            try stream.write(size.height)
+            try stream.write(",\"index\":")
+            try stream.write(page)
+            try stream.write(",\"width\":")
+            try stream.write(size.width)
+            try stream.write("}")
+        }
+        try stream.write("\n],\"schemaVersion\":1}\n")
+        try stream.flush()
+    }
+
+    /// One element, its keys in sorted order.
+    func write(_ e: MapElement, to stream: JSONStream) throws(SheetError) {
+        try stream.write("{")
+        if let frame = e.captionFrame {
+            try stream.write("\"captionFrame\":")
+            try stream.write(rect: frame)
+            try stream.write(",")
+        }
+        if let continued = e.continued { try stream.write(continued ? "\"continued\":true," : "\"continued\":false,") }
+        if let description = e.description {
+            try stream.write("\"description\":")
+            try stream.write(string: description)
+            try stream.write(",")
+        }
+        if let failure = e.failure {
+            try stream.write("\"failure\":")
+            try stream.write(string: failure)
+            try stream.write(",")
+        }
+        try stream.write("\"frame\":")
+        try stream.write(rect: e.frame)
+        if let frame = e.imageFrame {
+            try stream.write(",\"imageFrame\":")
+            try stream.write(rect: frame)
+        }
+        if let item = e.item {
+            try stream.write(",\"item\":")
+            try stream.write(item)
+        }
+        try stream.write(",\"kind\":")
+        try stream.write(string: e.kind)
+        try stream.write(",\"page\":")
+        try stream.write(e.page)
+        if let problem = e.problem {
+            try stream.write(",\"problem\":{\"code\":")
+            try stream.write(string: problem.code)
+            if let format = problem.format {
+                try stream.write(",\"format\":")
+                try stream.write(string: format)
+            }
+            try stream.write(",\"reason\":")
+            try stream.write(string: problem.reason)
+            try stream.write("}")
+        }
+        try stream.write(",\"section\":")
+        try stream.write(e.section)
+        if let source = e.source {
+            try stream.write(",\"source\":")
+            try stream.write(string: source)
+        }
+        if let text = e.text {
+            try stream.write(",\"text\":")
+            try stream.write(string: text)
+        }
+        if let title = e.title {
+            try stream.write(",\"title\":")
+            try stream.write(string: title)
+        }
+        try stream.write("}")
     }
 }

@@ -13,8 +13,8 @@ public struct ContactSheet: Sendable {
     /// Sets the cards' captions (measured for the layout, drawn by the renderer).
     public let captions: CaptionTypesetter
     let typesetter: Typesetter
-    /// Per layout section: its cards (none for the title section).
-    let cards: [[SheetCard]]
+    /// Per layout section: its cards' captions (none for the title section).
+    let cardCaptions: [[Caption?]]
     /// Per layout section: header and footer text.
     let headers: [String?]
     let footers: [String?]
@@ -58,7 +58,7 @@ public struct ContactSheet: Sendable {
         } catch {
             throw .layout(error)
         }
-        cards = built.cards
+        cardCaptions = built.captions
         headers = built.headers
         footers = built.footers
     }
@@ -96,5 +96,7 @@ public struct ContactSheet: Sendable {
     }
 
     /// The card at `path` (a path the layout gave).
-    func card(_ path: ItemPath) -> SheetCard { cards[path.section][path.item] }
+    func card(_ path: ItemPath) -> SheetCard {
+        SheetCard(entry: catalog.sections[path.section - (hasTitle ? 1 : 0)].entries[path.item], caption: cardCaptions[path.section][path.item])
+    }
 }

@@ -3,8 +3,9 @@
 /// captioned; and beside them what the renderer and the image map need per section.
 struct SheetSections {
     var sections: [LayoutSection] = []
-    /// Per layout section: its cards (none for the title section).
-    var cards: [[SheetCard]] = []
+    /// Per layout section: its cards' captions (none for the title section); the cards'
+    /// entries stay in the catalog.
+    var captions: [[Caption?]] = []
     /// Per layout section: header and footer text.
     var headers: [String?] = []
     var footers: [String?] = []
@@ -35,16 +36,16 @@ struct SheetSections {
         if let title = options.title ?? catalog.title, !title.isEmpty {
             var titleSection = SectionStyle(columns: .count(1))
             titleSection.header = try supplementary(title, self.titleStyle, before: 0, after: options.spacing, across: Self.titleStrip)
-            append(LayoutSection(items: [], style: titleSection), cards: [], header: title, footer: nil)
+            append(LayoutSection(items: [], style: titleSection), captions: [], header: title, footer: nil)
             hasTitle = true
         }
         for section in catalog.sections { try add(section) }
         spaceSections()
     }
 
-    mutating func append(_ section: LayoutSection, cards: [SheetCard], header: String?, footer: String?) {
+    mutating func append(_ section: LayoutSection, captions: [Caption?], header: String?, footer: String?) {
         sections.append(section)
-        self.cards.append(cards)
+        self.captions.append(captions)
         headers.append(header)
         footers.append(footer)
     }
@@ -58,15 +59,16 @@ struct SheetSections {
         sectionStyle.header = try supplementary(section.header, headerStyle, before: before, after: options.spacing / 2)
         sectionStyle.footer = try supplementary(
             section.footer, footerStyle, before: options.spacing / 2, after: decorated ? style.sectionPadding : 0)
-        var sectionCards: [SheetCard] = []
+        var sectionCaptions: [Caption?] = []
+        sectionCaptions.reserveCapacity(section.entries.count)
         var items: [LayoutItem] = []
         for (index, entry) in section.entries.enumerated() {
             let caption = options.caption.caption(for: entry, index: index + 1, section: section.header ?? "")
-            sectionCards.append(SheetCard(entry: entry, caption: caption))
+            sectionCaptions.append(caption)
             let size = entry.orientedSize.map { (Double($0.width), Double($0.height)) } ?? Self.placeholderSize
             items.append(LayoutItem(width: size.0, height: size.1, caption: caption))
         }
-        append(LayoutSection(items: items, style: sectionStyle), cards: sectionCards, header: section.header, footer: section.footer)
+        append(LayoutSection(items: items, style: sectionStyle), captions: sectionCaptions, header: section.header, footer: section.footer)
     }
 
     /// How wide a header or footer strip of a horizontal board may be: section labels wrap

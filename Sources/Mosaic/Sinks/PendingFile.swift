@@ -44,6 +44,36 @@ public final class PendingFile {
         }
     }
 
+    /// Streams a file beside `path`: `body` writes into the stream, which is flushed and
+    /// closed before `commit()` can rename it into place.
+    ///
+    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason, or what
+    ///   `body` throws (the temporary file is then removed).
+    public init(at path: String, writing body: (JSONStream) throws(SheetError) -> Void) throws(SheetError) {
+        self.path = path
+        TemporaryFiles.removeLeftovers(besides: [path])
+        temporaryPath = TemporaryFiles.path(for: path)
+        TemporaryFiles.register(temporaryPath)
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            TemporaryFiles.unregister(temporaryPath)
+            throw .output(.cannotCreate(path: path, reason: reason))
+        }
+        do {
+            try body(JSONStream(descriptor: fd, name: path))
+        } catch {
+            close(fd)
+            discard()
+            throw error
+        }
+        if close(fd) != 0 {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw .output(.cannotCreate(path: path, reason: reason))
+        }
+    }
+
     deinit { discard() }
 
     /// Renames the file into place.

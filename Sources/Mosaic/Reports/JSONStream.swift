@@ -1,0 +1,98 @@
+import Foundation
+
+/// JSON written as it is made, into a file descriptor (through a 1 MiB buffer) or into
+/// memory: an image map of a million cards never exists whole. Only what the maps need:
+/// objects and arrays are the caller's punctuation; strings are escaped as JSON requires
+/// (quotes, backslashes, control characters), slashes and non-ASCII written as they are.
+public final class JSONStream {
+    let descriptor: Int32?
+    /// For messages: where the stream goes.
+    let name: String
+    var buffer: [UInt8] = []
+    /// Everything written, when the stream is in memory.
+    public private(set) var data = Data()
+
+    /// A stream into `descriptor` (not closed by the stream), named `name` in errors.
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    /// A stream into memory (`data`).
+    public init() {
+        descriptor = nil
+        name = "memory"
+    }
+
+    /// Raw text: punctuation, keys written by hand, numbers.
+    @inline(__always)
+    public func write(_ text: StaticString) throws(SheetError) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// An integer.
+    public func write(_ value: Int) throws(SheetError) {
+        buffer.append(contentsOf: String(value).utf8)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// A JSON string.
+    public func write(string: String) throws(SheetError) {
+        buffer.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): buffer.append(contentsOf: [92, 92])
+            case 0x0A: buffer.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: buffer.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: buffer.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                buffer.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: buffer.append(byte)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// A rectangle as `Rect` encodes itself: origin x, y and size height, width.
+    public func write(rect: Rect) throws(SheetError) {
+        try write("{\"origin\":{\"x\":")
+        try write(rect.minX)
+        try write(",\"y\":")
+        try write(rect.minY)
+        try write("},\"size\":{\"height\":")
+        try write(rect.height)
+        try write(",\"width\":")
+        try write(rect.width)
+        try write("}}")
+    }
+
+    /// Writes out the buffer.
+    ///
+    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
+    public func flush() throws(SheetError) {
+        guard let descriptor else {
+            data.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        var done = 0
+        let failure: String? = buffer.withUnsafeBytes { raw in
+            while done < raw.count, let base = raw.baseAddress {
+                let wrote = Glibc.write(descriptor, base + done, raw.count - done)
+                if wrote < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                done += wrote
+            }
+            return nil
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw .output(.cannotCreate(path: name, reason: failure)) }
+    }
+}
