@@ -38,6 +38,12 @@ public final class JSONStream {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Bytes as they are (a document made elsewhere).
+    public func write(data: Data) throws(SheetError) {
+        buffer.append(contentsOf: data)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
     /// A JSON string.
     public func write(string: String) throws(SheetError) {
         buffer.append(UInt8(ascii: "\""))

@@ -13,35 +13,8 @@ public final class PendingFile {
     ///
     /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason (a missing
     ///   folder, no permission, a full disk).
-    public init(_ data: Data, at path: String) throws(SheetError) {
-        self.path = path
-        TemporaryFiles.removeLeftovers(besides: [path])
-        temporaryPath = TemporaryFiles.path(for: path)
-        TemporaryFiles.register(temporaryPath)
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            TemporaryFiles.unregister(temporaryPath)
-            throw .output(.cannotCreate(path: path, reason: reason))
-        }
-        var failure: String?
-        data.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count, let base = raw.baseAddress {
-                let wrote = write(fd, base + done, raw.count - done)
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                done += wrote
-            }
-        }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if let failure {
-            discard()
-            throw .output(.cannotCreate(path: path, reason: failure))
-        }
+    public convenience init(_ data: Data, at path: String) throws(SheetError) {
+        try self.init(at: path) { stream throws(SheetError) in try stream.write(data: data) }
     }
 
     /// Streams a file beside `path`: `body` writes into the stream, which is flushed and
@@ -61,7 +34,9 @@ public final class PendingFile {
             throw .output(.cannotCreate(path: path, reason: reason))
         }
         do {
-            try body(JSONStream(descriptor: fd, name: path))
+            let stream = JSONStream(descriptor: fd, name: path)
+            try body(stream)
+            try stream.flush()
         } catch {
             close(fd)
             discard()
