@@ -26,6 +26,8 @@ struct PyramidArguments: ParsableArguments {
     var tileQuality = 85
     @Flag(help: "Pyramids: leave out tiles that hold only the background (viewers show the background there).")
     var skipBlankTiles = false
+    @Flag(help: "Pyramids: no viewer (by default NAME.html and NAME.map.js are written beside the pyramid: pan, zoom, search, captions, links to the originals; it works offline, from file://).")
+    var noViewer = false
     @Option(help: ArgumentHelp("IIIF: the image's id in info.json, the address the folder is served from (default: the folder's name, relative).", valueName: "url"))
     var iiifId: String?
 

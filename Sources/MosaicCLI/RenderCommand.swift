@@ -141,6 +141,14 @@ struct RenderCommand: ParsableCommand {
         // Before drawing: the descriptor and the map against every file read; the folder
         // absent or one mosaic wrote, holding no input.
         var check = outputCheck(pages: outputFormat == .dzi ? [destination] : [], ownSheets: [], catalog: catalog)
+        let viewer = pyramid.noViewer ? nil : PyramidViewer(destination: destination)
+        if let viewer {
+            check.write(viewer.page, by: "--output (the viewer)")
+            check.write(viewer.mapScript, by: "--output (the viewer's map)")
+            for file in [viewer.page, viewer.mapScript] where !PyramidViewer.mayReplace(file) && file == viewer.page {
+                throw SheetError.wouldReplaceAForeignFile(path: file)
+            }
+        }
         if outputFormat == .iiif, let json, json != "-", OutputCheck.resolved(json).hasPrefix(OutputCheck.resolved(folder) + "/") {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
@@ -160,7 +168,23 @@ struct RenderCommand: ParsableCommand {
             throw SheetError.everyInputFailed(count: summary.failures.count)
         }
         summary.files = [destination]
+        // The viewer beside it, put in place with the pyramid.
+        var viewerFiles: [PendingFile] = []
+        if let viewer {
+            let kind = outputFormat == .iiif ? "iiif" : "dzi"
+            let levels = (sink as? DeepZoomSink)?.levelCount ?? (sink as? IIIFSink)?.levelCount ?? 1
+            let ext = outputFormat == .iiif ? IIIF().fileExtension(pyramidOptions.format) : DeepZoom().fileExtension(pyramidOptions.format)
+            let shown = PyramidViewer.Pyramid(kind: kind, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap, fileExtension: ext, levels: levels, folder: folder)
+            do {
+                viewerFiles.append(try PendingFile(viewer.html(title: sheet.options.title ?? sheet.catalog.title ?? "mosaic board"), at: viewer.page))
+                viewerFiles.append(try PendingFile(at: viewer.mapScript) { stream throws(SheetError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) })
+            } catch {
+                sink.abandon()
+                throw error
+            }
+        }
         try commit(sink) { stream throws(SheetError) in try sheet.writeImageMap(to: stream, output: destination, problems: summary.failures) }
+        for file in viewerFiles { try file.commit() }
         if !quiet {
             let size = sheet.layout.pageSize(0)
             let tiles = (sink as? DeepZoomSink)?.tileCount ?? (sink as? IIIFSink)?.tileCount ?? 0
@@ -169,6 +193,7 @@ struct RenderCommand: ParsableCommand {
             var written = "\(destination) (\(size.width)x\(size.height), \(tiles) tiles"
             if skipped > 0 { written += ", \(skipped) blank left out" }
             written += ", \(CaptionMode.humanSize(bytes)))"
+            if let viewer { written += "; viewer \(viewer.page)" }
             report(summary, catalog: catalog, written: written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
         }
     }

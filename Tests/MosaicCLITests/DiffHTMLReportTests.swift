@@ -93,14 +93,7 @@ import Testing
 
     // MARK: In a browser
 
-    /// Chromium, when installed; in CI it must be.
-    static let chromium: String? = {
-        for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        where FileManager.default.isExecutableFile(atPath: path) { return path }
-        return nil
-    }()
-
-    static var browserRequired: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var chromium: String? { Browser.executable }
 
     /// The page's DOM after its script ran and its images loaded, in a window of `height`.
     static func dom(_ url: String, height: Int = 1400) throws -> String {
@@ -129,7 +122,7 @@ import Testing
     }
 
     @Test func thePageWorksInABrowser() throws {
-        guard Self.chromium != nil || Self.browserRequired else { return }
+        guard Browser.available else { return }
         let (dir, baseline, current) = try Self.folders()
         #expect(try CLI.run(["diff", baseline, current, "--html", dir + "/report.html"]).status == 1)
         let url = URL(fileURLWithPath: dir + "/report.html").absoluteString
@@ -155,7 +148,7 @@ import Testing
     /// 300 changed pairs: the first hundred rows are built, the rest wait for the reader to
     /// scroll; every listed image of those loaded.
     @Test func manyPairsAreListedInBatches() throws {
-        guard Self.chromium != nil || Self.browserRequired else { return }
+        guard Browser.available else { return }
         let dir = CLI.temporaryDirectory()
         for side in ["baseline", "current"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
         for i in 0..<300 {

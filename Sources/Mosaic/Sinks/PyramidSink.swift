@@ -129,6 +129,9 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
         try writer.wait()
     }
 
+    /// The pyramid's levels (Deep Zoom) or scale factors (IIIF), once the page began.
+    public var levelCount: Int { pyramid?.levels.count ?? 0 }
+
     /// The tiles written, once the page has ended.
     public var tileCount: Int { writer?.written.withLock { $0 } ?? 0 }
 
