@@ -25,6 +25,7 @@ struct LayoutCommand: ParsableCommand {
             let problems = catalog.strictProblems
             if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
             let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
+            warnOfLargePages(contactSheet, files: PNGSink.pagePaths(for: output, pageCount: contactSheet.layout.pageCount))
             // Streamed: a map of a million cards is never held whole.
             try contactSheet.writeImageMap(to: JSONStream(descriptor: STDOUT_FILENO, name: "standard output"), output: output)
         }

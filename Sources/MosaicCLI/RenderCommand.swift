@@ -94,6 +94,7 @@ struct RenderCommand: ParsableCommand {
             }
             // Before drawing: every page and the map against every file read.
             let pages = try pagePaths(contactSheet)
+            if !quiet { warnOfLargePages(contactSheet, files: toStandardOutput ? ["the sheet"] : pages) }
             // Pages already there that mosaic wrote (read once: their PNG text says so).
             let ownSheets = Set(pages.filter(PNGSink.isMosaicSheet))
             try outputCheck(pages: pages, ownSheets: ownSheets, catalog: catalog).check()

@@ -60,6 +60,22 @@ enum SheetArguments {
     }
 }
 
+/// Warns, before anything is drawn, of pages too large for common viewers as single PNGs
+/// (`ContactSheet.pagesTooLargeForViewers`), and says what to do instead.
+func warnOfLargePages(_ sheet: ContactSheet, files: [String]) {
+    let vertical = sheet.options.direction == .vertical
+    let flag = vertical ? "--max-height" : "--max-width", across = vertical ? "--width" : "--height"
+    let side = ContactSheet.ViewerLimit.side
+    for page in sheet.pagesTooLargeForViewers {
+        let name = page.page < files.count ? files[page.page] : "page \(page.page + 1)"
+        let acrossLength = vertical ? page.size.width : page.size.height
+        let advice = acrossLength > side ? "make it narrower (\(across) \(side) or less)" : "split it into pages with \(flag) \(side)"
+        printError(
+            "warning: \(name) would be \(page.size.width)x\(page.size.height): " + page.reasons.joined(separator: "; ")
+                + ". To open it anywhere, \(advice), or write a zoomable pyramid with -o NAME.dzi")
+    }
+}
+
 /// Writes to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))

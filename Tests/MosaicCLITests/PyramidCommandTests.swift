@@ -61,3 +61,28 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 }
+
+/// A single PNG too large for common viewers is named before anything is drawn, with what
+/// to do instead (before: nothing said; ImageMagick's identify then refuses a 1800x50857
+/// sheet without a word).
+@Suite struct LargeSheetTests {
+    @Test func aPageTooLargeForViewersIsNamed() throws {
+        let wide = try CLI.run(["layout", CLI.sampleImages + "/manifest.json", "--width", "16100", "--columns", "40"])
+        #expect(wide.status == 0)
+        #expect(wide.stderr.contains("warning: sheet.png would be 16100x"), "\(wide.stderr)")
+        #expect(wide.stderr.contains("over 16000 px wide") && wide.stderr.contains("--width 16000 or less") && wide.stderr.contains("-o NAME.dzi"))
+        let dir = CLI.temporaryDirectory()
+        for n in 0..<120 { try FileManager.default.linkItem(atPath: CLI.sampleImages + "/coffee.jpg", toPath: dir + "/\(n).jpg") }
+        let tall = try CLI.run(["layout", dir, "--width", "400", "--columns", "1"])
+        #expect(tall.stderr.contains("px tall") && tall.stderr.contains("--max-height 16000"), "\(tall.stderr)")
+        let fine = try CLI.run(["layout", CLI.sampleImages + "/manifest.json"])
+        #expect(!fine.stderr.contains("warning"), "\(fine.stderr)")
+        // 90 MP: Pillow's warning.
+        let sheet = try ContactSheet(
+            catalog: Catalog.manifest(CLI.sampleImages + "/manifest.json"),
+            options: { var o = SheetOptions(); o.width = 15_000; o.columns = 2; return o }(),
+            typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        let large = try #require(sheet.pagesTooLargeForViewers.first)
+        #expect(large.reasons.contains { $0.contains("Pillow") }, "\(large)")
+    }
+}

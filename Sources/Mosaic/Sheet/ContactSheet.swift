@@ -89,6 +89,42 @@ public struct ContactSheet: Sendable {
         }
     }
 
+    /// What common viewers and libraries refuse to open, checked before a page is drawn.
+    public enum ViewerLimit {
+        /// Longest side: ImageMagick's default policy on Debian ("16KP": it refuses a
+        /// 10x16001 PNG, silently), about the 16,384 px texture limit of many GPUs and
+        /// image viewers.
+        public static let side = 16_000
+        /// Pixels: Pillow warns of a decompression bomb above 89,478,485 and refuses twice
+        /// that (178,956,970); browsers and phones scale such images down or give up.
+        public static let pixels = 89_478_485
+    }
+
+    /// A page larger than `ViewerLimit` allows, and why, for a warning before it is drawn.
+    public struct LargePage: Sendable, Hashable {
+        public var page: Int
+        public var size: Size
+        /// What it exceeds, for people.
+        public var reasons: [String]
+    }
+
+    /// The pages too large for common viewers and libraries as a single PNG.
+    public var pagesTooLargeForViewers: [LargePage] {
+        (0..<layout.pageCount).compactMap { page in
+            let size = layout.pageSize(page)
+            var reasons: [String] = []
+            if max(size.width, size.height) > ViewerLimit.side {
+                reasons.append("over \(ViewerLimit.side) px \(size.height >= size.width ? "tall" : "wide"), which ImageMagick (Debian's default policy), many viewers and GPU textures refuse")
+            }
+            let pixels = size.width * size.height
+            if pixels > ViewerLimit.pixels {
+                let refuse = pixels > 2 * ViewerLimit.pixels
+                reasons.append("\(pixels / 1_000_000) MP, over the \(refuse ? "179" : "89") MP at which Pillow \(refuse ? "refuses to open an image" : "warns of a decompression bomb")")
+            }
+            return reasons.isEmpty ? nil : LargePage(page: page, size: size, reasons: reasons)
+        }
+    }
+
     /// The style a header or footer of `section` is set in.
     func textStyle(_ kind: ElementKind, section: Int) -> TextStyle {
         if kind == .footer { return footerStyle }
