@@ -26,5 +26,5 @@ struct MosaicCommand: ParsableCommand {
         commandName: "mosaic",
         abstract: "Masonry contact sheets of photos, as PNG.",
         version: MosaicVersion.string,
-        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self])
+        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self])
 }

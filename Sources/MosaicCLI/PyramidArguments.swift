@@ -28,6 +28,10 @@ struct PyramidArguments: ParsableArguments {
     var skipBlankTiles = false
     @Flag(help: "Pyramids: no viewer (by default NAME.html and NAME.map.js are written beside the pyramid: pan, zoom, search, captions, links to the originals; it works offline, from file://).")
     var noViewer = false
+    @Option(help: ArgumentHelp(
+        "Pyramids: render part K of N (K from 0, as Kubernetes Indexed Jobs' JOB_COMPLETION_INDEX and Slurm array indices give it) into NAME.shards/; 'mosaic assemble NAME.dzi' finishes the pyramid once all N are done (default: the whole pyramid in this process).",
+        valueName: "K/N"))
+    var shard: String?
     @Option(help: ArgumentHelp("IIIF: the image's id in info.json, the address the folder is served from (default: the folder's name, relative).", valueName: "url"))
     var iiifId: String?
 
@@ -36,6 +40,9 @@ struct PyramidArguments: ParsableArguments {
         if !(0...64).contains(overlap) { throw ValidationError("--overlap must be 0 to 64, got \(overlap)") }
         if let tileSize, overlap * 2 >= tileSize { throw ValidationError("--overlap \(overlap) must be less than half of --tile-size \(tileSize)") }
         if !(1...100).contains(tileQuality) { throw ValidationError("--tile-quality must be 1 to 100, got \(tileQuality)") }
+        if let shard, ShardPlan.parse(shard) == nil {
+            throw ValidationError("--shard must be K/N with 0 <= K < N (K from 0), got \"\(shard)\"")
+        }
     }
 
     /// The format the output `destination` is written in.

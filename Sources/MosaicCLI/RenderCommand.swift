@@ -60,6 +60,8 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--format iiif: the output names a folder; got \"\(destination)\"")
             }
         }
+        if pyramid.shard != nil, outputFormat == .png { throw ValidationError("--shard renders part of a tile pyramid: name one with -o NAME.dzi or --format iiif") }
+        if pyramid.shard != nil, json != nil { throw ValidationError("--shard and --json: write the map with mosaic layout, or in the run without --shard") }
         if outputFormat != .png, layout.maxHeight != nil || layout.maxWidth != nil {
             throw ValidationError("a tile pyramid shows the whole board, one page: drop \(layout.maxHeight != nil ? "--max-height" : "--max-width")")
         }
@@ -129,15 +131,26 @@ struct RenderCommand: ParsableCommand {
         let options = sheet.options
         let pyramidOptions = try pyramid.options(format: outputFormat, opaque: options.style.background.isOpaque)
         let background = options.style.background.premultiplied
+        let size = sheet.layout.pageSize(0)
+        let levels = outputFormat == .iiif
+            ? IIIFSink.levelCount(of: size, format: IIIF(), tileSize: pyramidOptions.tileSize)
+            : DeepZoomSink.levelCount(of: size, format: DeepZoom(), tileSize: pyramidOptions.tileSize)
+        let plan = pyramid.shard.flatMap(ShardPlan.parse).map {
+            ShardPlan(index: $0.index, count: $0.count, height: size.height, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap, maximumLevels: levels)
+        }
         let sink: any PageSink
         let folder: String
         switch outputFormat {
         case .iiif:
-            let iiif = IIIFSink(destination: destination, format: IIIF(id: pyramid.iiifId), options: pyramidOptions, background: background, threads: options.jobs)
+            let iiif = IIIFSink(destination: destination, format: IIIF(id: pyramid.iiifId), options: pyramidOptions, background: background, threads: options.jobs, shard: plan)
             (sink, folder) = (iiif, iiif.folder)
         default:
-            let dzi = DeepZoomSink(destination: destination, format: DeepZoom(), options: pyramidOptions, background: background, threads: options.jobs)
+            let dzi = DeepZoomSink(destination: destination, format: DeepZoom(), options: pyramidOptions, background: background, threads: options.jobs, shard: plan)
             (sink, folder) = (dzi, dzi.folder)
+        }
+        if let plan {
+            try renderShard(sheet, plan: plan, sink: sink, levels: levels, pyramidOptions: pyramidOptions, folder: folder, catalog: catalog, warned: warned, started: started)
+            return
         }
         // Before drawing: the descriptor and the map against every file read; the folder
         // absent or one mosaic wrote, holding no input.
@@ -259,6 +272,49 @@ struct RenderCommand: ParsableCommand {
             throw Failure(description: "--output - writes one PNG, and this sheet has \(sheet.layout.pageCount) pages; name a file, or drop --max-height")
         }
         return []
+    }
+
+    /// Part K of N of the pyramid: its strip's tiles and the hand-over, in NAME.shards/K-of-N
+    /// (renamed into place whole; a shard run again replaces its own part only).
+    func renderShard(
+        _ sheet: ContactSheet, plan: ShardPlan, sink: any PageSink, levels: Int, pyramidOptions: PyramidOptions, folder: String,
+        catalog: Catalog, warned: Set<CardProblem>, started: Date
+    ) throws {
+        let part = DeepZoomSink.shardFolder(for: destination, index: plan.index, count: plan.count)
+        var check = outputCheck(pages: [], ownSheets: [], catalog: catalog)
+        try check.check()
+        check.inputs += input.inputs
+        try StagedFolder.check(part, marker: DeepZoomSink.marker, inputs: check.inputs)
+        let digest = sheet.digest
+        var extras: [(path: String, data: Data)] = []
+        if plan.index == 0, !pyramid.noViewer {
+            // Shard 0 carries the viewer, which assemble puts beside the pyramid.
+            let viewer = PyramidViewer(destination: destination)
+            let kind = outputFormat == .iiif ? "iiif" : "dzi"
+            let ext = outputFormat == .iiif ? IIIF().fileExtension(pyramidOptions.format) : DeepZoom().fileExtension(pyramidOptions.format)
+            let shown = PyramidViewer.Pyramid(kind: kind, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap, fileExtension: ext, levels: levels, folder: folder)
+            let map = JSONStream()
+            try viewer.writeMap(sheet, pyramid: shown, to: map)
+            extras = [("viewer/page", viewer.html(title: sheet.options.title ?? sheet.catalog.title ?? "mosaic board")), ("viewer/map", map.data)]
+        }
+        if let dzi = sink as? DeepZoomSink {
+            dzi.boardDigest = digest
+            dzi.shardExtras = extras
+        } else if let iiif = sink as? IIIFSink {
+            iiif.boardDigest = digest
+            iiif.shardExtras = extras
+        }
+        let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
+        var renderer = SheetRenderer(sheet: sheet)
+        renderer.rows = plan.drawn
+        var summary = try renderer.render(into: sink, commit: true) { bar.update($0) }
+        bar.finish()
+        summary.files = [part]
+        if !quiet {
+            let tiles = (sink as? DeepZoomSink)?.tileCount ?? (sink as? IIIFSink)?.tileCount ?? 0
+            let written = "shard \(plan.index)/\(plan.count) of \(destination): rows \(plan.strip.lowerBound)-\(plan.strip.upperBound) of \(sheet.layout.pageSize(0).height), \(tiles) tiles in \(part); when all \(plan.count) are done: mosaic assemble \(destination)"
+            report(summary, catalog: catalog, written: written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
+        }
     }
 
     /// The bytes of the files under `folder`, at any depth.

@@ -86,3 +86,83 @@ import Testing
         #expect(large.reasons.contains { $0.contains("Pillow") }, "\(large)")
     }
 }
+
+/// `--shard K/N` and `mosaic assemble`: N processes and an assembly give the same bytes as
+/// one process; a missing shard is named; a shard run again replaces its own part; shards
+/// of different boards are refused.
+@Suite struct ShardTests {
+    /// Every file under `folder` (relative path: bytes).
+    static func files(_ folder: String) -> [String: Data] {
+        var out: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let relative = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue {
+                out[relative] = FileManager.default.contents(atPath: folder + "/" + relative)
+            }
+        }
+        return out
+    }
+
+    /// Runs `mosaic` with each argument list at once, as separate processes.
+    static func runTogether(_ runs: [[String]]) throws -> [CommandResult] {
+        let dir = CLI.temporaryDirectory()
+        var processes: [Process] = []
+        for (n, arguments) in runs.enumerated() {
+            let process = Process()
+            process.executableURL = CLI.productsDirectory.appendingPathComponent("mosaic")
+            process.arguments = arguments
+            _ = FileManager.default.createFile(atPath: dir + "/\(n).err", contents: nil)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/\(n).err"))
+            try process.run()
+            processes.append(process)
+        }
+        return processes.enumerated().map { n, process in
+            process.waitUntilExit()
+            let stderr = (try? String(contentsOfFile: dir + "/\(n).err", encoding: .utf8)) ?? ""
+            return CommandResult(status: process.terminationStatus, stdout: "", stderr: stderr)
+        }
+    }
+
+    @Test(arguments: [("dzi", "png"), ("dzi", "jpeg"), ("iiif", "jpeg")])
+    func fourShardsAndAnAssemblyAreOneRender(kind: String, tiles: String) throws {
+        let dir = CLI.temporaryDirectory()
+        let manifest = CLI.sampleImages + "/manifest.json"
+        for side in ["one", "four"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        func output(_ side: String) -> [String] { kind == "dzi" ? ["-o", dir + "/\(side)/board.dzi"] : ["--format", "iiif", "-o", dir + "/\(side)/board"] }
+        let target = kind == "dzi" ? dir + "/four/board.dzi" : dir + "/four/board"
+        let one = try CLI.run(["render", manifest, "--tile-format", tiles, "--tile-size", "126"] + output("one"))
+        #expect(one.status == 0, "\(one.stderr)")
+        // Shards 0, 1 and 3 at once; 2 not yet: assemble names it and touches nothing.
+        let first = try Self.runTogether([0, 1, 3].map { ["render", manifest, "--tile-format", tiles, "--tile-size", "126", "--shard", "\($0)/4", "--jobs", "1"] + output("four") })
+        #expect(first.allSatisfy { $0.status == 0 }, "\(first.map(\.stderr))")
+        let incomplete = try CLI.run(["assemble", target])
+        #expect(incomplete.status == 1)
+        #expect(incomplete.stderr.contains("1 of 4 shards missing (2/4)"), "\(incomplete.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/four/board.html"))
+        // Shard 2 rendered from other inputs is refused; run again right, it replaces its part.
+        let wrong = try CLI.run(["render", manifest, "--tile-format", tiles, "--tile-size", "126", "--shard", "2/4", "--caption", "name"] + output("four"))
+        #expect(wrong.status == 0)
+        let disagree = try CLI.run(["assemble", target])
+        #expect(disagree.status == 1 && disagree.stderr.contains("shard 2 rendered another board"), "\(disagree.stderr)")
+        let again = try CLI.run(["render", manifest, "--tile-format", tiles, "--tile-size", "126", "--shard", "2/4"] + output("four"))
+        #expect(again.status == 0, "\(again.stderr)")
+        let assembled = try CLI.run(["assemble", target])
+        #expect(assembled.status == 0, "\(assembled.stderr) \(again.stderr)")
+        // The same bytes, every file.
+        let a = Self.files(dir + "/one"), b = Self.files(dir + "/four")
+        #expect(a.count > 20 && a.keys.sorted() == b.keys.sorted())
+        #expect(a == b)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/four/board.shards"))
+    }
+
+    @Test func shardUsageErrors() throws {
+        let manifest = CLI.sampleImages + "/manifest.json"
+        for arguments in [["--shard", "4/4", "-o", "b.dzi"], ["--shard", "1/0", "-o", "b.dzi"], ["--shard", "x", "-o", "b.dzi"], ["--shard", "0/2", "-o", "b.png"]] {
+            #expect(try CLI.run(["render", manifest] + arguments).status == 64, "\(arguments)")
+        }
+        let none = try CLI.run(["assemble", CLI.temporaryDirectory() + "/b.dzi"])
+        #expect(none.status == 1 && none.stderr.contains("no shard's record found"), "\(none.stderr)")
+    }
+}

@@ -17,7 +17,7 @@ struct PageBands {
     /// Cards drawn at least once (counted in the tally), by job.
     var drawn: [Bool]
 
-    init(sheet: ContactSheet, page: Int, lookahead: Int) {
+    init(sheet: ContactSheet, page: Int, lookahead: Int, rows: Range<Int>) {
         self.sheet = sheet
         self.page = page
         self.lookahead = lookahead
@@ -35,6 +35,9 @@ struct PageBands {
             for item in 0..<layout.itemCount(inSection: section) {
                 let path = ItemPath(section: section, item: item)
                 guard let element = layout.element(at: path), element.page == page else { continue }
+                // Only the cards that reach the rows drawn (their shadows included).
+                let reach = sheet.options.style.shadowReach
+                guard element.frame.maxY + reach > rows.lowerBound, element.frame.minY - reach < rows.upperBound else { continue }
                 cards.append(DecodeJob(path: path, minY: element.frame.minY, maxY: element.frame.maxY))
             }
         }

@@ -8,6 +8,9 @@ public struct SheetRenderer: Sendable {
     public var bandHeight = 256
     /// How far below the band the decoders may run ahead, pixels.
     public var lookahead = 2048
+    /// Only these rows of the page are drawn (a shard's strip), in bands from the first;
+    /// nil for all. Cards outside them are not decoded.
+    public var rows: Range<Int>?
 
     /// A renderer of `sheet` with 256-row bands and a 2048-pixel lookahead.
     public init(sheet: ContactSheet) {
@@ -68,12 +71,13 @@ public struct SheetRenderer: Sendable {
         try Self.output { () throws(ImageEncodingError) in
             try sink.beginPage(page, of: sheet.layout.pageCount, size: size, hasAlpha: hasAlpha)
         }
-        var bands = PageBands(sheet: sheet, page: page, lookahead: lookahead)
+        let window = rows.map { max(0, $0.lowerBound)..<min(size.height, $0.upperBound) } ?? 0..<size.height
+        var bands = PageBands(sheet: sheet, page: page, lookahead: lookahead, rows: window)
         bands.start()
         defer { bands.finish() }
-        var top = 0
-        while top < size.height {
-            let rows = min(bandHeight, size.height - top)
+        var top = window.lowerBound
+        while top < window.upperBound {
+            let rows = min(bandHeight, window.upperBound - top)
             let band = try bands.draw(top: top, rows: rows, width: size.width, tally: &tally)
             try Self.output { () throws(ImageEncodingError) in try sink.write(band: band) }
             top += rows

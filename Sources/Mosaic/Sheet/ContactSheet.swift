@@ -125,6 +125,37 @@ public struct ContactSheet: Sendable {
         }
     }
 
+    /// A digest of everything that decides the board's pixels: the options, the version,
+    /// and every element's frame, source and caption (FNV-1a, 64 bits, hex). Shards of one
+    /// board have the same.
+    public var digest: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            hash ^= 0xFF
+            hash = hash &* 0x100_0000_01b3
+        }
+        mix(MosaicVersion.string)
+        // The threads do not change a pixel: shards may use different counts.
+        var described = options
+        described.jobs = 1
+        mix(String(describing: described))
+        for page in 0..<layout.pageCount {
+            for element in layout.elements(onPage: page) {
+                mix("\(element.kind.rawValue) \(element.frame) \(element.imageFrame.map(String.init(describing:)) ?? "")")
+                if let path = element.itemPath {
+                    let card = card(path)
+                    mix(card.entry.path)
+                    mix(card.caption.map { "\($0.title)|\($0.description)" } ?? "")
+                }
+            }
+        }
+        return String(hash, radix: 16)
+    }
+
     /// The style a header or footer of `section` is set in.
     func textStyle(_ kind: ElementKind, section: Int) -> TextStyle {
         if kind == .footer { return footerStyle }

@@ -23,6 +23,10 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case everyInputFailed(count: Int)
     /// The image map could not be encoded (the encoder's message).
     case imageMap(message: String)
+    /// `assemble`: shards of the `count` are missing from `path` (none found: `count` 0).
+    case incompleteShards(path: String, missing: [Int], count: Int)
+    /// `assemble`: the shards in `path` rendered different boards.
+    case shardsDisagree(path: String, detail: String)
 
     /// A message for people; options by their `SheetOptions` names.
     public var description: String {
@@ -39,6 +43,11 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .inputsFailed(let failures):
             return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.map(\.description).joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"
+        case .incompleteShards(let path, let missing, let count):
+            if count == 0 { return "\(path): no shard's record found (render the shards first: --shard K/N)" }
+            let listed = missing.prefix(20).map { "\($0)/\(count)" }.joined(separator: ", ") + (missing.count > 20 ? " and \(missing.count - 20) more" : "")
+            return "\(path): \(missing.count) of \(count) shards missing (\(listed)); render \(missing.count == 1 ? "it" : "them") with --shard, then assemble again"
+        case .shardsDisagree(let path, let detail): return "\(path): the shards do not belong together: \(detail)"
         case .everyInputFailed(let count):
             return count == 1 ? "the only input failed; nothing written" : "all \(count) inputs failed; nothing written"
         }

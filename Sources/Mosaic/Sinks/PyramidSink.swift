@@ -58,46 +58,88 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
     var pyramid: TilePyramid?
     var writer: TileWriter?
     var base = Size(width: 0, height: 0)
+    var hasAlpha = false
     /// Tiles left out as blank.
     public private(set) var skippedTiles = 0
+    /// This process's part, when the pyramid is rendered by several (`--shard K/N`).
+    public let shard: ShardPlan?
+    /// Files the shard adds to its folder (shard 0: the viewer), relative path and bytes.
+    public var shardExtras: [(path: String, data: Data)] = []
+    /// What the shard's record says the board is (a digest of its layout): `assemble`
+    /// refuses shards that rendered different boards.
+    public var boardDigest = ""
 
     /// The marker file in a pyramid's folder: only such a folder is ever replaced.
     public static var marker: String { ".mosaic-pyramid" }
 
-    public init(destination: String, format: Format, options: PyramidOptions, background: RGBA, threads: Int = 1) {
+    public init(destination: String, format: Format, options: PyramidOptions, background: RGBA, threads: Int = 1, shard: ShardPlan? = nil) {
         self.destination = destination
         self.format = format
         self.options = options
         self.background = background
         self.threads = threads
+        self.shard = shard
     }
 
     /// The folder of tiles.
     public var folder: String { format.folder(for: destination) }
+
+    /// How many levels the pyramid of a `size` board has.
+    public static func levelCount(of size: Size, format: Format, tileSize: Int) -> Int {
+        TilePyramid.levelSizes(width: size.width, height: size.height) { format.isLastLevel(width: $0, height: $1, tileSize: tileSize) }.count
+    }
+
+    /// Where shards put their parts until `assemble`: `board.shards/` beside `board.dzi`.
+    public static func shardsFolder(for destination: String) -> String {
+        (destination.lowercased().hasSuffix(".dzi") ? (destination as NSString).deletingPathExtension : destination) + ".shards"
+    }
+
+    /// Shard `index` of `count`'s folder.
+    public static func shardFolder(for destination: String, index: Int, count: Int) -> String {
+        shardsFolder(for: destination) + "/\(index)-of-\(count)"
+    }
+
+    /// The file in a shard's folder that says what it holds.
+    public static var shardRecordName: String { "shard.json" }
+    /// The shard's last level's strip, exact premultiplied RGBA rows.
+    public static var handOverName: String { "handover.rgba" }
 
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         guard count == 1 else { throw .rowMismatch(path: destination, message: "a tile pyramid holds one page, and this board has \(count)") }
         if case .jpeg = options.format, hasAlpha {
             throw .rowMismatch(path: destination, message: "JPEG tiles cannot hold a transparent background")
         }
+        let target = shard.map { Self.shardFolder(for: destination, index: $0.index, count: $0.count) } ?? folder
         let staged: StagedFolder
         do {
-            staged = try StagedFolder(destination: folder, marker: Self.marker)
+            if shard != nil {
+                try FileManager.default.createDirectory(atPath: Self.shardsFolder(for: destination), withIntermediateDirectories: true)
+            }
+            staged = try StagedFolder(destination: target, marker: Self.marker)
+        } catch let SheetError.output(inner) {
+            throw inner
         } catch {
-            throw .cannotCreate(path: folder, reason: "\(error)")
+            throw .cannotCreate(path: target, reason: (error as NSError).localizedDescription)
         }
         self.staged = staged
+        self.hasAlpha = hasAlpha
         base = size
         let tileSize = options.tileSize
-        let sizes = TilePyramid.levelSizes(width: size.width, height: size.height) { [format] in
+        let allSizes = TilePyramid.levelSizes(width: size.width, height: size.height) { [format] in
             format.isLastLevel(width: $0, height: $1, tileSize: tileSize)
         }
+        fullLevelCount = allSizes.count
+        // A shard builds the levels of its plan, of its strip.
+        let sizes = shard.map { Array(allSizes.prefix($0.levels)) } ?? allSizes
         let writer = TileWriter(format: options.format, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads)
         self.writer = writer
-        let root = staged.path, format = self.format, options = self.options, base = size, levelCount = sizes.count
+        let root = staged.path, format = self.format, options = self.options, base = size, levelCount = allSizes.count
         let background = self.background
         var madeFolders: Set<String> = []
-        pyramid = TilePyramid(sizes: sizes, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0) {
+        pyramid = TilePyramid(
+            sizes: sizes, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0, firstRow: shard?.drawn.lowerBound ?? 0,
+            ownedRows: shard?.strip, keptLevel: shard.map { $0.levels - 1 }
+        ) {
             [unowned self] (tile) throws(ImageEncodingError) in
             if options.skipBlankTiles, tile.bitmap.isFilled(with: background) {
                 skippedTiles += 1
@@ -130,14 +172,40 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
     }
 
     /// The pyramid's levels (Deep Zoom) or scale factors (IIIF), once the page began.
-    public var levelCount: Int { pyramid?.levels.count ?? 0 }
+    public var levelCount: Int { fullLevelCount }
+    var fullLevelCount = 0
 
     /// The tiles written, once the page has ended.
     public var tileCount: Int { writer?.written.withLock { $0 } ?? 0 }
 
     /// Writes the descriptors and renames the folder (then a descriptor beside it) into place.
+    /// A shard writes its record and hand-over instead, and renames its folder into place.
     public func commit() throws(ImageEncodingError) {
         guard let staged, let pyramid else { throw .rowMismatch(path: destination, message: "nothing to commit") }
+        if let shard {
+            let record = ShardRecord(
+                plan: shard, width: base.width, height: base.height, levelCount: fullLevelCount, options: options,
+                kind: Format.self == IIIF.self ? "iiif" : "dzi", iiifID: (format as? IIIF)?.id, boardDigest: boardDigest,
+                handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background)
+            do {
+                try Data(pyramid.keptRows).write(to: URL(fileURLWithPath: staged.path + "/" + Self.handOverName))
+                for extra in shardExtras {
+                    let path = staged.path + "/" + extra.path
+                    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try extra.data.write(to: URL(fileURLWithPath: path))
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                try encoder.encode(record).write(to: URL(fileURLWithPath: staged.path + "/" + Self.shardRecordName))
+                try staged.commit()
+            } catch let error as SheetError {
+                if case .output(let inner) = error { throw inner }
+                throw .cannotCreate(path: staged.destination, reason: error.description)
+            } catch {
+                throw .cannotCreate(path: staged.destination, reason: (error as NSError).localizedDescription)
+            }
+            return
+        }
         let descriptors = format.descriptors(destination: destination, base: base, levelCount: pyramid.levels.count, options: options)
         var pending: [PendingFile] = []
         do {

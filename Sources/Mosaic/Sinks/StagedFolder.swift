@@ -40,6 +40,10 @@ public final class StagedFolder {
         let parent = (destination as NSString).deletingLastPathComponent
         path = (parent.isEmpty ? "" : parent + "/") + ".\((destination as NSString).lastPathComponent).mosaic-\(getpid()).tmp"
         try? FileManager.default.removeItem(atPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .output(.cannotCreate(path: destination, reason: "the folder \(parent) does not exist"))
+        }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             try Data().write(to: URL(fileURLWithPath: path + "/" + marker))

@@ -40,6 +40,15 @@ final class TilePyramid {
     let overlap: Int
     private(set) var levels: [Level]
     let emit: (Tile) throws(ImageEncodingError) -> Void
+    /// Base rows whose tiles this pyramid cuts (a shard's strip; all of them otherwise):
+    /// a tile row is cut at a level when its first row, scaled to the base, lies in it.
+    let ownedRows: Range<Int>
+    /// Levels whose tiles are emitted (the others are only passed through).
+    let emittedLevels: Range<Int>
+    /// A level whose owned rows are kept (`keptRows`): a shard's hand-over to `assemble`.
+    let keptLevel: Int?
+    /// The kept level's owned rows, premultiplied RGBA.
+    private(set) var keptRows: [UInt8] = []
 
     /// The sizes of the levels of a `width` x `height` image, halved (rounded up) until
     /// `last(width, height)` says the level is the last.
@@ -54,13 +63,36 @@ final class TilePyramid {
 
     /// - Parameters:
     ///   - sizes: each level's size, the base first (`levelSizes`).
+    ///   - firstRow: the base row the first band starts at (a shard starts inside the
+    ///     board); it must be a multiple of 2 to the number of levels less one.
+    ///   - ownedRows: the base rows whose tiles are cut (nil: all).
+    ///   - emittedLevels: the levels whose tiles are emitted (nil: all).
+    ///   - keptLevel: a level whose owned rows are kept in `keptRows`.
     ///   - emit: called with every tile as it is cut, on the caller's thread.
-    init(sizes: [Size], tileSize: Int, overlap: Int, emit: @escaping (Tile) throws(ImageEncodingError) -> Void) {
+    init(
+        sizes: [Size], tileSize: Int, overlap: Int, firstRow: Int = 0, ownedRows: Range<Int>? = nil, emittedLevels: Range<Int>? = nil,
+        keptLevel: Int? = nil, emit: @escaping (Tile) throws(ImageEncodingError) -> Void
+    ) {
         self.tileSize = tileSize
         self.overlap = overlap
         self.emit = emit
-        levels = sizes.map { Level(width: $0.width, height: $0.height) }
+        let owned = ownedRows ?? 0..<(sizes.first?.height ?? 0)
+        self.ownedRows = owned
+        self.emittedLevels = emittedLevels ?? 0..<sizes.count
+        self.keptLevel = keptLevel
+        levels = sizes.enumerated().map { index, size in
+            var level = Level(width: size.width, height: size.height)
+            level.bufferTop = firstRow >> index
+            level.received = firstRow >> index
+            // The first tile row whose first row, at the base, is owned.
+            let firstOwned = owned.lowerBound >> index
+            level.nextTileRow = (firstOwned + tileSize - 1) / tileSize
+            return level
+        }
     }
+
+    /// The first level row past the owned rows, at level `index`.
+    func ownedEnd(_ index: Int) -> Int { (ownedRows.upperBound + (1 << index) - 1) >> index }
 
     /// How many tiles a level of `length` pixels has along one side.
     func tileCount(_ length: Int) -> Int { max(1, (length + tileSize - 1) / tileSize) }
@@ -84,6 +116,13 @@ final class TilePyramid {
     private func push(_ data: [UInt8], rows count: Int, into index: Int) throws(ImageEncodingError) {
         guard index < levels.count, count > 0 else { return }
         let rowBytes = levels[index].rowBytes
+        if index == keptLevel {
+            // The owned rows among these, kept for the hand-over.
+            let first = levels[index].received, owned = (ownedRows.lowerBound >> index)..<ownedEnd(index)
+            for row in 0..<count where owned.contains(first + row) {
+                keptRows.append(contentsOf: data[(row * rowBytes)..<((row + 1) * rowBytes)])
+            }
+        }
         levels[index].rows.append(contentsOf: data[0..<(count * rowBytes)])
         levels[index].received += count
         try cutReadyTiles(index, final: false)
@@ -115,11 +154,11 @@ final class TilePyramid {
         let t = tileSize, o = overlap
         let height = levels[index].height, width = levels[index].width
         let rowBytes = levels[index].rowBytes
-        while levels[index].nextTileRow < tileCount(height) {
+        while levels[index].nextTileRow < tileCount(height), levels[index].nextTileRow * t < ownedEnd(index) {
             let r = levels[index].nextTileRow
             let y0 = max(0, r * t - o), y1 = min(height, (r + 1) * t + o)
             guard levels[index].received >= y1 || final else { return }
-            for c in 0..<tileCount(width) {
+            for c in 0..<tileCount(width) where emittedLevels.contains(index) {
                 let x0 = max(0, c * t - o), x1 = min(width, (c + 1) * t + o)
                 var bitmap = Bitmap(width: x1 - x0, height: y1 - y0)
                 let top = levels[index].bufferTop
