@@ -145,6 +145,7 @@ public struct Catalog: Sendable {
             for i in files.indices { work(i) }
         }
         var entries: [CatalogEntry] = []
+        entries.reserveCapacity(files.count)
         for result in results.values {
             switch result {
             case .image(let entry): entries.append(entry)

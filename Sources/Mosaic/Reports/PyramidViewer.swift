@@ -281,8 +281,10 @@ function zoomAt(px, py, factor) {
 // Flies to a board rectangle so that it fills most of the screen.
 let flight = null;
 function flyTo(x, y, w, h, done) {
-  const s = clampScale(Math.min(width * 0.7 / w, height * 0.7 / h));
-  const target = { x: x + w / 2 - width / (2 * s), y: y + h / 2 - height / (2 * s), s };
+  // Into the space beside the panel when the window is wide enough.
+  const left = width > 900 ? 324 : 0, room = width - left;
+  const s = clampScale(Math.min(room * 0.7 / w, height * 0.7 / h));
+  const target = { x: x + w / 2 - (left + room / 2) / s, y: y + h / 2 - height / (2 * s), s };
   const start = { ...view }, began = performance.now(), ms = 450;
   cancelAnimationFrame(flight);
   const step = (now) => {
