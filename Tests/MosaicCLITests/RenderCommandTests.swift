@@ -77,6 +77,16 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("error: 1 input failed (strict mode, nothing written)"))
         #expect(String(decoding: FileManager.default.contents(atPath: output)!, as: UTF8.self) == "previous")
+        // Each problem once: not a warning and then the same as the error.
+        #expect(result.stderr.components(separatedBy: "empty.jpg").count - 1 == 1, "\(result.stderr)")
+        // A file damaged in its data (found while decoding, not from its header): once too.
+        let damaged = CLI.temporaryDirectory()
+        Self.copySamples(["coins.png"], to: damaged)
+        let jpeg = try #require(FileManager.default.contents(atPath: CLI.sampleImages + "/chelsea.jpg"))
+        try jpeg.prefix(jpeg.count / 2).write(to: URL(fileURLWithPath: damaged + "/half.jpg"))
+        let second = try CLI.run(["render", damaged, "-o", output, "--strict", "--no-progress"] + Self.fixed)
+        #expect(second.status == 1)
+        #expect(second.stderr.components(separatedBy: "half.jpg").count - 1 == 1, "\(second.stderr)")
     }
 
     @Test func aFailingRunLeavesThePreviousOutput() throws {
