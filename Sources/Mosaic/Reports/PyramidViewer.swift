@@ -94,34 +94,51 @@ public struct PyramidViewer: Sendable {
         try stream.write(string: sheet.hasTitle ? (sheet.headers.first.flatMap { $0 } ?? "") : "")
         try stream.write(",\n\"cards\":[")
         var first = true
-        for element in sheet.layout.elements(onPage: 0) where element.kind == .card || element.kind == .header {
-            try stream.write(first ? "\n[" : ",\n[")
-            first = false
-            try stream.write(element.frame.minX)
-            try stream.write(",")
-            try stream.write(element.frame.minY)
-            try stream.write(",")
-            try stream.write(element.frame.width)
-            try stream.write(",")
-            try stream.write(element.frame.height)
-            if element.kind == .header {
-                try stream.write(",")
-                try stream.write(string: sheet.headers[element.section] ?? "")
-                try stream.write("]")
-                continue
-            }
-            guard let path = element.itemPath else { continue }
-            let card = sheet.card(path)
-            try stream.write(",")
-            try stream.write(string: card.caption?.title ?? "")
-            try stream.write(",")
-            try stream.write(string: card.caption?.description ?? "")
-            try stream.write(",")
-            try stream.write(string: FileNames.display(card.entry.relativePath))
-            try stream.write(",")
-            try stream.write(string: DiffHTMLReport.relativeURL(from: pageFolder, to: OutputCheck.resolved(card.entry.path)))
-            try stream.write("]")
+        // Band by band (each element once, in the band where it starts): the page's list of
+        // elements is never made whole. Folders are resolved once each, not once a card.
+        var resolvedFolders: [String: String] = [:]
+        func link(_ path: String) -> String {
+            let folder = (path as NSString).deletingLastPathComponent
+            let resolved = resolvedFolders[folder] ?? OutputCheck.resolved(folder.isEmpty ? "." : folder)
+            resolvedFolders[folder] = resolved
+            return DiffHTMLReport.relativeURL(from: pageFolder, to: resolved + "/" + (path as NSString).lastPathComponent)
         }
+        let band = 4096
+        var top = 0
+        repeat {
+            let elements = sheet.layout.elements(in: Rect(x: 0, y: top, width: max(1, size.width), height: band), page: 0)
+            for element in elements where element.kind == .card || element.kind == .header {
+                // Each element in the band where it starts (the first band takes any above).
+                guard element.frame.minY < top + band, element.frame.minY >= top || top == 0 else { continue }
+                try stream.write(first ? "\n[" : ",\n[")
+                first = false
+                try stream.write(element.frame.minX)
+                try stream.write(",")
+                try stream.write(element.frame.minY)
+                try stream.write(",")
+                try stream.write(element.frame.width)
+                try stream.write(",")
+                try stream.write(element.frame.height)
+                if element.kind == .header {
+                    try stream.write(",")
+                    try stream.write(string: sheet.headers[element.section] ?? "")
+                    try stream.write("]")
+                    continue
+                }
+                guard let path = element.itemPath else { continue }
+                let card = sheet.card(path)
+                try stream.write(",")
+                try stream.write(string: card.caption?.title ?? "")
+                try stream.write(",")
+                try stream.write(string: card.caption?.description ?? "")
+                try stream.write(",")
+                try stream.write(string: FileNames.display(card.entry.relativePath))
+                try stream.write(",")
+                try stream.write(string: link(card.entry.path))
+                try stream.write("]")
+            }
+            top += band
+        } while top < size.height
         try stream.write("\n]};\n")
         try stream.flush()
     }
