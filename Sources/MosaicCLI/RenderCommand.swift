@@ -159,7 +159,7 @@ struct RenderCommand: ParsableCommand {
         if let viewer {
             check.write(viewer.page, by: "--output (the viewer)")
             check.write(viewer.mapScript, by: "--output (the viewer's map)")
-            for file in [viewer.page, viewer.mapScript] where !PyramidViewer.mayReplace(file) && file == viewer.page {
+            for file in [viewer.page, viewer.mapScript] where !PyramidViewer.mayReplace(file) {
                 throw SheetError.wouldReplaceAForeignFile(path: file)
             }
         }

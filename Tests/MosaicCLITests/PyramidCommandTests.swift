@@ -57,6 +57,14 @@ import Testing
         #expect(descriptor.status == 1, "\(descriptor.stderr)")
         #expect(try String(contentsOfFile: dir + "/other.dzi", encoding: .utf8) == "mine")
         #expect(!FileManager.default.fileExists(atPath: dir + "/other_files"))
+        // Nor a page or a script of the same names that mosaic did not write.
+        for name in ["page.html", "page.map.js"] {
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/" + name))
+            let viewer = try CLI.run(["render", input, "-o", dir + "/page.dzi"])
+            #expect(viewer.status == 1 && viewer.stderr.contains(name), "\(viewer.stderr)")
+            #expect(try String(contentsOfFile: dir + "/" + name, encoding: .utf8) == "mine")
+            try FileManager.default.removeItem(atPath: dir + "/" + name)
+        }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
     }

@@ -25,14 +25,17 @@ public struct PyramidViewer: Sendable {
     /// What the page says it is: only such a page is ever replaced.
     static let generator = "mosaic viewer"
 
-    /// Whether the file at `path` is a viewer page mosaic wrote (or nothing is there).
+    /// Whether the file at `path` is a viewer page or map mosaic wrote (or nothing is there).
     public static func mayReplace(_ path: String) -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        let head = handle.readData(ofLength: 1024)
+        let head = String(decoding: handle.readData(ofLength: 1024), as: UTF8.self)
         try? handle.close()
-        return String(decoding: head, as: UTF8.self).contains("<meta name=\"generator\" content=\"\(generator)\">")
+        return head.contains("<meta name=\"generator\" content=\"\(generator)\">") || head.hasPrefix(mapPrefix)
     }
+
+    /// How a map script begins.
+    static let mapPrefix = "window.mosaicMap = {"
 
     /// The pyramid the viewer shows: its kind, tile grid and folder.
     public struct Pyramid: Sendable {
@@ -72,7 +75,8 @@ public struct PyramidViewer: Sendable {
         let size = sheet.layout.pageSize(0)
         let pageFolder = OutputCheck.resolved((page as NSString).deletingLastPathComponent.isEmpty ? "." : (page as NSString).deletingLastPathComponent)
         let background = sheet.options.style.background
-        try stream.write("window.mosaicMap = {\"width\":")
+        try stream.write("window.mosaicMap = {")
+        try stream.write("\"width\":")
         try stream.write(size.width)
         try stream.write(",\"height\":")
         try stream.write(size.height)

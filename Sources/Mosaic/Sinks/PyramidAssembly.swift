@@ -155,7 +155,7 @@ public enum PyramidAssembly {
         let viewerFolder = records[0]!.folder + "/viewer/"
         for (name, target) in [("page", viewer.page), ("map", viewer.mapScript)] {
             guard let data = FileManager.default.contents(atPath: viewerFolder + name) else { continue }
-            guard PyramidViewer.mayReplace(target) || name == "map" else { throw .wouldReplaceAForeignFile(path: target) }
+            guard PyramidViewer.mayReplace(target) else { throw .wouldReplaceAForeignFile(path: target) }
             pending.append(try PendingFile(data, at: target))
             files.append(target)
         }
