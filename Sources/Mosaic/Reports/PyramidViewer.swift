@@ -228,6 +228,17 @@ function fit() {
   view.y = (M.height - height / view.s) / 2;
   dirty = true;
 }
+// The first view: the whole board, unless it is so long that the whole would be a sliver;
+// then its start, as wide (or as tall, across a horizontal board) as the window.
+function start() {
+  const left = width > 900 ? 324 : 0, room = width - left, tall = M.height >= M.width;
+  const whole = Math.min(room / M.width, height / M.height), across = tall ? room / M.width : height / M.height;
+  if (whole * 4 >= across) { fit(); return; }
+  view.s = Math.min(across * 0.96, 1);
+  view.x = tall ? (M.width - room / view.s) / 2 - left / view.s : -left / view.s;
+  view.y = tall ? -16 / view.s : (M.height - height / view.s) / 2;
+  dirty = true;
+}
 function resize() {
   const ratio = window.devicePixelRatio || 1;
   width = window.innerWidth; height = window.innerHeight;
@@ -417,12 +428,13 @@ $("toc").replaceChildren(...headers.filter((h, n) => !(n === 0 && h[4] === M.tit
 $("title").textContent = M.title || document.title;
 window.addEventListener("resize", () => { resize(); });
 resize();
-fit();
+start();
 search("");
 const hash = new URLSearchParams(location.hash.slice(1));
 if (hash.get("find")) { $("search").value = hash.get("find"); search(hash.get("find")); if (found.length) flyToCard(found[0]); }
 window.mosaicViewer = { view, cards, cardAt, flyToCard, search };
 document.body.dataset.ready = String(cards.length);
+document.body.dataset.readyMs = String(Math.round(performance.now()));
 requestAnimationFrame(frame);
 </script>
 </body>
