@@ -188,6 +188,17 @@ import Testing
         #expect(sink.skippedTiles >= 8 + 3)  // the base's 8, level 9's 3, and any smaller level that rounds to white
     }
 
+    /// A killed run's hidden folder (its process gone) is removed by the next run; a live
+    /// one's stays.
+    @Test func leftoversOfDeadRunsGo() throws {
+        let dir = Self.folder()
+        let dead = dir + "/.b_files.mosaic-999999999.tmp", alive = dir + "/.b_files.mosaic-1.tmp"
+        for folder in [dead, dead + ".old", alive] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let sink = DeepZoomSink(destination: dir + "/b.dzi", format: DeepZoom(), options: PyramidOptions(format: .png), background: .white)
+        try Self.write(Self.image(width: 50, height: 50), to: sink)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".b_files.mosaic-1.tmp", "b.dzi", "b_files"])
+    }
+
     /// Abandoned: nothing written, the previous pyramid as it was.
     @Test func anAbandonedPyramidLeavesThePreviousOne() throws {
         let dir = Self.folder()

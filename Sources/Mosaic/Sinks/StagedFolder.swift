@@ -38,8 +38,10 @@ public final class StagedFolder {
         self.destination = destination
         self.marker = marker
         let parent = (destination as NSString).deletingLastPathComponent
-        path = (parent.isEmpty ? "" : parent + "/") + ".\((destination as NSString).lastPathComponent).mosaic-\(getpid()).tmp"
+        let name = (destination as NSString).lastPathComponent
+        path = (parent.isEmpty ? "" : parent + "/") + ".\(name).mosaic-\(getpid()).tmp"
         try? FileManager.default.removeItem(atPath: path)
+        Self.removeLeftovers(of: name, in: parent.isEmpty ? "." : parent)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &isFolder), isFolder.boolValue else {
             throw .output(.cannotCreate(path: destination, reason: "the folder \(parent) does not exist"))
@@ -53,6 +55,21 @@ public final class StagedFolder {
     }
 
     deinit { discard() }
+
+    /// Hidden folders an interrupted or killed run left beside `name` (".NAME.mosaic-PID.tmp"
+    /// and their ".old"), whose process is gone: removed, so they do not pile up. A running
+    /// process's folder stays.
+    static func removeLeftovers(of name: String, in parent: String) {
+        let prefix = ".\(name).mosaic-"
+        guard let siblings = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for sibling in siblings where sibling.hasPrefix(prefix) {
+            let rest = sibling.dropFirst(prefix.count)
+            guard let pid = Int32(rest.prefix { $0.isNumber }), rest.dropFirst(String(pid).count).hasPrefix(".tmp") else { continue }
+            // Alive (or not ours to ask): kept.
+            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+            try? FileManager.default.removeItem(atPath: parent + "/" + sibling)
+        }
+    }
 
     /// Renames the folder into place, over the previous run's.
     ///
