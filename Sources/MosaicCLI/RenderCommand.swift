@@ -138,18 +138,13 @@ struct RenderCommand: ParsableCommand {
         let plan = pyramid.shard.flatMap(ShardPlan.parse).map {
             ShardPlan(index: $0.index, count: $0.count, height: size.height, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap, maximumLevels: levels)
         }
-        let sink: any PageSink
-        let folder: String
-        switch outputFormat {
-        case .iiif:
-            let iiif = IIIFSink(destination: destination, format: IIIF(id: pyramid.iiifId), options: pyramidOptions, background: background, threads: options.jobs, shard: plan)
-            (sink, folder) = (iiif, iiif.folder)
-        default:
-            let dzi = DeepZoomSink(destination: destination, format: DeepZoom(), options: pyramidOptions, background: background, threads: options.jobs, shard: plan)
-            (sink, folder) = (dzi, dzi.folder)
-        }
+        let sink: any PyramidOutput = outputFormat == .iiif
+            ? IIIFSink(destination: destination, format: IIIF(id: pyramid.iiifId), options: pyramidOptions, background: background, threads: options.jobs, shard: plan)
+            : DeepZoomSink(destination: destination, format: DeepZoom(), options: pyramidOptions, background: background, threads: options.jobs, shard: plan)
+        let folder = sink.folder
+        let viewerTitle = sheet.options.title ?? sheet.catalog.title ?? "mosaic board"
         if let plan {
-            try renderShard(sheet, plan: plan, sink: sink, levels: levels, pyramidOptions: pyramidOptions, folder: folder, catalog: catalog, warned: warned, started: started)
+            try renderShard(sheet, plan: plan, sink: sink, levels: levels, viewerTitle: viewerTitle, catalog: catalog, warned: warned, started: started)
             return
         }
         // Before drawing: the descriptor and the map against every file read; the folder
@@ -167,9 +162,9 @@ struct RenderCommand: ParsableCommand {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
         try check.check()
-        try StagedFolder.check(folder, marker: DeepZoomSink.marker, inputs: check.inputs)
+        try StagedFolder.check(folder, marker: PyramidFiles.marker, inputs: check.inputs)
         if outputFormat == .dzi, FileManager.default.fileExists(atPath: destination),
-            !FileManager.default.fileExists(atPath: folder + "/" + DeepZoomSink.marker)
+            !FileManager.default.fileExists(atPath: folder + "/" + PyramidFiles.marker)
         {
             throw SheetError.wouldReplaceAForeignFile(path: destination)
         }
@@ -185,12 +180,9 @@ struct RenderCommand: ParsableCommand {
         // The viewer beside it, put in place with the pyramid.
         var viewerFiles: [PendingFile] = []
         if let viewer {
-            let kind = outputFormat == .iiif ? "iiif" : "dzi"
-            let levels = (sink as? DeepZoomSink)?.levelCount ?? (sink as? IIIFSink)?.levelCount ?? 1
-            let ext = outputFormat == .iiif ? IIIF().fileExtension(pyramidOptions.format) : DeepZoom().fileExtension(pyramidOptions.format)
-            let shown = PyramidViewer.Pyramid(kind: kind, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap, fileExtension: ext, levels: levels, folder: folder)
+            let shown = sink.viewerPyramid(levels: levels)
             do {
-                viewerFiles.append(try PendingFile(viewer.html(title: sheet.options.title ?? sheet.catalog.title ?? "mosaic board"), at: viewer.page))
+                viewerFiles.append(try PendingFile(viewer.html(title: viewerTitle), at: viewer.page))
                 viewerFiles.append(try PendingFile(at: viewer.mapScript) { stream throws(SheetError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) })
             } catch {
                 sink.abandon()
@@ -201,11 +193,9 @@ struct RenderCommand: ParsableCommand {
         for file in viewerFiles { try file.commit() }
         if !quiet {
             let size = sheet.layout.pageSize(0)
-            let tiles = (sink as? DeepZoomSink)?.tileCount ?? (sink as? IIIFSink)?.tileCount ?? 0
-            let skipped = (sink as? DeepZoomSink)?.skippedTiles ?? (sink as? IIIFSink)?.skippedTiles ?? 0
+            var written = "\(destination) (\(size.width)x\(size.height), \(sink.tileCount) tiles"
+            if sink.skippedTiles > 0 { written += ", \(sink.skippedTiles) blank left out" }
             let bytes = Self.treeSize(folder)
-            var written = "\(destination) (\(size.width)x\(size.height), \(tiles) tiles"
-            if skipped > 0 { written += ", \(skipped) blank left out" }
             written += ", \(CaptionMode.humanSize(bytes)))"
             if let viewer { written += "; viewer \(viewer.page)" }
             report(summary, catalog: catalog, written: written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
@@ -277,32 +267,21 @@ struct RenderCommand: ParsableCommand {
     /// Part K of N of the pyramid: its strip's tiles and the hand-over, in NAME.shards/K-of-N
     /// (renamed into place whole; a shard run again replaces its own part only).
     func renderShard(
-        _ sheet: ContactSheet, plan: ShardPlan, sink: any PageSink, levels: Int, pyramidOptions: PyramidOptions, folder: String,
+        _ sheet: ContactSheet, plan: ShardPlan, sink: any PyramidOutput, levels: Int, viewerTitle: String,
         catalog: Catalog, warned: Set<CardProblem>, started: Date
     ) throws {
-        let part = DeepZoomSink.shardFolder(for: destination, index: plan.index, count: plan.count)
+        let part = PyramidFiles.shardFolder(for: destination, index: plan.index, count: plan.count)
         var check = outputCheck(pages: [], ownSheets: [], catalog: catalog)
         try check.check()
         check.inputs += input.inputs
-        try StagedFolder.check(part, marker: DeepZoomSink.marker, inputs: check.inputs)
-        let digest = sheet.digest
-        var extras: [(path: String, data: Data)] = []
+        try StagedFolder.check(part, marker: PyramidFiles.marker, inputs: check.inputs)
+        sink.boardDigest = sheet.digest
         if plan.index == 0, !pyramid.noViewer {
             // Shard 0 carries the viewer, which assemble puts beside the pyramid.
             let viewer = PyramidViewer(destination: destination)
-            let kind = outputFormat == .iiif ? "iiif" : "dzi"
-            let ext = outputFormat == .iiif ? IIIF().fileExtension(pyramidOptions.format) : DeepZoom().fileExtension(pyramidOptions.format)
-            let shown = PyramidViewer.Pyramid(kind: kind, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap, fileExtension: ext, levels: levels, folder: folder)
             let map = JSONStream()
-            try viewer.writeMap(sheet, pyramid: shown, to: map)
-            extras = [("viewer/page", viewer.html(title: sheet.options.title ?? sheet.catalog.title ?? "mosaic board")), ("viewer/map", map.data)]
-        }
-        if let dzi = sink as? DeepZoomSink {
-            dzi.boardDigest = digest
-            dzi.shardExtras = extras
-        } else if let iiif = sink as? IIIFSink {
-            iiif.boardDigest = digest
-            iiif.shardExtras = extras
+            try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map)
+            sink.shardExtras = [("viewer/page", viewer.html(title: viewerTitle)), ("viewer/map", map.data)]
         }
         let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
         var renderer = SheetRenderer(sheet: sheet)
@@ -311,8 +290,7 @@ struct RenderCommand: ParsableCommand {
         bar.finish()
         summary.files = [part]
         if !quiet {
-            let tiles = (sink as? DeepZoomSink)?.tileCount ?? (sink as? IIIFSink)?.tileCount ?? 0
-            let written = "shard \(plan.index)/\(plan.count) of \(destination): rows \(plan.strip.lowerBound)-\(plan.strip.upperBound) of \(sheet.layout.pageSize(0).height), \(tiles) tiles in \(part); when all \(plan.count) are done: mosaic assemble \(destination)"
+            let written = "shard \(plan.index)/\(plan.count) of \(destination): rows \(plan.strip.lowerBound)-\(plan.strip.upperBound) of \(sheet.layout.pageSize(0).height), \(sink.tileCount) tiles in \(part); when all \(plan.count) are done: mosaic assemble \(destination)"
             report(summary, catalog: catalog, written: written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
         }
     }

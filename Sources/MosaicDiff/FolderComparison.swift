@@ -101,8 +101,7 @@ public struct FolderComparison: Sendable {
         mutating func write(_ image: Bitmap) throws(DiffError) -> String? {
             guard let folder else { return nil }
             count += 1
-            let digits = String(count)
-            let path = folder + "/" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
+            let path = folder + "/" + String(format: "%05d", count) + ".png"
             do {
                 try image.writePNG(to: path, hasAlpha: !image.isOpaque, software: nil)
             } catch {

@@ -31,12 +31,12 @@ struct PageBands {
             total += layout.itemCount(inSection: section)
         }
         var cards: [DecodeJob] = []
+        let reach = sheet.options.style.shadowReach
         for section in 0..<layout.sectionCount {
             for item in 0..<layout.itemCount(inSection: section) {
                 let path = ItemPath(section: section, item: item)
                 guard let element = layout.element(at: path), element.page == page else { continue }
                 // Only the cards that reach the rows drawn (their shadows included).
-                let reach = sheet.options.style.shadowReach
                 guard element.frame.maxY + reach > rows.lowerBound, element.frame.minY - reach < rows.upperBound else { continue }
                 cards.append(DecodeJob(path: path, minY: element.frame.minY, maxY: element.frame.maxY))
             }

@@ -97,14 +97,14 @@ public struct DiffHTMLReport: Sendable {
         let pageFolder = OutputCheck.resolved((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
         let folderName = (folder as NSString).lastPathComponent
         func link(_ file: String?) -> String? {
-            file.map { Self.relativeURL(from: pageFolder, to: OutputCheck.resolved($0)) }
+            file.map { WebText.relativeURL(from: pageFolder, to: OutputCheck.resolved($0)) }
         }
         let rows = listed.map { r -> Row in
             var row = Row(p: r.relativePath, s: r.status.rawValue)
             row.b = link(r.baselinePath)
             row.c = link(r.currentPath)
             if let diff = r.diffImagePath {
-                row.d = Self.percentEncoded(folderName) + "/" + Self.percentEncoded((diff as NSString).lastPathComponent)
+                row.d = WebText.percentEncoded(folderName) + "/" + WebText.percentEncoded((diff as NSString).lastPathComponent)
             }
             if let d = r.difference {
                 row.f = report.figures(r)
@@ -140,7 +140,7 @@ public struct DiffHTMLReport: Sendable {
         // JSON reads back as "<".
         let json = (try? encoder.encode(page)).map { String(decoding: $0, as: UTF8.self) } ?? "{\"pairs\":[]}"
         let data = json.replacingOccurrences(of: "<", with: "\\u003c")
-        let title = Self.escapeHTML("mosaic diff: " + (c.passes ? "passed" : "failed"))
+        let title = WebText.escapeHTML("mosaic diff: " + (c.passes ? "passed" : "failed"))
         return Self.template
             .replacingOccurrences(of: "@TITLE@", with: title)
             .replacingOccurrences(of: "@DATA@", with: data)
@@ -150,37 +150,6 @@ public struct DiffHTMLReport: Sendable {
     static func root(of file: String, relative: String?) -> String {
         guard let relative, file.hasSuffix("/" + relative) else { return file }
         return String(file.dropLast(relative.count + 1))
-    }
-
-    /// A relative URL from the folder `from` to the file `to` (both absolute), each
-    /// segment percent-encoded.
-    static func relativeURL(from: String, to: String) -> String {
-        let a = from.split(separator: "/", omittingEmptySubsequences: true)
-        let b = to.split(separator: "/", omittingEmptySubsequences: true)
-        var common = 0
-        while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
-        let up = Array(repeating: "..", count: a.count - common)
-        return (up + b[common...].map { percentEncoded(String($0)) }).joined(separator: "/")
-    }
-
-    /// Every byte but the unreserved characters of RFC 3986 percent-encoded.
-    static func percentEncoded(_ segment: String) -> String {
-        var out = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// The page: styles, the data, and the script that lists it. No network, no library.

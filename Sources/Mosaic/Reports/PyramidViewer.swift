@@ -62,9 +62,9 @@ public struct PyramidViewer: Sendable {
 
     /// The page (fixed: the board is in the map script).
     public func html(title: String) -> Data {
-        let mapName = DiffHTMLReport.percentEncoded((mapScript as NSString).lastPathComponent)
+        let mapName = WebText.percentEncoded((mapScript as NSString).lastPathComponent)
         return Data(
-            Self.template.replacingOccurrences(of: "@TITLE@", with: DiffHTMLReport.escapeHTML(title))
+            Self.template.replacingOccurrences(of: "@TITLE@", with: WebText.escapeHTML(title))
                 .replacingOccurrences(of: "@MAP@", with: mapName).utf8)
     }
 
@@ -91,7 +91,7 @@ public struct PyramidViewer: Sendable {
         try stream.write(",\"levels\":")
         try stream.write(pyramid.levels)
         try stream.write(",\"folder\":")
-        try stream.write(string: DiffHTMLReport.percentEncoded((pyramid.folder as NSString).lastPathComponent))
+        try stream.write(string: WebText.percentEncoded((pyramid.folder as NSString).lastPathComponent))
         try stream.write(",\"background\":")
         try stream.write(string: String(format: "rgba(%d,%d,%d,%.3f)", background.red, background.green, background.blue, Double(background.alpha) / 255))
         try stream.write(",\"title\":")
@@ -105,7 +105,7 @@ public struct PyramidViewer: Sendable {
             let folder = (path as NSString).deletingLastPathComponent
             let resolved = resolvedFolders[folder] ?? OutputCheck.resolved(folder.isEmpty ? "." : folder)
             resolvedFolders[folder] = resolved
-            return DiffHTMLReport.relativeURL(from: pageFolder, to: resolved + "/" + (path as NSString).lastPathComponent)
+            return WebText.relativeURL(from: pageFolder, to: resolved + "/" + (path as NSString).lastPathComponent)
         }
         let band = 4096
         var top = 0

@@ -19,14 +19,10 @@ public struct DeepZoom: PyramidFormat {
         "\(levelCount - 1 - level)/\(column)_\(row).\(fileExtension(options.format))"
     }
 
-    public func fileExtension(_ format: TileFormat) -> String {
-        switch format {
-        case .png: return "png"
-        case .jpeg: return "jpeg"
-        }
-    }
+    public func fileExtension(_ format: TileFormat) -> String { format.fileExtension }
 
     public var allowsOverlap: Bool { true }
+    public var kind: String { "dzi" }
 
     public func descriptors(destination: String, base: Size, levelCount: Int, options: PyramidOptions) -> [(path: String, inside: Bool, data: Data)] {
         let xml = """

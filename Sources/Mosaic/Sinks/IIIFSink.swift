@@ -37,6 +37,7 @@ public struct IIIF: PyramidFormat {
     }
 
     public var allowsOverlap: Bool { false }
+    public var kind: String { "iiif" }
 
     public func descriptors(destination: String, base: Size, levelCount: Int, options: PyramidOptions) -> [(path: String, inside: Bool, data: Data)] {
         let factors = (0..<levelCount).map { String(1 << $0) }.joined(separator: ", ")

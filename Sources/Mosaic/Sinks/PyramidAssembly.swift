@@ -23,13 +23,13 @@ public enum PyramidAssembly {
     ///   `.shardsDisagree` when their records describe different boards, `.output` when a
     ///   file cannot be moved or written.
     public static func assemble(_ destination: String, threads: Int = 1) throws(SheetError) -> Summary {
-        let root = DeepZoomSink.shardsFolder(for: destination)
+        let root = PyramidFiles.shardsFolder(for: destination)
         var records: [Int: (folder: String, record: ShardRecord)] = [:]
         var count: Int?
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         for name in names where !name.hasPrefix(".") {
             let folder = root + "/" + name
-            guard let data = FileManager.default.contents(atPath: folder + "/" + DeepZoomSink.shardRecordName),
+            guard let data = FileManager.default.contents(atPath: folder + "/" + PyramidFiles.shardRecord),
                 let record = try? JSONDecoder().decode(ShardRecord.self, from: data)
             else { continue }
             if let count, count != record.plan.count {
@@ -58,27 +58,25 @@ public enum PyramidAssembly {
         let options = first.options
         let base = Size(width: first.width, height: first.height)
         let folder = format.folder(for: destination)
-        try StagedFolder.check(folder, marker: DeepZoomSink.marker, inputs: [])
-        let staged = try StagedFolder(destination: folder, marker: DeepZoomSink.marker)
+        try StagedFolder.check(folder, marker: PyramidFiles.marker, inputs: [])
+        let staged = try StagedFolder(destination: folder, marker: PyramidFiles.marker)
         // The shards' tiles, moved (a rename each: the shards share the storage).
         var tiles = 0
-        var madeFolders: Set<String> = []
+        let writer = TileWriter(
+            format: options.format, hasAlpha: first.hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
+            blank: options.skipBlankTiles ? first.background : nil)
         for index in 0..<count {
             let shardFolder = records[index]!.folder
             let enumerator = FileManager.default.enumerator(atPath: shardFolder)
             while let relative = enumerator?.nextObject() as? String {
                 let name = (relative as NSString).lastPathComponent
-                guard !relative.hasPrefix("viewer"), name != DeepZoomSink.shardRecordName, name != DeepZoomSink.handOverName,
-                    name != DeepZoomSink.marker
+                guard !relative.hasPrefix("viewer"), name != PyramidFiles.shardRecord, name != PyramidFiles.handOver,
+                    name != PyramidFiles.marker
                 else { continue }
                 var isFolder: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: shardFolder + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
                 let target = staged.path + "/" + relative
-                let parent = (target as NSString).deletingLastPathComponent
-                if !madeFolders.contains(parent) {
-                    try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-                    madeFolders.insert(parent)
-                }
+                do throws(ImageEncodingError) { try writer.makeFolder(for: target) } catch { throw .output(error) }
                 guard rename(shardFolder + "/" + relative, target) == 0 else {
                     throw .output(.cannotRename(path: target, reason: String(cString: strerror(errno))))
                 }
@@ -89,33 +87,20 @@ public enum PyramidAssembly {
         let sizes = TilePyramid.levelSizes(width: base.width, height: base.height) { format.isLastLevel(width: $0, height: $1, tileSize: options.tileSize) }
         let shardLevels = first.plan.levels
         if shardLevels < sizes.count {
-            let writer = TileWriter(format: options.format, hasAlpha: first.hasAlpha, compressionLevel: options.compressionLevel, threads: threads)
-            let background = first.background
-            var skipped = 0
             let pyramid = TilePyramid(
                 sizes: Array(sizes[(shardLevels - 1)...]), tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0,
                 emittedLevels: 1..<(sizes.count - shardLevels + 1)
             ) { (tile) throws(ImageEncodingError) in
-                if options.skipBlankTiles, let background, tile.bitmap.isFilled(with: background) {
-                    skipped += 1
-                    return
-                }
                 let relative = format.tilePath(
                     level: tile.level + shardLevels - 1, levelCount: sizes.count, column: tile.column, row: tile.row, base: base, options: options)
-                let path = staged.path + "/" + relative
-                let parent = (path as NSString).deletingLastPathComponent
-                if !madeFolders.contains(parent) {
-                    try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-                    madeFolders.insert(parent)
-                }
-                try writer.write(tile.bitmap, to: path)
+                try writer.write(tile.bitmap, to: staged.path + "/" + relative)
             }
             let width = sizes[shardLevels - 1].width
             do throws(ImageEncodingError) {
                 for index in 0..<count {
                     let (shardFolder, record) = records[index]!
                     guard record.handOverWidth == width,
-                        let rows = FileManager.default.contents(atPath: shardFolder + "/" + DeepZoomSink.handOverName),
+                        let rows = FileManager.default.contents(atPath: shardFolder + "/" + PyramidFiles.handOver),
                         rows.count == record.plan.handedOver.count * width * 4
                     else {
                         throw .rowMismatch(path: shardFolder, message: "its hand-over is not \(record.plan.handedOver.count) rows of \(width) pixels")
@@ -138,18 +123,8 @@ public enum PyramidAssembly {
             tiles += writer.written.withLock { $0 }
         }
         // The descriptors, the viewer, and the folder in place; then the shards are gone.
-        var pending: [PendingFile] = []
-        for descriptor in format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options) {
-            if descriptor.inside {
-                do {
-                    try descriptor.data.write(to: URL(fileURLWithPath: staged.path + "/" + descriptor.path))
-                } catch {
-                    throw .output(.cannotCreate(path: descriptor.path, reason: (error as NSError).localizedDescription))
-                }
-            } else {
-                pending.append(try PendingFile(descriptor.data, at: descriptor.path))
-            }
-        }
+        var pending = try PyramidFiles.place(
+            format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options), in: staged.path)
         var files = [destination]
         let viewer = PyramidViewer(destination: destination)
         let viewerFolder = records[0]!.folder + "/viewer/"
@@ -161,7 +136,7 @@ public enum PyramidAssembly {
         }
         try staged.commit()
         for file in pending { try file.commit() }
-        try? FileManager.default.removeItem(atPath: DeepZoomSink.shardsFolder(for: destination))
+        try? FileManager.default.removeItem(atPath: PyramidFiles.shardsFolder(for: destination))
         return Summary(shards: count, width: base.width, height: base.height, tiles: tiles, files: files)
     }
 }

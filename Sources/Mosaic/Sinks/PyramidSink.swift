@@ -15,8 +15,64 @@ public protocol PyramidFormat: Sendable {
     func descriptors(destination: String, base: Size, levelCount: Int, options: PyramidOptions) -> [(path: String, inside: Bool, data: Data)]
     /// The tiles' file extension for `format`.
     func fileExtension(_ format: TileFormat) -> String
-    /// The largest overlap the format allows.
+    /// Whether tiles may overlap.
     var allowsOverlap: Bool { get }
+    /// "dzi" or "iiif": what shard records and the viewer call it.
+    var kind: String { get }
+}
+
+/// The files a pyramid's folders hold besides tiles, and where shards put their parts:
+/// the same for every format.
+public enum PyramidFiles {
+    /// The marker file in a pyramid's folder: only such a folder is ever replaced.
+    public static let marker = ".mosaic-pyramid"
+    /// The file in a shard's folder that says what it holds.
+    public static let shardRecord = "shard.json"
+    /// The shard's last level's strip, exact premultiplied RGBA rows.
+    public static let handOver = "handover.rgba"
+
+    /// Where shards put their parts until `assemble`: `board.shards/` beside `board.dzi`.
+    public static func shardsFolder(for destination: String) -> String {
+        (destination.lowercased().hasSuffix(".dzi") ? (destination as NSString).deletingPathExtension : destination) + ".shards"
+    }
+
+    /// Shard `index` of `count`'s folder.
+    public static func shardFolder(for destination: String, index: Int, count: Int) -> String {
+        shardsFolder(for: destination) + "/\(index)-of-\(count)"
+    }
+
+    /// Writes `descriptors` inside `folder`, or as pending files beside it, which the
+    /// caller commits after the folder.
+    static func place(_ descriptors: [(path: String, inside: Bool, data: Data)], in folder: String) throws(SheetError) -> [PendingFile] {
+        var pending: [PendingFile] = []
+        for descriptor in descriptors {
+            if descriptor.inside {
+                do {
+                    try descriptor.data.write(to: URL(fileURLWithPath: folder + "/" + descriptor.path))
+                } catch {
+                    throw .output(.cannotCreate(path: descriptor.path, reason: (error as NSError).localizedDescription))
+                }
+            } else {
+                pending.append(try PendingFile(descriptor.data, at: descriptor.path))
+            }
+        }
+        return pending
+    }
+}
+
+/// What a caller asks of a pyramid sink, whatever its format.
+public protocol PyramidOutput: PageSink {
+    /// The folder of tiles.
+    var folder: String { get }
+    /// The tiles written and left out as blank, once the page has ended.
+    var tileCount: Int { get }
+    var skippedTiles: Int { get }
+    /// A shard's record of the board it rendered.
+    var boardDigest: String { get set }
+    /// Files a shard adds to its folder.
+    var shardExtras: [(path: String, data: Data)] { get set }
+    /// What the viewer needs to know of this pyramid, of `levels` levels.
+    func viewerPyramid(levels: Int) -> PyramidViewer.Pyramid
 }
 
 /// How a pyramid's tiles are cut and encoded.
@@ -46,7 +102,7 @@ public struct PyramidOptions: Hashable, Sendable {
 /// tiles encoded on several threads (the same bytes for any count), all into a hidden
 /// folder renamed into place with its descriptors by `commit()`. One page only: a pyramid
 /// is how a board of any length is shown whole.
-public final class PyramidSink<Format: PyramidFormat>: PageSink {
+public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     public let destination: String
     public let format: Format
     public let options: PyramidOptions
@@ -60,7 +116,7 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
     var base = Size(width: 0, height: 0)
     var hasAlpha = false
     /// Tiles left out as blank.
-    public private(set) var skippedTiles = 0
+    public var skippedTiles: Int { writer?.skipped.withLock { $0 } ?? 0 }
     /// This process's part, when the pyramid is rendered by several (`--shard K/N`).
     public let shard: ShardPlan?
     /// Files the shard adds to its folder (shard 0: the viewer), relative path and bytes.
@@ -68,9 +124,6 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
     /// What the shard's record says the board is (a digest of its layout): `assemble`
     /// refuses shards that rendered different boards.
     public var boardDigest = ""
-
-    /// The marker file in a pyramid's folder: only such a folder is ever replaced.
-    public static var marker: String { ".mosaic-pyramid" }
 
     public init(destination: String, format: Format, options: PyramidOptions, background: RGBA, threads: Int = 1, shard: ShardPlan? = nil) {
         self.destination = destination
@@ -89,33 +142,24 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
         TilePyramid.levelSizes(width: size.width, height: size.height) { format.isLastLevel(width: $0, height: $1, tileSize: tileSize) }.count
     }
 
-    /// Where shards put their parts until `assemble`: `board.shards/` beside `board.dzi`.
-    public static func shardsFolder(for destination: String) -> String {
-        (destination.lowercased().hasSuffix(".dzi") ? (destination as NSString).deletingPathExtension : destination) + ".shards"
+    public func viewerPyramid(levels: Int) -> PyramidViewer.Pyramid {
+        PyramidViewer.Pyramid(
+            kind: format.kind, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0,
+            fileExtension: format.fileExtension(options.format), levels: levels, folder: folder)
     }
-
-    /// Shard `index` of `count`'s folder.
-    public static func shardFolder(for destination: String, index: Int, count: Int) -> String {
-        shardsFolder(for: destination) + "/\(index)-of-\(count)"
-    }
-
-    /// The file in a shard's folder that says what it holds.
-    public static var shardRecordName: String { "shard.json" }
-    /// The shard's last level's strip, exact premultiplied RGBA rows.
-    public static var handOverName: String { "handover.rgba" }
 
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         guard count == 1 else { throw .rowMismatch(path: destination, message: "a tile pyramid holds one page, and this board has \(count)") }
         if case .jpeg = options.format, hasAlpha {
             throw .rowMismatch(path: destination, message: "JPEG tiles cannot hold a transparent background")
         }
-        let target = shard.map { Self.shardFolder(for: destination, index: $0.index, count: $0.count) } ?? folder
+        let target = shard.map { PyramidFiles.shardFolder(for: destination, index: $0.index, count: $0.count) } ?? folder
         let staged: StagedFolder
         do {
             if shard != nil {
-                try FileManager.default.createDirectory(atPath: Self.shardsFolder(for: destination), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: PyramidFiles.shardsFolder(for: destination), withIntermediateDirectories: true)
             }
-            staged = try StagedFolder(destination: target, marker: Self.marker)
+            staged = try StagedFolder(destination: target, marker: PyramidFiles.marker)
         } catch let SheetError.output(inner) {
             throw inner
         } catch {
@@ -128,35 +172,20 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
         let allSizes = TilePyramid.levelSizes(width: size.width, height: size.height) { [format] in
             format.isLastLevel(width: $0, height: $1, tileSize: tileSize)
         }
-        fullLevelCount = allSizes.count
+        levelCount = allSizes.count
         // A shard builds the levels of its plan, of its strip.
         let sizes = shard.map { Array(allSizes.prefix($0.levels)) } ?? allSizes
-        let writer = TileWriter(format: options.format, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads)
+        let writer = TileWriter(
+            format: options.format, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
+            blank: options.skipBlankTiles ? background : nil)
         self.writer = writer
         let root = staged.path, format = self.format, options = self.options, base = size, levelCount = allSizes.count
-        let background = self.background
-        var madeFolders: Set<String> = []
         pyramid = TilePyramid(
             sizes: sizes, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0, firstRow: shard?.drawn.lowerBound ?? 0,
             ownedRows: shard?.strip, keptLevel: shard.map { $0.levels - 1 }
-        ) {
-            [unowned self] (tile) throws(ImageEncodingError) in
-            if options.skipBlankTiles, tile.bitmap.isFilled(with: background) {
-                skippedTiles += 1
-                return
-            }
+        ) { (tile) throws(ImageEncodingError) in
             let relative = format.tilePath(level: tile.level, levelCount: levelCount, column: tile.column, row: tile.row, base: base, options: options)
-            let path = root + "/" + relative
-            let parent = (path as NSString).deletingLastPathComponent
-            if !madeFolders.contains(parent) {
-                do {
-                    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-                } catch {
-                    throw .cannotCreate(path: parent, reason: (error as NSError).localizedDescription)
-                }
-                madeFolders.insert(parent)
-            }
-            try writer.write(tile.bitmap, to: path)
+            try writer.write(tile.bitmap, to: root + "/" + relative)
         }
     }
 
@@ -172,8 +201,7 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
     }
 
     /// The pyramid's levels (Deep Zoom) or scale factors (IIIF), once the page began.
-    public var levelCount: Int { fullLevelCount }
-    var fullLevelCount = 0
+    public private(set) var levelCount = 0
 
     /// The tiles written, once the page has ended.
     public var tileCount: Int { writer?.written.withLock { $0 } ?? 0 }
@@ -184,11 +212,11 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
         guard let staged, let pyramid else { throw .rowMismatch(path: destination, message: "nothing to commit") }
         if let shard {
             let record = ShardRecord(
-                plan: shard, width: base.width, height: base.height, levelCount: fullLevelCount, options: options,
-                kind: Format.self == IIIF.self ? "iiif" : "dzi", iiifID: (format as? IIIF)?.id, boardDigest: boardDigest,
+                plan: shard, width: base.width, height: base.height, levelCount: levelCount, options: options,
+                kind: format.kind, iiifID: (format as? IIIF)?.id, boardDigest: boardDigest,
                 handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background)
             do {
-                try Data(pyramid.keptRows).write(to: URL(fileURLWithPath: staged.path + "/" + Self.handOverName))
+                try Data(pyramid.keptRows).write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.handOver))
                 for extra in shardExtras {
                     let path = staged.path + "/" + extra.path
                     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -196,7 +224,7 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
                 }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                try encoder.encode(record).write(to: URL(fileURLWithPath: staged.path + "/" + Self.shardRecordName))
+                try encoder.encode(record).write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.shardRecord))
                 try staged.commit()
             } catch let error as SheetError {
                 if case .output(let inner) = error { throw inner }
@@ -206,23 +234,14 @@ public final class PyramidSink<Format: PyramidFormat>: PageSink {
             }
             return
         }
-        let descriptors = format.descriptors(destination: destination, base: base, levelCount: pyramid.levels.count, options: options)
-        var pending: [PendingFile] = []
-        do {
-            for descriptor in descriptors {
-                if descriptor.inside {
-                    try descriptor.data.write(to: URL(fileURLWithPath: staged.path + "/" + descriptor.path))
-                } else {
-                    pending.append(try PendingFile(descriptor.data, at: descriptor.path))
-                }
-            }
+        let descriptors = format.descriptors(destination: destination, base: base, levelCount: levelCount, options: options)
+        do throws(SheetError) {
+            let pending = try PyramidFiles.place(descriptors, in: staged.path)
             try staged.commit()
             for file in pending { try file.commit() }
-        } catch let error as SheetError {
+        } catch {
             if case .output(let inner) = error { throw inner }
             throw .cannotCreate(path: destination, reason: error.description)
-        } catch {
-            throw .cannotCreate(path: destination, reason: (error as NSError).localizedDescription)
         }
     }
 

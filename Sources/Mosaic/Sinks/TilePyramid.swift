@@ -107,7 +107,7 @@ final class TilePyramid {
         for index in levels.indices {
             if let pending = levels[index].pendingRow, index + 1 < levels.count {
                 levels[index].pendingRow = nil
-                try push(Self.reduce(pending, nil, width: levels[index].width), rows: 1, into: index + 1)
+                try push(Self.reduce(pending[...], nil, width: levels[index].width), rows: 1, into: index + 1)
             }
             try cutReadyTiles(index, final: true)
         }
@@ -132,14 +132,14 @@ final class TilePyramid {
         var reducedRows = 0
         var row = 0
         if let pending = levels[index].pendingRow {
-            reduced += Self.reduce(pending, Array(data[0..<rowBytes]), width: levels[index].width)
+            reduced += Self.reduce(pending[...], data[0..<rowBytes], width: levels[index].width)
             reducedRows += 1
             levels[index].pendingRow = nil
             row = 1
         }
         while row + 1 < count {
-            let a = Array(data[(row * rowBytes)..<((row + 1) * rowBytes)])
-            let b = Array(data[((row + 1) * rowBytes)..<((row + 2) * rowBytes)])
+            // Slices of the band: no copy of the rows.
+            let a = data[(row * rowBytes)..<((row + 1) * rowBytes)], b = data[((row + 1) * rowBytes)..<((row + 2) * rowBytes)]
             reduced += Self.reduce(a, b, width: levels[index].width)
             reducedRows += 1
             row += 2
@@ -162,12 +162,11 @@ final class TilePyramid {
                 let x0 = max(0, c * t - o), x1 = min(width, (c + 1) * t + o)
                 var bitmap = Bitmap(width: x1 - x0, height: y1 - y0)
                 let top = levels[index].bufferTop
-                levels[index].rows.withUnsafeBufferPointer { source in
-                    bitmap.pixels.withUnsafeMutableBufferPointer { target in
+                levels[index].rows.withUnsafeBytes { source in
+                    bitmap.pixels.withUnsafeMutableBytes { target in
                         for y in y0..<y1 {
-                            let from = (y - top) * rowBytes + x0 * 4
-                            let to = (y - y0) * (x1 - x0) * 4
-                            for i in 0..<((x1 - x0) * 4) { target[to + i] = source[from + i] }
+                            let from = (y - top) * rowBytes + x0 * 4, to = (y - y0) * (x1 - x0) * 4, count = (x1 - x0) * 4
+                            target[to..<(to + count)].copyBytes(from: source[from..<(from + count)])
                         }
                     }
                 }
@@ -186,7 +185,7 @@ final class TilePyramid {
 
     /// Row `a` and the row under it, `b` (nil below the last row), averaged in 2x2 blocks
     /// (the pixels that exist: a last odd column or row counts once), rounded to nearest.
-    static func reduce(_ a: [UInt8], _ b: [UInt8]?, width: Int) -> [UInt8] {
+    static func reduce(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>?, width: Int) -> [UInt8] {
         let outWidth = (width + 1) / 2
         var out = [UInt8](repeating: 0, count: outWidth * 4)
         a.withUnsafeBufferPointer { a in
@@ -241,17 +240,42 @@ final class TileWriter: @unchecked Sendable {
     private let failure = Locked<ImageEncodingError?>(nil)
     /// Tiles written, for the sink's record.
     let written = Locked(0)
+    /// Tiles left out because they held only `blank`.
+    let skipped = Locked(0)
+    /// With `--skip-blank-tiles`: the background a tile left out holds.
+    let blank: RGBA?
+    /// Folders made so far (by the caller's thread only).
+    private var madeFolders: Set<String> = []
 
-    init(format: TileFormat, hasAlpha: Bool, compressionLevel: Int, threads: Int) {
+    init(format: TileFormat, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil) {
         self.format = format
         self.hasAlpha = hasAlpha
         self.compressionLevel = compressionLevel
+        self.blank = blank
         slots = DispatchSemaphore(value: max(1, threads))
     }
 
-    /// Queues `tile` to be written at `path`; throws an earlier tile's failure.
+    /// Makes the folder `path` goes in, once.
+    func makeFolder(for path: String) throws(ImageEncodingError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !madeFolders.contains(parent) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreate(path: parent, reason: (error as NSError).localizedDescription)
+        }
+        madeFolders.insert(parent)
+    }
+
+    /// Queues `tile` to be written at `path` (its folder made first), unless it is blank;
+    /// throws an earlier tile's failure.
     func write(_ tile: Bitmap, to path: String) throws(ImageEncodingError) {
         if let error = failure.withLock({ $0 }) { throw error }
+        if let blank, tile.isFilled(with: blank) {
+            skipped.withLock { $0 += 1 }
+            return
+        }
+        try makeFolder(for: path)
         slots.wait()
         group.enter()
         queue.async { [self] in
