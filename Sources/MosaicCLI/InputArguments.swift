@@ -2,6 +2,14 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
+/// The files a --files-from list names, read when the arguments are validated (not an
+/// argument itself: decoded empty).
+struct ListedFiles: Decodable {
+    var entries = CatalogEntries()
+    init() {}
+    init(from decoder: any Decoder) throws {}
+}
+
 /// What to read: folders, manifests, files, a list of them; how a folder is ordered.
 struct InputArguments: ParsableArguments {
     @Argument(help: "A folder of images, a manifest (.json or .csv), or image files.")
@@ -19,11 +27,17 @@ struct InputArguments: ParsableArguments {
     @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
     var strict = false
 
+    /// The files --files-from lists, packed (a list may hold a million).
+    var listed = ListedFiles()
+
     mutating func validate() throws {
         if nullSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from") }
-        if let filesFrom { inputs += try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated) }
-        if inputs.isEmpty { throw ValidationError("give a folder, a manifest or image files, or --files-from FILE") }
+        if let filesFrom { listed.entries = try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated) }
+        if inputs.isEmpty && listed.entries.isEmpty { throw ValidationError("give a folder, a manifest or image files, or --files-from FILE") }
     }
+
+    /// The files the list names, as a catalog not yet probed (for checks before any work).
+    var listedCatalog: Catalog { Catalog(sections: [CatalogSection(entries: listed.entries)]) }
 
     func apply(to o: inout SheetOptions) {
         o.strict = strict
@@ -35,7 +49,7 @@ struct InputArguments: ParsableArguments {
     /// The paths listed in `list` (a file, or - for standard input): one a line (a
     /// carriage return before the newline dropped) or NUL-terminated; empty ones skipped.
     /// Bytes that are not UTF-8 are kept (`FileNames`).
-    static func paths(listedIn list: String, nullSeparated: Bool) throws -> [String] {
+    static func paths(listedIn list: String, nullSeparated: Bool) throws -> CatalogEntries {
         let data: Data
         if list == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -48,11 +62,15 @@ struct InputArguments: ParsableArguments {
             }
         }
         let separator: UInt8 = nullSeparated ? 0 : 0x0A
-        return data.split(separator: separator, omittingEmptySubsequences: true).compactMap { piece in
-            var bytes = Array(piece)
-            if !nullSeparated, bytes.last == 0x0D { bytes.removeLast() }
-            return bytes.isEmpty ? nil : FileNames.string(fromBytes: bytes)
+        var paths = CatalogEntries()
+        for piece in data.split(separator: separator, omittingEmptySubsequences: true) {
+            var bytes = piece[...]
+            if !nullSeparated, bytes.last == 0x0D { bytes = bytes.dropLast() }
+            if bytes.isEmpty { continue }
+            let path = FileNames.string(fromBytes: bytes)
+            paths.append(path: path, relativePath: path)
         }
+        return paths
     }
 
     /// The catalog: one folder, one manifest, or a list of files, probed on `jobs`
@@ -60,6 +78,9 @@ struct InputArguments: ParsableArguments {
     /// left out, so that `mosaic render . -o sheet.png` can run again.
     func catalog(decoder: ImageDecoder, output: String? = nil, jobs: Int) throws -> Catalog {
         for input in inputs where FileNames.status(input) == nil { throw CatalogError.notFound(path: input) }
+        for i in listed.entries.indices where FileNames.status(listed.entries.path(at: i)) == nil {
+            throw CatalogError.notFound(path: listed.entries.path(at: i))
+        }
         var catalog = Catalog(sections: [])
         var files: [String] = []
         func addFiles() {
@@ -85,7 +106,14 @@ struct InputArguments: ParsableArguments {
                 files.append(input)
             }
         }
-        addFiles()
+        // The listed files follow the files named last, in one section with them.
+        var last = listed.entries
+        if !files.isEmpty {
+            last = CatalogEntries()
+            for file in files { last.append(path: file, relativePath: file) }
+            last.append(contentsOf: listed.entries)
+        }
+        if !last.isEmpty { catalog.append(Catalog.files(last, decoder: decoder, jobs: jobs), headedBy: nil) }
         return catalog
     }
 

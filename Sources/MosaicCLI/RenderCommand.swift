@@ -162,7 +162,7 @@ struct RenderCommand: ParsableCommand {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
         try check.check()
-        try StagedFolder.check(folder, marker: PyramidFiles.marker, inputs: check.inputs)
+        try StagedFolder.check(folder, marker: PyramidFiles.marker, reading: check)
         if outputFormat == .dzi, FileManager.default.fileExists(atPath: destination),
             !FileManager.default.fileExists(atPath: folder + "/" + PyramidFiles.marker)
         {
@@ -212,9 +212,10 @@ struct RenderCommand: ParsableCommand {
             check.read(input.inputs + input.listFiles)
             // A folder's own earlier sheet, left out of the catalog, may be replaced.
             check.allowReplacing(Array(ownSheets))
-            check.inputs += catalog.paths
+            check.read(catalog)
         } else {
             check.inputs = input.inputs + input.listFiles
+            check.read(input.listedCatalog)
         }
         return check
     }
@@ -271,10 +272,9 @@ struct RenderCommand: ParsableCommand {
         catalog: Catalog, warned: Set<CardProblem>, started: Date
     ) throws {
         let part = PyramidFiles.shardFolder(for: destination, index: plan.index, count: plan.count)
-        var check = outputCheck(pages: [], ownSheets: [], catalog: catalog)
+        let check = outputCheck(pages: [], ownSheets: [], catalog: catalog)
         try check.check()
-        check.inputs += input.inputs
-        try StagedFolder.check(part, marker: PyramidFiles.marker, inputs: check.inputs)
+        try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
         sink.boardDigest = sheet.digest
         if plan.index == 0, !pyramid.noViewer {
             // Shard 0 carries the viewer, which assemble puts beside the pyramid.

@@ -32,6 +32,22 @@ import Testing
         #expect(Self.contents(dir + "/notes.txt") == Data("notes".utf8))
     }
 
+    /// Inputs are known by file identity, not by name: a hard link or a symbolic link to an
+    /// input is that input.
+    @Test func aLinkToAnInputIsThatInput() throws {
+        let dir = Self.folder()
+        let photo = Self.contents(dir + "/chelsea.jpg")
+        try FileManager.default.linkItem(atPath: dir + "/chelsea.jpg", toPath: dir + "/hard.json")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/soft.json", withDestinationPath: dir + "/chelsea.jpg")
+        for link in ["hard.json", "soft.json"] {
+            let result = try CLI.run(["render", dir + "/coins.png", dir + "/chelsea.jpg", "-o", dir + "/o.png", "--json", dir + "/" + link] + Self.fixed)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: \(dir)/\(link): the output would overwrite one of the inputs\n")
+        }
+        #expect(Self.contents(dir + "/chelsea.jpg") == photo)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
+    }
+
     @Test func theManifestIsNeverReplaced() throws {
         let dir = Self.folder()
         let manifest = dir + "/album.json"

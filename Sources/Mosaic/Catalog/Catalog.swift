@@ -29,7 +29,7 @@ public struct Catalog: Sendable {
     /// Every entry, in order (a copy: for a walk, `allEntries`).
     public var entries: [CatalogEntry] { sections.flatMap(\.entries) }
     /// Every entry, in order, without a copy of them all.
-    public var allEntries: FlattenSequence<LazyMapSequence<[CatalogSection], [CatalogEntry]>> { sections.lazy.map(\.entries).joined() }
+    public var allEntries: FlattenSequence<LazyMapSequence<[CatalogSection], CatalogEntries>> { sections.lazy.map(\.entries).joined() }
     /// Every entry's path, in order.
     public var paths: [String] { allEntries.map(\.path) }
 
@@ -53,7 +53,10 @@ public struct Catalog: Sendable {
         var folders: [(relative: String, files: [String])] = []
         try collect(root: path, relative: "", recursive: recursive, into: &folders, catalog: &catalog, visited: &visited)
         for folder in folders {
-            var entries = probe(folder.files.map { (path + "/" + $0, $0) }, decoder: decoder, jobs: jobs, catalog: &catalog)
+            var files = CatalogEntries()
+            files.reserveCapacity(folder.files.count)
+            for file in folder.files { files.append(path: path + "/" + file, relativePath: file) }
+            var entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog)
             sortEntries(&entries, by: sort, reverse: reverse)
             if entries.isEmpty { continue }
             catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))
@@ -112,13 +115,12 @@ public struct Catalog: Sendable {
     /// Files that are not images are counted in `catalog.skippedFiles`, or, with
     /// `keepingOthers` (the user named them), kept as failures in their place.
     static func probe(
-        _ files: [(path: String, relative: String)], decoder: ImageDecoder, jobs: Int, catalog: inout Catalog,
-        keepingOthers: Bool = false
-    ) -> [CatalogEntry] {
-        let results = ProbeResults(count: files.count)
+        _ files: CatalogEntries, decoder: ImageDecoder, jobs: Int, catalog: inout Catalog, keepingOthers: Bool = false
+    ) -> CatalogEntries {
+        let results = ProbeResults(files)
         let work: @Sendable (Int) -> Void = { (i: Int) in
-            let (path, relative) = files[i]
-            var entry = CatalogEntry(path: path, relativePath: relative)
+            var entry = files[i]
+            let (path, relative) = (entry.path, entry.relativePath)
             if let status = FileNames.status(path) {
                 entry.fileSize = Int(status.st_size)
                 entry.modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
@@ -144,19 +146,20 @@ public struct Catalog: Sendable {
         } else {
             for i in files.indices { work(i) }
         }
-        var entries: [CatalogEntry] = []
-        entries.reserveCapacity(files.count)
-        for result in results.values {
+        var (entries, others) = results.finish()
+        var left: Set<Int> = []
+        for (i, result) in others.sorted(by: { $0.key < $1.key }) {
             switch result {
-            case .image(let entry): entries.append(entry)
+            case .image(let entry): entries[i] = entry
             case .skipped(let relative):
                 catalog.skippedFiles.append(relative)
+                left.insert(i)
             case .unreadable(let problem):
                 catalog.unreadableImages.append(problem)
-            case nil: break
+                left.insert(i)
             }
         }
-        return entries
+        return left.isEmpty ? entries : entries.filtered { !left.contains($0) }
     }
 
     enum ProbeResult: Sendable {
@@ -165,22 +168,48 @@ public struct Catalog: Sendable {
         case unreadable(CardProblem)
     }
 
-    /// Slots written by the probing threads, one each.
-    final class ProbeResults: Sendable {
-        private let slots: Locked<[ProbeResult?]>
-        init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
-        func set(_ i: Int, _ value: ProbeResult) {
-            slots.withLock { $0[i] = value }
+    /// What the probing threads learn, each about its own entries: an image's header facts
+    /// packed into its record in place (without a lock: each thread writes its own
+    /// records), anything else (a problem, a skipped file, facts without codes) aside.
+    final class ProbeResults: @unchecked Sendable {
+        private var entries: CatalogEntries
+        private let records: UnsafeMutableBufferPointer<CatalogEntries.Record>
+        private let others = Locked<[Int: ProbeResult]>([:])
+
+        init(_ files: CatalogEntries) {
+            entries = files
+            records = .allocate(capacity: files.records.count)
+            _ = records.initialize(from: files.records)
         }
-        var values: [ProbeResult?] { slots.withLock { $0 } }
+
+        deinit { records.deallocate() }
+
+        func set(_ i: Int, _ value: ProbeResult) {
+            if case .image(let entry) = value, entry.rare == nil, let info = entry.info {
+                var record = records[i]
+                if record.pack(info) {
+                    record.fileSize = entry.fileSize
+                    record.modified = entry.modified
+                    records[i] = record
+                    return
+                }
+            }
+            others.withLock { $0[i] = value }
+        }
+
+        /// After every thread: the entries and the results kept aside, by index.
+        func finish() -> (CatalogEntries, [Int: ProbeResult]) {
+            entries.records = Array(records)
+            return (entries, others.withLock { $0 })
+        }
     }
 
-    static func sortEntries(_ entries: inout [CatalogEntry], by order: FileOrder, reverse: Bool) {
+    static func sortEntries(_ entries: inout CatalogEntries, by order: FileOrder, reverse: Bool) {
         switch order {
-        case .natural: entries.sort { naturalLess($0.relativePath, $1.relativePath) }
-        case .name: entries.sort { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
-        case .mtime: entries.sort { ($0.modified, $0.relativePath) < ($1.modified, $1.relativePath) }
-        case .size: entries.sort { ($0.fileSize, $0.relativePath) < ($1.fileSize, $1.relativePath) }
+        case .natural: entries.sort(on: \.relativePath, by: naturalLess)
+        case .name: entries.sort(on: { Array($0.relativePath.utf8) }, by: { $0.lexicographicallyPrecedes($1) })
+        case .mtime: entries.sort(on: { ($0.modified, $0.relativePath) }, by: <)
+        case .size: entries.sort(on: { ($0.fileSize, $0.relativePath) }, by: <)
         case .none: break
         }
         if reverse { entries.reverse() }
@@ -234,10 +263,18 @@ public struct Catalog: Sendable {
     /// The given files, in the given order, as one section. Files that are not images are
     /// placeholder cards (the user named them).
     public static func files(_ paths: [String], decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> Catalog {
+        var files = CatalogEntries()
+        files.reserveCapacity(paths.count)
+        for path in paths { files.append(path: path, relativePath: path) }
+        return Self.files(files, decoder: decoder, jobs: jobs)
+    }
+
+    /// The given files (entries known by their paths only), in order, as one section.
+    public static func files(_ files: CatalogEntries, decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> Catalog {
         var catalog = Catalog(sections: [])
         // Named explicitly (the same file may be named twice): a file that is not an image
         // is shown as a failure, not skipped.
-        let entries = probe(paths.map { ($0, $0) }, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
+        let entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
         catalog.sections = [CatalogSection(entries: entries)]
         return catalog
     }

@@ -5,15 +5,20 @@ public struct CatalogSection: Sendable, Hashable {
     /// Text below the section.
     public var footer: String?
     /// The inputs, in order.
-    public var entries: [CatalogEntry]
+    public var entries: CatalogEntries
     /// Settings of this section that differ from the sheet's.
     public var overrides: SectionOverrides
 
     /// A section of `entries`.
-    public init(header: String? = nil, footer: String? = nil, entries: [CatalogEntry], overrides: SectionOverrides = SectionOverrides()) {
+    public init(header: String? = nil, footer: String? = nil, entries: CatalogEntries, overrides: SectionOverrides = SectionOverrides()) {
         self.header = header
         self.footer = footer
         self.entries = entries
         self.overrides = overrides
+    }
+
+    /// A section of `entries`, packed.
+    public init(header: String? = nil, footer: String? = nil, entries: some Sequence<CatalogEntry>, overrides: SectionOverrides = SectionOverrides()) {
+        self.init(header: header, footer: footer, entries: CatalogEntries(entries), overrides: overrides)
     }
 }

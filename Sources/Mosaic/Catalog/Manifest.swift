@@ -39,9 +39,9 @@ extension Catalog {
         var catalog = Catalog(sections: [], title: manifest.title)
         for section in sections {
             let items = section.items ?? []
-            let files = items.map { item -> (String, String) in
-                let full = item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path)
-                return (full, item.path)
+            var files = CatalogEntries()
+            for item in items {
+                files.append(path: item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path), relativePath: item.path)
             }
             // Listed by name: a file that is not an image is a placeholder, not skipped.
             // The entries come back in manifest order, one per item.

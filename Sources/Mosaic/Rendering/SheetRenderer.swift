@@ -51,7 +51,7 @@ public struct SheetRenderer: Sendable {
         let paths = PNGSink.pagePaths(for: output, pageCount: sheet.layout.pageCount)
         var check = OutputCheck()
         for path in paths { check.write(path, by: "--output") }
-        check.inputs = sheet.catalog.paths
+        check.read(sheet.catalog)
         try check.check()
         let sink = PNGSink(destination: output, compressionLevel: options.compressionLevel, limits: options.limits, threads: options.jobs)
         var summary = try render(into: sink, commit: true, progress: progress)

@@ -38,7 +38,9 @@ public struct DiffHTMLReport: Sendable {
     /// - Throws: `SheetError.wouldReplaceAForeignFile` for a folder of someone else's,
     ///   `.outputIsAnInput` when an image compared lies inside it.
     public func check(reading inputs: [String]) throws(SheetError) {
-        try StagedFolder.check(folder, marker: Self.marker, inputs: inputs)
+        var reading = OutputCheck()
+        reading.read(inputs)
+        try StagedFolder.check(folder, marker: Self.marker, reading: reading)
     }
 
     /// A fresh hidden folder beside `folder` for the run's diff images, renamed into place

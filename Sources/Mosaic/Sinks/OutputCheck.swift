@@ -2,11 +2,22 @@ import Foundation
 
 /// The files a run will write, checked before any work against what it reads and against
 /// each other: nothing mosaic writes may replace a file the user gave it.
+///
+/// The check holds no list of every input: an output that exists is compared with each
+/// input by file identity (device and inode, so a hard link or a symbolic link to an input
+/// is caught too) as the catalog is walked; a folder named holds every file under it.
 public struct OutputCheck: Sendable {
     /// Each output and the option that names it (`--json`), for messages.
     public var outputs: [(path: String, option: String)] = []
-    /// Every file the run reads: images, manifests, the files under an input folder.
+    /// The files the user named (a folder here is checked as a path only).
     public var inputs: [String] = []
+    /// Folders read: each stands for every file under it.
+    public var folders: [String] = []
+    /// The catalog's images, walked when checked.
+    public var catalog: Catalog?
+    /// Outputs (resolved) that may replace a file under a folder named: a folder's own
+    /// earlier sheet, which the catalog left out.
+    var allowed: Set<String> = []
 
     /// An empty check: add what the run writes and reads, then `check()`.
     public init() {}
@@ -16,24 +27,22 @@ public struct OutputCheck: Sendable {
         outputs.append((path, option))
     }
 
-    /// Adds files the run reads; a folder adds every file under it.
+    /// Adds files or folders the run reads (a folder: every file under it).
     public mutating func read(_ paths: [String]) {
         for path in paths {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-                let files = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-                inputs.append(contentsOf: files.map { path + "/" + $0 })
-            } else {
-                inputs.append(path)
-            }
+            if FileIdentity.isFolder(path) { folders.append(path) } else { inputs.append(path) }
         }
+    }
+
+    /// Adds the images of `catalog`.
+    public mutating func read(_ catalog: Catalog) {
+        self.catalog = catalog
     }
 
     /// Lets the run replace `paths` although a folder read holds them (a folder's own
     /// earlier sheet, which the catalog left out).
     public mutating func allowReplacing(_ paths: [String]) {
-        let allowed = Set(paths.map(Self.resolved))
-        inputs.removeAll { allowed.contains(Self.resolved($0)) }
+        allowed.formUnion(paths.map(Self.resolved))
     }
 
     /// `path` made absolute, with `.`, `..` and symbolic links resolved.
@@ -41,21 +50,61 @@ public struct OutputCheck: Sendable {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
+    /// Calls `body` with every input the check knows one by one, without a copy: the files
+    /// and folders named, then the catalog's images (not the files under a folder read).
+    public func forEachInput(_ body: (String) throws(SheetError) -> Void) throws(SheetError) {
+        for input in inputs + folders { try body(input) }
+        guard let catalog else { return }
+        for entry in catalog.allEntries { try body(entry.path) }
+    }
+
     /// - Throws: `SheetError.outputIsAFolder` for an output that is an existing folder,
     ///   `.outputIsAnInput` for one that is a file the run reads, `.outputsCollide` for two
     ///   outputs that are the same file.
     public func check() throws(SheetError) {
-        let read = Set(inputs.map(Self.resolved))
         var written: [String: String] = [:]
+        var existing: [FileIdentity: String] = [:]
         for (path, option) in outputs {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 throw .outputIsAFolder(path: path, option: option)
             }
             let target = Self.resolved(path)
-            if read.contains(target) { throw .outputIsAnInput(path: path) }
             if let other = written[target] { throw .outputsCollide(path: path, options: [other, option]) }
             written[target] = option
+            if let identity = FileIdentity(path) { existing[identity] = path }
         }
+        // Inputs named that are not there yet (they become placeholder cards): by path.
+        for input in inputs where FileIdentity(input) == nil {
+            if let output = outputs.first(where: { Self.resolved($0.path) == Self.resolved(input) }) { throw .outputIsAnInput(path: output.path) }
+        }
+        // An output that does not exist yet replaces nothing.
+        guard !existing.isEmpty else { return }
+        // Under a folder named: by path, so that any file there counts (not only images).
+        let folders = folders.map { Self.resolved($0) + "/" }
+        for (_, path) in existing where !folders.isEmpty {
+            let target = Self.resolved(path)
+            if !allowed.contains(target), folders.contains(where: { target.hasPrefix($0) }) { throw .outputIsAnInput(path: path) }
+        }
+        try forEachInput { input throws(SheetError) in
+            if let identity = FileIdentity(input), let output = existing[identity] { throw .outputIsAnInput(path: output) }
+        }
+    }
+}
+
+/// A file as the system knows it: its device and inode, the same through any link.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// Nil when `path` does not exist (or cannot be looked at).
+    init?(_ path: String) {
+        guard let status = FileNames.status(path) else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        FileNames.status(path).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
     }
 }

@@ -58,7 +58,7 @@ public enum PyramidAssembly {
         let options = first.options
         let base = Size(width: first.width, height: first.height)
         let folder = format.folder(for: destination)
-        try StagedFolder.check(folder, marker: PyramidFiles.marker, inputs: [])
+        try StagedFolder.check(folder, marker: PyramidFiles.marker)
         let staged = try StagedFolder(destination: folder, marker: PyramidFiles.marker)
         // The shards' tiles, moved (a rename each: the shards share the storage).
         var tiles = 0

@@ -14,20 +14,21 @@ public final class StagedFolder {
     var settled = false
 
     /// Before any work: `destination` is absent or a folder mosaic wrote (holding `marker`),
-    /// and holds none of `inputs`.
+    /// and holds none of the inputs `reading` knows (the files and folders named, the
+    /// catalog's images).
     ///
     /// - Throws: `SheetError.wouldReplaceAForeignFile` for a file or a folder of someone
     ///   else's, `.outputIsAnInput` when an input lies inside it.
-    public static func check(_ destination: String, marker: String, inputs: [String]) throws(SheetError) {
+    public static func check(_ destination: String, marker: String, reading: OutputCheck = OutputCheck()) throws(SheetError) {
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder) {
-            guard isFolder.boolValue, FileManager.default.fileExists(atPath: destination + "/" + marker) else {
-                throw .wouldReplaceAForeignFile(path: destination)
-            }
+        guard FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue, FileManager.default.fileExists(atPath: destination + "/" + marker) else {
+            throw .wouldReplaceAForeignFile(path: destination)
         }
-        let inside = OutputCheck.resolved(destination) + "/"
-        for input in inputs where (OutputCheck.resolved(input) + "/").hasPrefix(inside) {
-            throw .outputIsAnInput(path: destination)
+        // Only a folder that is there can hold an input.
+        let inside = (FileNames.realPath(destination) ?? OutputCheck.resolved(destination)) + "/"
+        try reading.forEachInput { input throws(SheetError) in
+            if ((FileNames.realPath(input) ?? OutputCheck.resolved(input)) + "/").hasPrefix(inside) { throw .outputIsAnInput(path: destination) }
         }
     }
 

@@ -71,6 +71,16 @@ public enum FileNames {
         return errno == 0 ? names : nil
     }
 
+    /// The path made absolute, every symbolic link, `.` and `..` resolved (`realpath`); nil
+    /// when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        withSystemPath(path) { system -> String? in
+            guard let resolved = realpath(system, nil) else { return nil }
+            defer { free(resolved) }
+            return string(fromBytes: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+        }
+    }
+
     /// `stat` of the path (following links); nil when it fails, with `errno` set.
     public static func status(_ path: String) -> stat? {
         var result = stat()
