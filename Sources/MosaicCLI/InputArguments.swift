@@ -3,11 +3,18 @@ import Foundation
 import Mosaic
 
 /// The files a --files-from list names, read when the arguments are validated (not an
-/// argument itself: decoded empty).
-struct ListedFiles: Decodable {
+/// argument itself: decoded empty), and handed to the catalog once: a list may hold a
+/// million, and the catalog keeps them.
+final class ListedFiles: Decodable {
     var entries = CatalogEntries()
     init() {}
     init(from decoder: any Decoder) throws {}
+
+    /// The entries, no longer held here.
+    func take() -> CatalogEntries {
+        defer { entries = CatalogEntries() }
+        return entries
+    }
 }
 
 /// What to read: folders, manifests, files, a list of them; how a folder is ordered.
@@ -32,7 +39,10 @@ struct InputArguments: ParsableArguments {
 
     mutating func validate() throws {
         if nullSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from") }
-        if let filesFrom { listed.entries = try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated) }
+        if let filesFrom {
+            listed = ListedFiles()
+            listed.entries = try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated)
+        }
         if inputs.isEmpty && listed.entries.isEmpty { throw ValidationError("give a folder, a manifest or image files, or --files-from FILE") }
     }
 
@@ -63,6 +73,7 @@ struct InputArguments: ParsableArguments {
         }
         let separator: UInt8 = nullSeparated ? 0 : 0x0A
         var paths = CatalogEntries()
+        paths.reserveCapacity(data.count { $0 == separator } + 1)
         for piece in data.split(separator: separator, omittingEmptySubsequences: true) {
             var bytes = piece[...]
             if !nullSeparated, bytes.last == 0x0D { bytes = bytes.dropLast() }
@@ -107,11 +118,12 @@ struct InputArguments: ParsableArguments {
             }
         }
         // The listed files follow the files named last, in one section with them.
-        var last = listed.entries
+        var last = listed.take()
         if !files.isEmpty {
-            last = CatalogEntries()
-            for file in files { last.append(path: file, relativePath: file) }
-            last.append(contentsOf: listed.entries)
+            var named = CatalogEntries()
+            for file in files { named.append(path: file, relativePath: file) }
+            named.append(contentsOf: last)
+            last = named
         }
         if !last.isEmpty { catalog.append(Catalog.files(last, decoder: decoder, jobs: jobs), headedBy: nil) }
         return catalog

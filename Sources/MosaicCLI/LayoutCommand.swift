@@ -24,7 +24,8 @@ struct LayoutCommand: ParsableCommand {
             // As render does: with --strict, an input whose headers cannot be read fails.
             let problems = catalog.strictProblems
             if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
-            let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
+            let typesetter = try SheetArguments.typesetter()
+            let contactSheet = try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter)
             warnOfLargePages(contactSheet, files: PNGSink.pagePaths(for: output, pageCount: contactSheet.layout.pageCount))
             // Streamed: a map of a million cards is never held whole.
             try contactSheet.writeImageMap(to: JSONStream(descriptor: STDOUT_FILENO, name: "standard output"), output: output)

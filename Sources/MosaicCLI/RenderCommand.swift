@@ -74,15 +74,9 @@ struct RenderCommand: ParsableCommand {
             // Before any work: the outputs are no folders, no inputs named on the command
             // line, and not each other.
             try outputCheck(pages: toStandardOutput ? [] : [destination], ownSheets: [], catalog: nil).check()
-            let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
-            let catalog = try input.catalog(decoder: decoder, output: destination, jobs: options.jobs)
-            let probeProblems = catalog.allEntries.compactMap(\.problem)
-            let warned = Set(probeProblems)
-            if !quiet {
-                for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
-                if !options.strict { for problem in probeProblems { printError("warning: \(problem)") } }
-            }
-            let contactSheet = try ContactSheet(catalog: catalog, options: options, typesetter: try SheetArguments.typesetter())
+            let (contactSheet, warned) = try makeSheet(options)
+            // The sheet's copy (its entries in a temporary file): the catalog read is gone.
+            let catalog = contactSheet.catalog
             if !quiet {
                 let flag = options.direction == .vertical ? "--max-height" : "--max-width"
                 for page in contactSheet.oversizedPages {
@@ -123,6 +117,20 @@ struct RenderCommand: ParsableCommand {
                     seconds: Date().timeIntervalSince(started))
             }
         }
+    }
+
+    /// The inputs read, their problems named, laid out; and the problems already named. The
+    /// catalog read is not kept: the sheet keeps its own, out of memory.
+    func makeSheet(_ options: SheetOptions) throws -> (ContactSheet, Set<CardProblem>) {
+        let decoder = ImageDecoder(limits: options.limits, strict: options.strict)
+        let catalog = try input.catalog(decoder: decoder, output: destination, jobs: options.jobs)
+        let probeProblems = catalog.allEntries.compactMap(\.problem)
+        if !quiet {
+            for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
+            if !options.strict { for problem in probeProblems { printError("warning: \(problem)") } }
+        }
+        let typesetter = try SheetArguments.typesetter()
+        return (try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter), Set(probeProblems))
     }
 
     /// The board as a Deep Zoom or IIIF pyramid: one page, its tiles in a folder renamed

@@ -30,6 +30,13 @@ public struct Catalog: Sendable {
     public var entries: [CatalogEntry] { sections.flatMap(\.entries) }
     /// Every entry, in order, without a copy of them all.
     public var allEntries: FlattenSequence<LazyMapSequence<[CatalogSection], CatalogEntries>> { sections.lazy.map(\.entries).joined() }
+    /// The same catalog with its entries' records in a temporary file (`CatalogEntries.spilled`).
+    public func spilled() -> Catalog {
+        var moved = self
+        for i in moved.sections.indices { moved.sections[i].entries = moved.sections[i].entries.spilled() }
+        return moved
+    }
+
     /// Every entry's path, in order.
     public var paths: [String] { allEntries.map(\.path) }
 
@@ -177,6 +184,8 @@ public struct Catalog: Sendable {
         private let others = Locked<[Int: ProbeResult]>([:])
 
         init(_ files: CatalogEntries) {
+            var files = files
+            files.load()
             entries = files
             records = .allocate(capacity: files.records.count)
             _ = records.initialize(from: files.records)

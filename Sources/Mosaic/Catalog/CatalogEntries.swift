@@ -12,6 +12,9 @@ public struct CatalogEntries: Sendable {
     var bytes: [UInt8] = []
     /// What records point to with `Record.extra` (index + 1).
     var extras: [Extra] = []
+    /// Set when `records` and `bytes` were moved to a temporary file (`spilled()`): they
+    /// are empty then, and read from it.
+    var spill: Spill?
 
     /// No entries.
     public init() {}
@@ -108,6 +111,7 @@ public struct CatalogEntries: Sendable {
     /// The record of `entry`, its path bytes appended (or `reusing` a record's, when they
     /// are the same).
     mutating func pack(_ entry: CatalogEntry, reusing old: Record? = nil) -> Record {
+        load()
         var record = Record()
         var path: String?
         var relative: String?
@@ -143,25 +147,33 @@ public struct CatalogEntries: Sendable {
 
     func extra(_ record: Record) -> Extra? { record.extra == 0 ? nil : extras[Int(record.extra) - 1] }
 
+    /// Record `i`.
+    func record(_ i: Int) -> Record { spill?.record(i) ?? records[i] }
+
     /// The entry of `record`.
     func unpack(_ record: Record) -> CatalogEntry {
         let extra = extra(record)
         let path = extra?.path ?? string(record.pathStart, record.pathLength)
         let relative = extra?.relativePath
-            ?? string(record.pathStart + UInt32(record.pathLength - record.relativeLength), record.relativeLength)
+            ?? (extra?.path == nil && record.relativeLength == record.pathLength ? path
+                : String(decoding: path.utf8.suffix(Int(record.relativeLength)), as: UTF8.self))
         var entry = CatalogEntry(path: path, relativePath: relative, info: record.info ?? extra?.info, fileSize: record.fileSize, modified: record.modified)
         entry.rare = extra?.rare
         return entry
     }
 
     func string(_ start: UInt32, _ length: UInt16) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(start) + Int(length)]), as: UTF8.self) }
+        if let spill { return spill.string(Int(start), Int(length)) }
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(start) + Int(length)]), as: UTF8.self) }
     }
 
     // MARK: Without making entries
 
     /// The path of entry `i`.
-    public func path(at i: Int) -> String { extra(records[i])?.path ?? string(records[i].pathStart, records[i].pathLength) }
+    public func path(at i: Int) -> String {
+        let record = record(i)
+        return extra(record)?.path ?? string(record.pathStart, record.pathLength)
+    }
 
     /// Appends an entry known by its paths only.
     public mutating func append(path: String, relativePath: String) {
@@ -170,6 +182,7 @@ public struct CatalogEntries: Sendable {
 
     /// Sorts by a key made once per entry (not once per comparison).
     mutating func sort<Key>(on key: (CatalogEntry) -> Key, by less: (Key, Key) -> Bool) {
+        load()
         let keys = map(key)
         let order = keys.indices.sorted { less(keys[$0], keys[$1]) }
         records = order.map { records[$0] }
@@ -178,6 +191,7 @@ public struct CatalogEntries: Sendable {
     /// The entries whose index `keep` accepts.
     func filtered(_ keep: (Int) -> Bool) -> CatalogEntries {
         var kept = self
+        kept.load()
         kept.records = records.indices.filter(keep).map { records[$0] }
         return kept
     }
@@ -185,30 +199,41 @@ public struct CatalogEntries: Sendable {
 
 extension CatalogEntries: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
     public var startIndex: Int { 0 }
-    public var endIndex: Int { records.count }
+    public var endIndex: Int { spill?.count ?? records.count }
 
     public subscript(i: Int) -> CatalogEntry {
-        get { unpack(records[i]) }
-        set { records[i] = pack(newValue, reusing: records[i]) }
+        get { unpack(record(i)) }
+        set {
+            load()
+            records[i] = pack(newValue, reusing: records[i])
+        }
     }
 
     public mutating func replaceSubrange(_ range: Range<Int>, with entries: some Collection<CatalogEntry>) {
+        load()
         var packed: [Record] = []
         packed.reserveCapacity(entries.count)
         for entry in entries { packed.append(pack(entry)) }
         records.replaceSubrange(range, with: packed)
     }
 
-    public mutating func reserveCapacity(_ n: Int) { records.reserveCapacity(n) }
+    public mutating func reserveCapacity(_ n: Int) {
+        load()
+        records.reserveCapacity(n)
+    }
 
     public mutating func removeAll(where shouldBeRemoved: (CatalogEntry) throws -> Bool) rethrows {
+        load()
         var kept: [Record] = []
         kept.reserveCapacity(records.count)
         for record in records where !(try shouldBeRemoved(unpack(record))) { kept.append(record) }
         records = kept
     }
 
-    public mutating func reverse() { records.reverse() }
+    public mutating func reverse() {
+        load()
+        records.reverse()
+    }
 }
 
 extension CatalogEntries: ExpressibleByArrayLiteral, Hashable, CustomStringConvertible {

@@ -1,8 +1,17 @@
 /// One card to decode: where it is, what it needs.
-struct DecodeJob: Sendable {
-    var path: ItemPath
-    var minY: Int
-    var maxY: Int
+/// A card to decode: eight bytes (a page may hold a million); its frame is the layout's.
+struct DecodeJob: Sendable, Comparable {
+    var section: Int32
+    var item: Int32
+
+    init(_ path: ItemPath) {
+        section = Int32(clamping: path.section)
+        item = Int32(clamping: path.item)
+    }
+
+    var path: ItemPath { ItemPath(section: Int(section), item: Int(item)) }
+
+    static func < (a: DecodeJob, b: DecodeJob) -> Bool { (a.section, a.item) < (b.section, b.item) }
 }
 
 /// A decoded card: its image at the size it is drawn, its caption, or why it failed.

@@ -12,6 +12,8 @@ import MosaicSync
 /// shared state is behind one `Locked`.
 final class DecodePipeline: Sendable {
     let jobs: [DecodeJob]
+    /// Where a job's card starts (its frame's top), in the order of `jobs`.
+    private let top: @Sendable (DecodeJob) -> Int
     private let decodeOne: @Sendable (DecodeJob) -> DecodedCard
     private let workerCount: Int
     private let admitted = DispatchSemaphore(value: 0)
@@ -28,8 +30,9 @@ final class DecodePipeline: Sendable {
     }
     private let state = Locked(State())
 
-    init(jobs: [DecodeJob], workers: Int, decode: @escaping @Sendable (DecodeJob) -> DecodedCard) {
+    init(jobs: [DecodeJob], top: @escaping @Sendable (DecodeJob) -> Int, workers: Int, decode: @escaping @Sendable (DecodeJob) -> DecodedCard) {
         self.jobs = jobs
+        self.top = top
         self.decodeOne = decode
         self.workerCount = max(1, workers)
     }
@@ -55,7 +58,7 @@ final class DecodePipeline: Sendable {
     func allow(upTo y: Int) {
         let newly = state.withLock { s -> Int in
             let before = s.admittedCount
-            while s.admittedCount < jobs.count && jobs[s.admittedCount].minY < y { s.admittedCount += 1 }
+            while s.admittedCount < jobs.count && top(jobs[s.admittedCount]) < y { s.admittedCount += 1 }
             return s.admittedCount - before
         }
         for _ in 0..<newly { admitted.signal() }
@@ -80,7 +83,7 @@ final class DecodePipeline: Sendable {
 
     /// The decoded card `index`, waiting for it if needed.
     func result(_ index: Int) -> DecodedCard {
-        allow(upTo: jobs[index].minY + 1)
+        allow(upTo: top(jobs[index]) + 1)
         if let done = state.withLock({ $0.results[index] }) { return done }
         // The check and the wait under the condition's lock, which a worker takes to
         // announce a result after storing it: no announcement is missed.

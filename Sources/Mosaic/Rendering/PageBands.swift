@@ -32,16 +32,26 @@ struct PageBands {
         }
         var cards: [DecodeJob] = []
         let reach = sheet.options.style.shadowReach
+        // In the order of their tops: the layout's order on a vertical masonry or grid
+        // board (a card goes to the shortest column), else sorted.
+        var sorted = true
+        var last = (Int.min, DecodeJob(ItemPath(section: 0, item: 0)))
         for section in 0..<layout.sectionCount {
             for item in 0..<layout.itemCount(inSection: section) {
                 let path = ItemPath(section: section, item: item)
                 guard let element = layout.element(at: path), element.page == page else { continue }
                 // Only the cards that reach the rows drawn (their shadows included).
                 guard element.frame.maxY + reach > rows.lowerBound, element.frame.minY - reach < rows.upperBound else { continue }
-                cards.append(DecodeJob(path: path, minY: element.frame.minY, maxY: element.frame.maxY))
+                let job = DecodeJob(path)
+                if (element.frame.minY, job) < last { sorted = false }
+                last = (element.frame.minY, job)
+                cards.append(job)
             }
         }
-        cards.sort { ($0.minY, $0.path) < ($1.minY, $1.path) }
+        if !sorted {
+            let tops = cards.map { layout.element(at: $0.path)?.frame.minY ?? 0 }
+            cards = cards.indices.sorted { (tops[$0], cards[$0]) < (tops[$1], cards[$1]) }.map { cards[$0] }
+        }
         var index = [Int32](repeating: -1, count: total)
         for (n, job) in cards.enumerated() { index[starts[job.path.section] + job.path.item] = Int32(n) }
         jobs = cards
@@ -49,7 +59,7 @@ struct PageBands {
         jobIndex = index
         drawn = [Bool](repeating: false, count: cards.count)
         let decoding = CardDecoding(sheet: sheet)
-        pipeline = DecodePipeline(jobs: jobs, workers: sheet.options.jobs) { decoding.decode($0) }
+        pipeline = DecodePipeline(jobs: jobs, top: { layout.element(at: $0.path)?.frame.minY ?? 0 }, workers: sheet.options.jobs) { decoding.decode($0) }
         painter = CardPainter(sheet: sheet)
     }
 
@@ -85,7 +95,7 @@ struct PageBands {
                 try painter.drawCard(element, decoded, on: &canvas)
             }
         }
-        for index in live where jobs[index].maxY + reach <= top + rows {
+        for index in live where (sheet.layout.element(at: jobs[index].path)?.frame.maxY ?? 0) + reach <= top + rows {
             pipeline.release(index)
             live.remove(index)
             tally.finished()

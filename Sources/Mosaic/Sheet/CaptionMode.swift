@@ -88,6 +88,13 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))
     }
 
+    /// True when a caption reads the file (its EXIF date or camera): such captions are set
+    /// once and kept, others are made again whenever asked for (from the catalog entry).
+    var readsFiles: Bool {
+        guard case .template(let template) = self else { return false }
+        return template.contains("{date}") || template.contains("{camera}")
+    }
+
     /// The caption for `entry`, the `index`-th card (from 1) in section `section`.
     func caption(for entry: CatalogEntry, index: Int, section: String) -> Caption? {
         switch self {

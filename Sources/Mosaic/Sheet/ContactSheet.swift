@@ -13,8 +13,9 @@ public struct ContactSheet: Sendable {
     /// Sets the cards' captions (measured for the layout, drawn by the renderer).
     public let captions: CaptionTypesetter
     let typesetter: Typesetter
-    /// Per layout section: its cards' captions (none for the title section).
-    let cardCaptions: [[Caption?]]
+    /// Per layout section: its cards' captions (none for the title section), when they
+    /// read the files; else nil, and a card's caption is made again when asked for.
+    let cardCaptions: [[Caption?]]?
     /// Per layout section: header and footer text.
     let headers: [String?]
     let footers: [String?]
@@ -30,9 +31,11 @@ public struct ContactSheet: Sendable {
     /// - Throws: `SheetError.option` for an option out of range (named by its `SheetOptions`
     ///   property), `.text` when a font cannot be used, `.layout` when the board cannot be
     ///   laid out.
-    public init(catalog: Catalog, options: SheetOptions, typesetter: Typesetter) throws(SheetError) {
+    public init(catalog: consuming Catalog, options: SheetOptions, typesetter: Typesetter) throws(SheetError) {
         try options.validate()
-        self.catalog = catalog
+        // Kept in a temporary file while the sheet lives: a board of a million cards holds
+        // a million entries.
+        self.catalog = (consume catalog).spilled()
         self.options = options
         self.typesetter = typesetter
         let style = options.style
@@ -51,14 +54,14 @@ public struct ContactSheet: Sendable {
             throw .text(error)
         }
         let built = try SheetSections(
-            catalog: catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle, titleStyle: titleStyle)
+            catalog: self.catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle, titleStyle: titleStyle)
         hasTitle = built.hasTitle
         do {
             layout = try options.layout.make(built.configuration, built.sections, captions)
         } catch {
             throw .layout(error)
         }
-        cardCaptions = built.captions
+        cardCaptions = options.caption.readsFiles ? built.captions : nil
         headers = built.headers
         footers = built.footers
     }
@@ -164,6 +167,9 @@ public struct ContactSheet: Sendable {
 
     /// The card at `path` (a path the layout gave).
     func card(_ path: ItemPath) -> SheetCard {
-        SheetCard(entry: catalog.sections[path.section - (hasTitle ? 1 : 0)].entries[path.item], caption: cardCaptions[path.section][path.item])
+        let section = catalog.sections[path.section - (hasTitle ? 1 : 0)]
+        let entry = section.entries[path.item]
+        if let cardCaptions { return SheetCard(entry: entry, caption: cardCaptions[path.section][path.item]) }
+        return SheetCard(entry: entry, caption: options.caption.caption(for: entry, index: path.item + 1, section: section.header ?? ""))
     }
 }

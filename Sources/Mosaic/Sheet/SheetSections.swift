@@ -3,8 +3,8 @@
 /// captioned; and beside them what the renderer and the image map need per section.
 struct SheetSections {
     var sections: [LayoutSection] = []
-    /// Per layout section: its cards' captions (none for the title section); the cards'
-    /// entries stay in the catalog.
+    /// Per layout section: its cards' captions (none for the title section), when they read
+    /// the files (`CaptionMode.readsFiles`); else none, made again from the catalog.
     var captions: [[Caption?]] = []
     /// Per layout section: header and footer text.
     var headers: [String?] = []
@@ -60,11 +60,13 @@ struct SheetSections {
         sectionStyle.footer = try supplementary(
             section.footer, footerStyle, before: options.spacing / 2, after: decorated ? style.sectionPadding : 0)
         var sectionCaptions: [Caption?] = []
-        sectionCaptions.reserveCapacity(section.entries.count)
+        let keep = options.caption.readsFiles
+        if keep { sectionCaptions.reserveCapacity(section.entries.count) }
         var items: [LayoutItem] = []
+        items.reserveCapacity(section.entries.count)
         for (index, entry) in section.entries.enumerated() {
             let caption = options.caption.caption(for: entry, index: index + 1, section: section.header ?? "")
-            sectionCaptions.append(caption)
+            if keep { sectionCaptions.append(caption) }
             let size = entry.orientedSize.map { (Double($0.width), Double($0.height)) } ?? Self.placeholderSize
             items.append(LayoutItem(width: size.0, height: size.1, caption: caption))
         }

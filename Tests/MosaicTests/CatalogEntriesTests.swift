@@ -1,0 +1,89 @@
+import Foundation
+@testable import Mosaic
+import MosaicImage
+import Testing
+
+/// Catalog entries are packed into small records (paths in one buffer, header facts as
+/// codes) and may live in a temporary file: every entry must come back exactly as it went
+/// in, the unusual ones (kept beside the records) included.
+@Suite struct CatalogEntriesTests {
+    static let jpeg = ImageInfo(
+        format: ImageFormat(rawValue: "jpeg"), width: 4032, height: 3024, orientation: .right, hasAlpha: false, interlacing: "progressive",
+        bitDepth: 8, colorModel: "ycbcr", decodeMemory: 73_000_000)
+
+    /// Entries of every kind a record cannot hold alone.
+    static var unusual: [CatalogEntry] {
+        var withProblem = CatalogEntry(path: "/photos/broken.jpg", relativePath: "broken.jpg")
+        withProblem.problem = CardProblem(path: "/photos/broken.jpg", error: .unsupportedFormat(path: "/photos/broken.jpg", signature: [1, 2, 3]))
+        var software = jpeg
+        software.software = "mosaic"
+        var strangeModel = jpeg
+        strangeModel.colorModel = "ycbcr, 2 thumbnails"
+        var huge = jpeg
+        huge.width = 5_000_000_000
+        huge.decodeMemory = 1 << 40
+        return [
+            CatalogEntry(path: "/photos/a/IMG_0001.JPG", relativePath: "a/IMG_0001.JPG", info: jpeg, fileSize: 3_210_987, modified: 1_700_000_000.25),
+            CatalogEntry(path: "/photos/x.png", relativePath: "elsewhere/x.png", info: jpeg),  // not the path's tail
+            CatalogEntry(path: "/" + String(repeating: "long/", count: 14_000) + "x.jpg", relativePath: "x.jpg", info: jpeg),  // over 65,535 bytes
+            CatalogEntry(path: "/photos/caf\u{10FFE9}.jpg", relativePath: "caf\u{10FFE9}.jpg", info: jpeg),  // a Latin-1 byte kept
+            CatalogEntry(path: "/photos/照片.jpg", relativePath: "照片.jpg", info: software, title: "标题", description: "说明"),
+            CatalogEntry(path: "/photos/m.jpg", relativePath: "m.jpg", info: strangeModel),
+            CatalogEntry(path: "/photos/h.jpg", relativePath: "h.jpg", info: huge),
+            CatalogEntry(path: "", relativePath: ""),
+            withProblem,
+        ]
+    }
+
+    @Test func everyEntryComesBackAsItWentIn() {
+        let entries = CatalogEntries(Self.unusual)
+        #expect(Array(entries) == Self.unusual)
+        #expect(MemoryLayout<CatalogEntries.Record>.stride == 48)
+        // Only the unusual ones have an extra.
+        #expect(entries.records[0].extra == 0)
+        #expect(entries.extras.count == Self.unusual.count - 3)  // plain: the first, the Latin-1 name, the empty one
+        for (i, entry) in Self.unusual.enumerated() { #expect(entries.path(at: i) == entry.path) }
+    }
+
+    @Test func spilledEntriesReadBackAndChangeAgain() throws {
+        let entries = CatalogEntries(Self.unusual)
+        let spilled = entries.spilled()
+        #expect(spilled.spill != nil && spilled.records.isEmpty && spilled.bytes.isEmpty)
+        #expect(Array(spilled) == Self.unusual)
+        #expect(spilled == entries)
+        for (i, entry) in Self.unusual.enumerated() { #expect(spilled.path(at: i) == entry.path) }
+        // Changed after: back in memory, the rest unchanged.
+        var changed = spilled
+        changed[1].title = "moved"
+        changed.append(CatalogEntry(path: "/photos/new.jpg", relativePath: "new.jpg", info: Self.jpeg))
+        #expect(changed.spill == nil)
+        #expect(changed[1].title == "moved" && changed[1].relativePath == "elsewhere/x.png")
+        #expect(Array(changed.prefix(1)) == Array(Self.unusual.prefix(1)))
+        #expect(changed.last?.path == "/photos/new.jpg")
+        #expect(Array(spilled) == Self.unusual)
+    }
+
+    @Test func sortingAndRemovingKeepTheEntriesWhole() {
+        var entries = CatalogEntries(Self.unusual).spilled()
+        Catalog.sortEntries(&entries, by: .natural, reverse: false)
+        #expect(entries.map(\.relativePath) == Self.unusual.map(\.relativePath).sorted(by: naturalLess))
+        entries.removeAll { $0.problem != nil || $0.info == nil }
+        #expect(entries.count == Self.unusual.count - 2)
+        #expect(Set(entries) == Set(Self.unusual.filter { $0.problem == nil && $0.info != nil }))
+        entries.reverse()
+        #expect(entries.first?.relativePath == Self.unusual.map(\.relativePath).filter { !$0.isEmpty && $0 != "broken.jpg" }.sorted(by: naturalLess).last)
+    }
+
+    /// The sheet keeps its catalog in a temporary file, and draws from it.
+    @Test func aSheetKeepsItsCatalogOutOfMemory() throws {
+        let catalog = Catalog.files([CatalogTests.samples + "/coffee.jpg", CatalogTests.samples + "/coins.png"], jobs: 1)
+        var options = SheetOptions()
+        options.width = 400
+        let sheet = try ContactSheet(catalog: catalog, options: options, typesetter: Typesetter(fonts: try FontLibrary(systemFallback: false)))
+        #expect(sheet.catalog.sections.allSatisfy { $0.entries.spill != nil })
+        #expect(Array(sheet.catalog.allEntries) == Array(catalog.allEntries))
+        #expect(sheet.card(ItemPath(section: 0, item: 1)).caption == Caption(title: "coins"))
+        let summary = try SheetRenderer(sheet: sheet).render(into: MemorySink())
+        #expect(summary.rendered == 2)
+    }
+}
