@@ -4,8 +4,9 @@ struct SectionBlock: Sendable {
     var section: Int
     var mainStart: Int
     var mainEnd: Int
-    /// Per column, its cards in flow order.
-    var lanes: [[LaneEntry]]
+    /// Per column, its cards in flow order: their indices into the layout's card records
+    /// (four bytes a card; where each starts and ends is the record's).
+    var lanes: [[Int32]]
     /// Per column, where it lies across the flow (the same for all its cards).
     var laneGeometry: [LaneGeometry]
     /// Header and footer, indices into `supplementaries`.
@@ -33,7 +34,7 @@ struct SectionBlock: Sendable {
     /// previous card (or the block's top) ended at `previousEnd`.
     mutating func add(card: Int, lane: Int, start: Int, end: Int, previousEnd: Int) {
         let position = lanes[lane].count
-        lanes[lane].append(LaneEntry(start: start, length: Int32(end - start), card: Int32(truncatingIfNeeded: card)))
+        lanes[lane].append(Int32(truncatingIfNeeded: card))
         entryCount += 1
         guard end > previousEnd else { return }
         let laneCount = lanes.count
@@ -65,9 +66,9 @@ struct SectionBlock: Sendable {
         stripeShift += 1
     }
 
-    /// The position in column `lane` of its first card ending after `low`: between the
-    /// hints of `low`'s stripe and of the next one, bisected.
-    func firstCard(inLane lane: Int, endingAfter low: Int) -> Int {
+    /// The position in column `lane` of its first card ending after `low` (`end` gives a
+    /// card's end): between the hints of `low`'s stripe and of the next one, bisected.
+    func firstCard(inLane lane: Int, endingAfter low: Int, end: (Int32) -> Int) -> Int {
         let entries = lanes[lane]
         let laneCount = lanes.count
         let stripe = max(0, low - mainStart) >> stripeShift
@@ -80,7 +81,7 @@ struct SectionBlock: Sendable {
         var upper = hint(stripe + 1) ?? entries.count
         while lower < upper {
             let mid = (lower + upper) / 2
-            if entries[mid].end > low { upper = mid } else { lower = mid + 1 }
+            if end(entries[mid]) > low { upper = mid } else { lower = mid + 1 }
         }
         return lower
     }

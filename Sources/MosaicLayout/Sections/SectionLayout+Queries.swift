@@ -64,9 +64,9 @@ extension SectionLayout: BoardLayout {
                 let geometry = block.laneGeometry[lane]
                 guard crossLow < geometry.start + geometry.length, geometry.start < crossHigh else { continue }
                 let entries = block.lanes[lane]
-                var i = block.firstCard(inLane: lane, endingAfter: low)
-                while i < entries.count, entries[i].start < high {
-                    cardIndices.append(Int(entries[i].card))
+                var i = block.firstCard(inLane: lane, endingAfter: low) { cardRecords[Int($0)].mainEnd }
+                while i < entries.count, cardRecords[Int(entries[i])].main < high {
+                    cardIndices.append(Int(entries[i]))
                     i += 1
                 }
             }
@@ -113,8 +113,15 @@ extension SectionLayout: BoardLayout {
                 x: imageFrame.minX, y: imageFrame.maxY + configuration.captionSpacing,
                 width: imageFrame.width, height: Int(card.captionLength))
         }
+        // The card's section: the last whose first card is not after it (empty sections
+        // before it share its first card's index).
+        var low = 0, high = sectionFirstCard.count
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if sectionFirstCard[mid] <= index { low = mid } else { high = mid }
+        }
         return LayoutAttributes(
-            kind: .card, section: Int(card.section), item: Int(card.item), page: Int(card.page), frame: frame,
+            kind: .card, section: low, item: index - sectionFirstCard[low], page: Int(card.page), frame: frame,
             imageFrame: imageFrame, captionFrame: captionFrame, imageScaling: card.scaling)
     }
 

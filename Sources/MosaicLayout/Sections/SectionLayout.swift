@@ -151,7 +151,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
                 main: main, mainLength: Int32(size.length), cross: Int32(laneGeometry.start),
                 crossLength: Int32(laneGeometry.length), imageLength: Int32(size.imageLength),
                 imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
-                section: Int32(state.section), item: Int32(index), page: Int32(state.page),
+                page: Int32(state.page),
                 hasCaption: size.hasCaption, scaling: size.scaling))
             state.block.add(
                 card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])

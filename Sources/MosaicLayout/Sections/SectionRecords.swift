@@ -1,7 +1,8 @@
 // The compact records a MasonryLayout keeps; attributes are made from them on demand.
 
-/// A card in flow terms, kept small (48 bytes) because a board may hold millions: every
-/// length but the position along the flow fits 32 bits (`maximumLayoutLength` is 2^30).
+/// A card in flow terms, kept small (40 bytes) because a board may hold millions: every
+/// length but the position along the flow fits 32 bits (`maximumLayoutLength` is 2^30), and
+/// its section and item follow from its index (`sectionFirstCard`).
 struct CardRecord: Sendable {
     /// Where the card starts along the flow.
     var main: Int
@@ -13,24 +14,11 @@ struct CardRecord: Sendable {
     var imageCross: Int32
     /// The caption's height (the reserved block on a horizontal board).
     var captionLength: Int32
-    var section: Int32
-    var item: Int32
     var page: Int32
     var hasCaption: Bool
     var scaling: ImageScaling
 
     var mainEnd: Int { main + Int(mainLength) }
-}
-
-/// A card's place in its column: its end along the flow beside its index, so that a binary
-/// search over a column touches one array only.
-struct LaneEntry: Sendable {
-    var start: Int
-    var length: Int32
-    /// The card's global index (boards hold at most 2^31 cards).
-    var card: Int32
-
-    var end: Int { start + Int(length) }
 }
 
 struct SupplementaryRecord: Sendable {
