@@ -1,4 +1,5 @@
 import Foundation
+import MosaicSync
 
 extension CatalogEntries {
     /// The records and path bytes of a catalog moved to a temporary file (removed from the
@@ -11,6 +12,10 @@ extension CatalogEntries {
         /// Where the path bytes start in the file (after the records).
         let bytesOffset: Int
         let byteCount: Int
+        /// The last two 64 KiB blocks read (entries are read mostly in order, a record and
+        /// its path from two places in the file), most recent first.
+        private let blocks = Locked<[(start: Int, bytes: [UInt8])]>([])
+        static let blockSize = 1 << 16
 
         /// The file of `records` and `bytes`; nil when it cannot be made (the entries
         /// then stay in memory).
@@ -43,9 +48,31 @@ extension CatalogEntries {
             return true
         }
 
-        /// Fills `buffer` from `offset`; false on a read error (a temporary file that
-        /// cannot be read back: the disk failed).
+        /// Fills `buffer` from `offset`, through the block cache when it lies in one block;
+        /// false on a read error (a temporary file that cannot be read back: the disk failed).
         func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+            let start = offset / Self.blockSize * Self.blockSize
+            guard offset + buffer.count <= start + Self.blockSize else { return readFile(into: buffer, at: offset) }
+            return blocks.withLock { blocks -> Bool in
+                if let hit = blocks.firstIndex(where: { $0.start == start }) {
+                    if hit > 0 { blocks.swapAt(0, hit) }
+                } else {
+                    let length = Swift.min(Self.blockSize, bytesOffset + byteCount - start)
+                    guard length > 0 else { return false }
+                    var block = [UInt8](repeating: 0, count: length)
+                    guard block.withUnsafeMutableBytes({ readFile(into: $0, at: start) }) else { return false }
+                    blocks.insert((start, block), at: 0)
+                    if blocks.count > 2 { blocks.removeLast() }
+                }
+                let block = blocks[0].bytes
+                guard offset - start + buffer.count <= block.count else { return false }
+                block.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[(offset - start)..<(offset - start + buffer.count)])) }
+                return true
+            }
+        }
+
+        /// Fills `buffer` from the file at `offset`.
+        func readFile(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
             var done = 0
             while done < buffer.count {
                 let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
