@@ -59,17 +59,32 @@ struct Canvas {
         guard color.alpha > 0, let (rows, columns) = clip(rect) else { return }
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
         let width = self.width, top = self.top
+        // An opaque colour at full coverage replaces the pixel: stored, not blended (the
+        // same bytes: source-over of alpha 255 leaves nothing of what was there).
+        let opaque = color.alpha == 255
+        let word = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | UInt32(color.alpha) << 24
         bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             for row in rows {
                 let y = row + top
                 let nearCorner = y < rect.minY + r || y >= rect.maxY - r
-                for x in columns {
-                    var coverage = 255
-                    if nearCorner && (x < rect.minX + r || x >= rect.maxX - r) {
-                        coverage = Int(Self.roundedCoverage(rect, radius: r, x: x, y: y) * 255 + 0.5)
+                // Columns at full coverage: all, or between the corners.
+                let full = nearCorner ? max(columns.lowerBound, rect.minX + r)..<min(columns.upperBound, rect.maxX - r) : columns
+                // The rest blended: left and right of the stored span, or the whole row.
+                var left = columns, right = columns.upperBound..<columns.upperBound
+                if opaque, !full.isEmpty {
+                    let start = UnsafeMutableRawPointer(base + (row * width + full.lowerBound) * 4)
+                    for i in 0..<full.count { start.storeBytes(of: word.littleEndian, toByteOffset: i &* 4, as: UInt32.self) }
+                    (left, right) = (columns.lowerBound..<full.lowerBound, full.upperBound..<columns.upperBound)
+                }
+                for span in [left, right] {
+                    for x in span {
+                        var coverage = 255
+                        if nearCorner && (x < rect.minX + r || x >= rect.maxX - r) {
+                            coverage = Int(Self.roundedCoverage(rect, radius: r, x: x, y: y) * 255 + 0.5)
+                        }
+                        Self.blend(base + (row * width + x) * 4, color, coverage: coverage)
                     }
-                    Self.blend(base + (row * width + x) * 4, color, coverage: coverage)
                 }
             }
         }

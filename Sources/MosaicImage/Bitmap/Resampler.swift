@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CMosaicShims
 
 /// A rectangle of a source bitmap, in (fractional) source pixels.
 struct SourceRegion: Hashable, Sendable {
@@ -48,38 +49,16 @@ extension Bitmap {
     }
 
     /// The horizontal pass over rows `firstRow..<firstRow + rows` (the ones the vertical
-    /// pass reads), into `width` columns, premultiplied. Fixed point, the four channels of
-    /// a pixel in one vector register, with wrapping arithmetic: the sums cannot overflow
-    /// 32 bits with 14-bit weights.
+    /// pass reads), into `width` columns, premultiplied (`mosaic_resample_horizontal`).
     func horizontalPass(_ horizontal: Contributions, firstRow: Int, rows: Int, width: Int) -> [UInt8] {
         let count = width * rows * 4
-        // Every byte is stored below: no zero-fill.
+        // Every byte is stored: no zero-fill.
         return [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
             pixels.withUnsafeBytes { source in
-                horizontal.weights.withUnsafeBufferPointer { weights in
-                    horizontal.starts.withUnsafeBufferPointer { starts in
-                        horizontal.counts.withUnsafeBufferPointer { counts in
-                            guard let base = source.baseAddress, let out = target.baseAddress else { return }
-                            let half = SIMD4<Int32>(repeating: 1 << (Contributions.precision - 1))
-                            for row in 0..<rows {
-                                let sourceRow = base + (firstRow + row) * self.width * 4
-                                let targetRow = out + row * width * 4
-                                for x in 0..<width {
-                                    var sum = half
-                                    var p = sourceRow + starts[x] &* 4
-                                    var w = x &* horizontal.stride
-                                    for _ in 0..<counts[x] {
-                                        let pixel = SIMD4<Int32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD4<UInt8>.self))
-                                        sum &+= pixel &* Int32(weights[w])
-                                        p += 4
-                                        w &+= 1
-                                    }
-                                    storePremultiplied(sum, at: targetRow + x &* 4)
-                                }
-                            }
-                        }
-                    }
-                }
+                guard let base = source.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = target.baseAddress, rows > 0 else { return }
+                mosaic_resample_horizontal(
+                    base + firstRow * self.width * 4, self.width * 4, Int32(rows), horizontal.starts, horizontal.counts, horizontal.weights,
+                    horizontal.stride, out, Int32(width))
             }
             initialized = count
         }
@@ -87,40 +66,17 @@ extension Bitmap {
 
     /// One pass of the separable filter along the rows of `source`: output row `i` is the
     /// weighted sum of input rows `starts[i] - firstRow ..< + counts[i]`, each `rowBytes`
-    /// bytes from `firstByte` into a row of `rowStride` bytes; premultiplied RGBA out.
-    ///
-    /// Fixed point with wrapping arithmetic (14-bit weights, 8-bit samples: no overflow in
-    /// 32 bits). The weights are 16-bit and the samples 8-bit, so the multiply-add over a
-    /// row vectorizes.
+    /// bytes from `firstByte` into a row of `rowStride` bytes; premultiplied RGBA out
+    /// (`mosaic_resample_vertical`).
     static func sumRows(
         _ taps: Contributions, source: UnsafeRawBufferPointer, rowStride: Int, firstByte: Int, rowBytes: Int, firstRow: Int
     ) -> [UInt8] {
         let outputs = taps.starts.count
         var sums = [Int32](repeating: 0, count: rowBytes)
         return [UInt8](unsafeUninitializedCapacity: rowBytes * outputs) { target, initialized in
-            sums.withUnsafeMutableBufferPointer { sums in
-                taps.weights.withUnsafeBufferPointer { weights in
-                    guard let input = source.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = target.baseAddress,
-                        let sum = sums.baseAddress
-                    else { return }
-                    for i in 0..<outputs {
-                        sum.update(repeating: 1 << (Contributions.precision - 1), count: rowBytes)
-                        var row = input + (taps.starts[i] - firstRow) * rowStride + firstByte
-                        var w = i &* taps.stride
-                        for _ in 0..<taps.counts[i] {
-                            let weight = Int32(weights[w])
-                            for b in 0..<rowBytes { sum[b] &+= weight &* Int32(row[b]) }
-                            row += rowStride
-                            w &+= 1
-                        }
-                        let targetRow = out + i * rowBytes
-                        let raw = UnsafeRawPointer(sum)
-                        for x in 0..<(rowBytes / 4) {
-                            storePremultiplied(raw.loadUnaligned(fromByteOffset: x &* 16, as: SIMD4<Int32>.self), at: targetRow + x &* 4)
-                        }
-                    }
-                }
-            }
+            guard let input = source.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = target.baseAddress else { return }
+            mosaic_resample_vertical(
+                input, rowStride, firstByte, rowBytes, firstRow, Int32(outputs), taps.starts, taps.counts, taps.weights, taps.stride, &sums, out)
             initialized = rowBytes * outputs
         }
     }
@@ -144,12 +100,4 @@ extension Bitmap {
     }
 }
 
-/// Drops the 14 fractional bits, clamps to 0...255, and the colour channels to at most
-/// alpha (Lanczos overshoots), so the result stays valid premultiplied RGBA.
-@inline(__always)
-private func storePremultiplied(_ sum: SIMD4<Int32>, at target: UnsafeMutablePointer<UInt8>) {
-    let value = sum &>> Contributions.precision
-    let alpha = min(max(value[3], 0), 255)
-    let clamped = value.clamped(lowerBound: .zero, upperBound: SIMD4(alpha, alpha, alpha, 255))
-    UnsafeMutableRawPointer(target).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: clamped), as: SIMD4<UInt8>.self)
-}
+

@@ -1,0 +1,111 @@
+// The two passes of the separable resampling filter (Resampler.swift computes the taps).
+//
+// Fixed point: 8-bit samples, 14-bit signed weights, 32-bit sums that cannot overflow.
+// On x86-64 two taps go through one multiply-add of 16-bit pairs (SSE2 `pmaddwd`, in
+// every x86-64 processor): the samples of two taps interleaved as 16-bit lanes against
+// their two weights gives the four channels' sums at once. Swift's generic vectors
+// multiply 32-bit lanes, which plain x86-64 has no instruction for. The integer arithmetic
+// is exact, so the plain C loop (other processors) gives the same bytes.
+#include "CMosaicShims.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+enum { PRECISION = 14 };
+
+// Drops the fractional bits, clamps alpha to 0...255 and each colour to at most alpha
+// (Lanczos overshoots), so the pixel stays valid premultiplied RGBA.
+static inline void store_premultiplied(const int32_t sum[4], uint8_t *out) {
+    int32_t alpha = sum[3] >> PRECISION;
+    alpha = alpha < 0 ? 0 : (alpha > 255 ? 255 : alpha);
+    for (int c = 0; c < 3; c++) {
+        int32_t v = sum[c] >> PRECISION;
+        out[c] = (uint8_t)(v < 0 ? 0 : (v > alpha ? alpha : v));
+    }
+    out[3] = (uint8_t)alpha;
+}
+
+#if defined(__SSE2__)
+static inline __m128i load_pixel(const uint8_t *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return _mm_cvtsi32_si128(v);
+}
+
+static inline __m128i weight_pair(int16_t a, int16_t b) {
+    return _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)a | ((uint32_t)(uint16_t)b << 16)));
+}
+#endif
+
+void mosaic_resample_horizontal(const uint8_t *src, size_t src_stride, int rows, const ptrdiff_t *starts,
+                                const ptrdiff_t *counts, const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
+                                int width) {
+    for (int row = 0; row < rows; row++) {
+        const uint8_t *line = src + (size_t)row * src_stride;
+        uint8_t *out = dst + (size_t)row * (size_t)width * 4;
+        for (int x = 0; x < width; x++) {
+            const uint8_t *p = line + starts[x] * 4;
+            const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
+            ptrdiff_t n = counts[x], t = 0;
+            int32_t sum[4];
+#if defined(__SSE2__)
+            const __m128i zero = _mm_setzero_si128();
+            __m128i acc = _mm_set1_epi32(1 << (PRECISION - 1));
+            for (; t + 1 < n; t += 2) {
+                __m128i pair = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), load_pixel(p + t * 4 + 4)), zero);
+                acc = _mm_add_epi32(acc, _mm_madd_epi16(pair, weight_pair(w[t], w[t + 1])));
+            }
+            if (t < n) {
+                __m128i single = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), zero), zero);
+                acc = _mm_add_epi32(acc, _mm_madd_epi16(single, weight_pair(w[t], 0)));
+            }
+            _mm_storeu_si128((__m128i *)sum, acc);
+#else
+            sum[0] = sum[1] = sum[2] = sum[3] = 1 << (PRECISION - 1);
+            for (; t < n; t++) {
+                for (int c = 0; c < 4; c++) sum[c] += (int32_t)w[t] * p[t * 4 + c];
+            }
+#endif
+            store_premultiplied(sum, out + (size_t)x * 4);
+        }
+    }
+}
+
+void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t first_byte, size_t row_bytes, ptrdiff_t first_row,
+                              int outputs, const ptrdiff_t *starts, const ptrdiff_t *counts, const int16_t *weights,
+                              ptrdiff_t weight_stride, int32_t *sums, uint8_t *dst) {
+    for (int i = 0; i < outputs; i++) {
+        for (size_t b = 0; b < row_bytes; b++) sums[b] = 1 << (PRECISION - 1);
+        const uint8_t *rowp = src + (size_t)(starts[i] - first_row) * src_stride + first_byte;
+        const int16_t *w = weights + (ptrdiff_t)i * weight_stride;
+        ptrdiff_t n = counts[i], t = 0;
+#if defined(__SSE2__)
+        const __m128i zero = _mm_setzero_si128();
+        for (; t + 1 < n; t += 2) {
+            const uint8_t *a = rowp + (size_t)t * src_stride, *c = a + src_stride;
+            __m128i ww = weight_pair(w[t], w[t + 1]);
+            size_t b = 0;
+            for (; b + 8 <= row_bytes; b += 8) {
+                __m128i pa = _mm_loadl_epi64((const __m128i *)(a + b)), pc = _mm_loadl_epi64((const __m128i *)(c + b));
+                __m128i mixed = _mm_unpacklo_epi8(pa, pc);  // a0 c0 a1 c1 ... a7 c7
+                __m128i low = _mm_madd_epi16(_mm_unpacklo_epi8(mixed, zero), ww);
+                __m128i high = _mm_madd_epi16(_mm_unpackhi_epi8(mixed, zero), ww);
+                __m128i *s = (__m128i *)(sums + b);
+                _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), low));
+                _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), high));
+            }
+            for (; b < row_bytes; b++) sums[b] += (int32_t)w[t] * a[b] + (int32_t)w[t + 1] * c[b];
+        }
+#endif
+        for (; t < n; t++) {
+            const uint8_t *a = rowp + (size_t)t * src_stride;
+            int32_t weight = w[t];
+            for (size_t b = 0; b < row_bytes; b++) sums[b] += weight * a[b];
+        }
+        uint8_t *out = dst + (size_t)i * row_bytes;
+        for (size_t x = 0; x + 4 <= row_bytes; x += 4) store_premultiplied(sums + x, out + x);
+    }
+}
