@@ -14,6 +14,15 @@ int mosaic_return_large_allocations(size_t threshold) {
 #endif
 }
 
+int mosaic_keep_freed_heap(size_t bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_TRIM_THRESHOLD, (int)bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}
+
 int mosaic_use_one_heap(void) {
 #if defined(__GLIBC__)
     return mallopt(M_ARENA_MAX, 1);

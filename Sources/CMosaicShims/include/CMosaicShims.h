@@ -432,6 +432,9 @@ void mosaic_set_progress_line(int active);
 int mosaic_return_large_allocations(size_t threshold);
 /// Makes every thread allocate from one heap (glibc's M_ARENA_MAX 1); 0 when refused.
 int mosaic_use_one_heap(void);
+/// Lets the heap keep up to `bytes` freed at its top before giving pages back (glibc's
+/// M_TRIM_THRESHOLD); 0 when refused.
+int mosaic_keep_freed_heap(size_t bytes);
 
 // MARK: Resampling (resample.c)
 
