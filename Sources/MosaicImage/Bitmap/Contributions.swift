@@ -3,11 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MosaicSync
 
 /// The taps of a one-dimensional resampling: for each output pixel, the first input pixel
 /// and its fixed-point weights (14 fractional bits, summing to exactly 1 << 14; 16 bits
 /// each, so the passes multiply in 16 bits).
-struct Contributions {
+struct Contributions: Sendable {
     static let precision: Int32 = 14
     var starts: [Int]
     var counts: [Int]
@@ -65,4 +66,27 @@ struct Contributions {
             counts[i] = last - first
         }
     }
+
+    /// What `init` would make, from the last few made: a sheet's cards share a column
+    /// width and a few aspect ratios, and each set costs a sine per tap.
+    static func cached(inputCount: Int, outputCount: Int, regionStart: Double, regionLength: Double, filter: ResamplingFilter) -> Contributions {
+        let key = Key(inputCount: inputCount, outputCount: outputCount, regionStart: regionStart, regionLength: regionLength, filter: filter)
+        if let hit = cache.withLock({ $0[key] }) { return hit }
+        let made = Contributions(inputCount: inputCount, outputCount: outputCount, regionStart: regionStart, regionLength: regionLength, filter: filter)
+        cache.withLock { cache in
+            if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+            cache[key] = made
+        }
+        return made
+    }
+
+    struct Key: Hashable, Sendable {
+        var inputCount: Int
+        var outputCount: Int
+        var regionStart: Double
+        var regionLength: Double
+        var filter: ResamplingFilter
+    }
+
+    static let cache = Locked<[Key: Contributions]>([:])
 }

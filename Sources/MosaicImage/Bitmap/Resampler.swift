@@ -36,8 +36,8 @@ extension Bitmap {
             width == self.width, height == self.height {
             return self
         }
-        let horizontal = Contributions(inputCount: self.width, outputCount: width, regionStart: region.x, regionLength: region.width, filter: filter)
-        let vertical = Contributions(inputCount: self.height, outputCount: height, regionStart: region.y, regionLength: region.height, filter: filter)
+        let horizontal = Contributions.cached(inputCount: self.width, outputCount: width, regionStart: region.x, regionLength: region.width, filter: filter)
+        let vertical = Contributions.cached(inputCount: self.height, outputCount: height, regionStart: region.y, regionLength: region.height, filter: filter)
         // The horizontal pass first (as Pillow does: the same rounding), on the rows the
         // vertical pass reads; then the vertical one, a contiguous loop over rows.
         let firstRow = vertical.firstInput, rows = vertical.inputSpan
