@@ -40,9 +40,60 @@ static inline __m128i weight_pair(int16_t a, int16_t b) {
 }
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define MOSAIC_HAVE_AVX2_PATH 1
+
+// Four taps at once where the processor has AVX2 (chosen at run time: the build stays
+// plain x86-64): the four pixels are contiguous, one shuffle pairs their bytes as the
+// SSE2 loop does, and one 256-bit multiply-add sums two pairs. Integer and exact: the
+// same bytes as the other paths.
+__attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, size_t src_stride, int rows,
+                                                             const ptrdiff_t *starts, const ptrdiff_t *counts,
+                                                             const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
+                                                             int width) {
+    const __m128i pairing = _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    const __m128i zero = _mm_setzero_si128();
+    for (int row = 0; row < rows; row++) {
+        const uint8_t *line = src + (size_t)row * src_stride;
+        uint8_t *out = dst + (size_t)row * (size_t)width * 4;
+        for (int x = 0; x < width; x++) {
+            const uint8_t *p = line + starts[x] * 4;
+            const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
+            ptrdiff_t n = counts[x], t = 0;
+            __m256i wide = _mm256_setzero_si256();
+            for (; t + 3 < n; t += 4) {
+                __m128i four = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + t * 4)), pairing);
+                __m256i ww = _mm256_set_m128i(weight_pair(w[t + 2], w[t + 3]), weight_pair(w[t], w[t + 1]));
+                wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_cvtepu8_epi16(four), ww));
+            }
+            __m128i acc = _mm_add_epi32(_mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1)),
+                                        _mm_set1_epi32(1 << (PRECISION - 1)));
+            for (; t + 1 < n; t += 2) {
+                __m128i pair = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), load_pixel(p + t * 4 + 4)), zero);
+                acc = _mm_add_epi32(acc, _mm_madd_epi16(pair, weight_pair(w[t], w[t + 1])));
+            }
+            if (t < n) {
+                __m128i single = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), zero), zero);
+                acc = _mm_add_epi32(acc, _mm_madd_epi16(single, weight_pair(w[t], 0)));
+            }
+            int32_t sum[4];
+            _mm_storeu_si128((__m128i *)sum, acc);
+            store_premultiplied(sum, out + (size_t)x * 4);
+        }
+    }
+}
+#endif
+
 void mosaic_resample_horizontal(const uint8_t *src, size_t src_stride, int rows, const ptrdiff_t *starts,
                                 const ptrdiff_t *counts, const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
                                 int width) {
+#if defined(MOSAIC_HAVE_AVX2_PATH)
+    if (__builtin_cpu_supports("avx2")) {
+        horizontal_avx2(src, src_stride, rows, starts, counts, weights, weight_stride, dst, width);
+        return;
+    }
+#endif
     for (int row = 0; row < rows; row++) {
         const uint8_t *line = src + (size_t)row * src_stride;
         uint8_t *out = dst + (size_t)row * (size_t)width * 4;
