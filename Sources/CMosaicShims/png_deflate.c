@@ -17,6 +17,10 @@
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /// PNG's Paeth predictor (filter type 4).
 static inline uint8_t mosaic_paeth(int a, int b, int c) {
     int p = a + b - c;
@@ -36,7 +40,31 @@ static void mosaic_paeth_rows(const uint8_t *rows, size_t stride, size_t row_byt
         o++;
         if (up) {
             for (int i = 0; i < bpp; i++) o[i] = (uint8_t)(row[i] - up[i]);
-            for (size_t i = (size_t)bpp; i < row_bytes; i++) {
+            size_t i = (size_t)bpp;
+#if defined(__SSE2__)
+            // Eight bytes a step: encoding predicts from the raw row (not the filtered
+            // one), so nothing carries from byte to byte. With p = a + b - c the three
+            // distances are |b - c|, |a - c| and |a + b - 2c|, in 16-bit lanes; ties go
+            // to a, then b, as in the scalar predictor.
+            const __m128i zero = _mm_setzero_si128();
+            for (; i + 8 <= row_bytes; i += 8) {
+                __m128i a = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(row + i - bpp)), zero);
+                __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(up + i)), zero);
+                __m128i c = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(up + i - bpp)), zero);
+                __m128i x = _mm_sub_epi16(b, c), y = _mm_sub_epi16(a, c), z = _mm_add_epi16(x, y);
+                __m128i pa = _mm_max_epi16(x, _mm_sub_epi16(zero, x));
+                __m128i pb = _mm_max_epi16(y, _mm_sub_epi16(zero, y));
+                __m128i pc = _mm_max_epi16(z, _mm_sub_epi16(zero, z));
+                // a when pa <= pb and pa <= pc; else b when pb <= pc; else c.
+                __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
+                __m128i notB = _mm_cmpgt_epi16(pb, pc);
+                __m128i bc = _mm_or_si128(_mm_andnot_si128(notB, b), _mm_and_si128(notB, c));
+                __m128i pred = _mm_or_si128(_mm_andnot_si128(notA, a), _mm_and_si128(notA, bc));
+                __m128i raw = _mm_loadl_epi64((const __m128i *)(row + i));
+                _mm_storel_epi64((__m128i *)(o + i), _mm_sub_epi8(raw, _mm_packus_epi16(pred, zero)));
+            }
+#endif
+            for (; i < row_bytes; i++) {
                 o[i] = (uint8_t)(row[i] - mosaic_paeth(row[i - bpp], up[i], up[i - bpp]));
             }
         } else {
