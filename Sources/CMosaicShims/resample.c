@@ -38,9 +38,27 @@ static inline __m128i load_pixel(const uint8_t *p) {
 static inline __m128i weight_pair(int16_t a, int16_t b) {
     return _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)a | ((uint32_t)(uint16_t)b << 16)));
 }
+
+// Taps `t..<n` of the pixels at `p` with the weights `w` added to `acc` two at a time (the
+// last alone), and the pixel stored at `out`: the horizontal pass's SSE2 step, and the
+// AVX2 step's tail.
+static inline void finish_taps(const uint8_t *p, const int16_t *w, ptrdiff_t t, ptrdiff_t n, __m128i acc, uint8_t *out) {
+    const __m128i zero = _mm_setzero_si128();
+    for (; t + 1 < n; t += 2) {
+        __m128i pair = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), load_pixel(p + t * 4 + 4)), zero);
+        acc = _mm_add_epi32(acc, _mm_madd_epi16(pair, weight_pair(w[t], w[t + 1])));
+    }
+    if (t < n) {
+        __m128i single = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), zero), zero);
+        acc = _mm_add_epi32(acc, _mm_madd_epi16(single, weight_pair(w[t], 0)));
+    }
+    int32_t sum[4];
+    _mm_storeu_si128((__m128i *)sum, acc);
+    store_premultiplied(sum, out);
+}
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define MOSAIC_HAVE_AVX2_PATH 1
 
@@ -53,7 +71,6 @@ __attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, 
                                                              const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
                                                              int width) {
     const __m128i pairing = _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
-    const __m128i zero = _mm_setzero_si128();
     for (int row = 0; row < rows; row++) {
         const uint8_t *line = src + (size_t)row * src_stride;
         uint8_t *out = dst + (size_t)row * (size_t)width * 4;
@@ -69,17 +86,7 @@ __attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, 
             }
             __m128i acc = _mm_add_epi32(_mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1)),
                                         _mm_set1_epi32(1 << (PRECISION - 1)));
-            for (; t + 1 < n; t += 2) {
-                __m128i pair = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), load_pixel(p + t * 4 + 4)), zero);
-                acc = _mm_add_epi32(acc, _mm_madd_epi16(pair, weight_pair(w[t], w[t + 1])));
-            }
-            if (t < n) {
-                __m128i single = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), zero), zero);
-                acc = _mm_add_epi32(acc, _mm_madd_epi16(single, weight_pair(w[t], 0)));
-            }
-            int32_t sum[4];
-            _mm_storeu_si128((__m128i *)sum, acc);
-            store_premultiplied(sum, out + (size_t)x * 4);
+            finish_taps(p, w, t, n, acc, out + (size_t)x * 4);
         }
     }
 }
@@ -100,27 +107,15 @@ void mosaic_resample_horizontal(const uint8_t *src, size_t src_stride, int rows,
         for (int x = 0; x < width; x++) {
             const uint8_t *p = line + starts[x] * 4;
             const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
-            ptrdiff_t n = counts[x], t = 0;
-            int32_t sum[4];
 #if defined(__SSE2__)
-            const __m128i zero = _mm_setzero_si128();
-            __m128i acc = _mm_set1_epi32(1 << (PRECISION - 1));
-            for (; t + 1 < n; t += 2) {
-                __m128i pair = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), load_pixel(p + t * 4 + 4)), zero);
-                acc = _mm_add_epi32(acc, _mm_madd_epi16(pair, weight_pair(w[t], w[t + 1])));
-            }
-            if (t < n) {
-                __m128i single = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), zero), zero);
-                acc = _mm_add_epi32(acc, _mm_madd_epi16(single, weight_pair(w[t], 0)));
-            }
-            _mm_storeu_si128((__m128i *)sum, acc);
+            finish_taps(p, w, 0, counts[x], _mm_set1_epi32(1 << (PRECISION - 1)), out + (size_t)x * 4);
 #else
-            sum[0] = sum[1] = sum[2] = sum[3] = 1 << (PRECISION - 1);
-            for (; t < n; t++) {
+            int32_t sum[4] = {1 << (PRECISION - 1), 1 << (PRECISION - 1), 1 << (PRECISION - 1), 1 << (PRECISION - 1)};
+            for (ptrdiff_t t = 0; t < counts[x]; t++) {
                 for (int c = 0; c < 4; c++) sum[c] += (int32_t)w[t] * p[t * 4 + c];
             }
-#endif
             store_premultiplied(sum, out + (size_t)x * 4);
+#endif
         }
     }
 }

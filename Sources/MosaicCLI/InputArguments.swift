@@ -99,7 +99,7 @@ struct InputArguments: ParsableArguments {
             files = []
         }
         for input in inputs {
-            let isDirectory = FileNames.status(input).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
+            let isDirectory = FileNames.isFolder(input)
             let ext = (input as NSString).pathExtension.lowercased()
             if isDirectory {
                 addFiles()

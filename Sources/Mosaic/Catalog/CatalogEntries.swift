@@ -150,10 +150,13 @@ public struct CatalogEntries: Sendable {
     /// Record `i`.
     func record(_ i: Int) -> Record { spill?.record(i) ?? records[i] }
 
+    /// The path of `record`.
+    func path(_ record: Record) -> String { extra(record)?.path ?? string(record.pathStart, record.pathLength) }
+
     /// The entry of `record`.
     func unpack(_ record: Record) -> CatalogEntry {
         let extra = extra(record)
-        let path = extra?.path ?? string(record.pathStart, record.pathLength)
+        let path = path(record)
         let relative = extra?.relativePath
             ?? (extra?.path == nil && record.relativeLength == record.pathLength ? path
                 : String(decoding: path.utf8.suffix(Int(record.relativeLength)), as: UTF8.self))
@@ -170,10 +173,7 @@ public struct CatalogEntries: Sendable {
     // MARK: Without making entries
 
     /// The path of entry `i`.
-    public func path(at i: Int) -> String {
-        let record = record(i)
-        return extra(record)?.path ?? string(record.pathStart, record.pathLength)
-    }
+    public func path(at i: Int) -> String { path(record(i)) }
 
     /// Appends an entry known by its paths only.
     public mutating func append(path: String, relativePath: String) {

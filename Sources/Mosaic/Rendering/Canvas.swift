@@ -77,8 +77,8 @@ struct Canvas {
                     for i in 0..<full.count { start.storeBytes(of: word.littleEndian, toByteOffset: i &* 4, as: UInt32.self) }
                     (left, right) = (columns.lowerBound..<full.lowerBound, full.upperBound..<columns.upperBound)
                 }
-                for span in [left, right] {
-                    for x in span {
+                for side in 0..<2 {
+                    for x in side == 0 ? left : right {
                         var coverage = 255
                         if nearCorner && (x < rect.minX + r || x >= rect.maxX - r) {
                             coverage = Int(Self.roundedCoverage(rect, radius: r, x: x, y: y) * 255 + 0.5)

@@ -81,9 +81,9 @@ final class DecodePipeline: Sendable {
         }
     }
 
-    /// The decoded card `index`, waiting for it if needed.
-    func result(_ index: Int) -> DecodedCard {
-        allow(upTo: top(jobs[index]) + 1)
+    /// The decoded card `index`, whose card starts at `top`, waiting for it if needed.
+    func result(_ index: Int, top: Int) -> DecodedCard {
+        allow(upTo: top + 1)
         if let done = state.withLock({ $0.results[index] }) { return done }
         // The check and the wait under the condition's lock, which a worker takes to
         // announce a result after storing it: no announcement is missed.

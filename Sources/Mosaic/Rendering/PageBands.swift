@@ -12,8 +12,8 @@ struct PageBands {
     let jobIndex: [Int32]
     let pipeline: DecodePipeline
     let painter: CardPainter
-    /// Cards decoded and not yet passed by the bands.
-    var live: Set<Int> = []
+    /// Cards decoded and not yet passed by the bands, with where each ends.
+    var live: [Int: Int] = [:]
     /// Cards drawn at least once (counted in the tally), by job.
     var drawn: [Bool]
 
@@ -86,8 +86,8 @@ struct PageBands {
                 guard let path = element.itemPath, path.section < sectionStart.count else { continue }
                 let index = Int(jobIndex[sectionStart[path.section] + path.item])
                 guard index >= 0 else { continue }
-                let decoded = pipeline.result(index)
-                live.insert(index)
+                let decoded = pipeline.result(index, top: element.frame.minY)
+                live[index] = element.frame.maxY
                 if !drawn[index] {
                     drawn[index] = true
                     try tally.drew(decoded)
@@ -95,9 +95,9 @@ struct PageBands {
                 try painter.drawCard(element, decoded, on: &canvas)
             }
         }
-        for index in live where (sheet.layout.element(at: jobs[index].path)?.frame.maxY ?? 0) + reach <= top + rows {
+        for (index, maxY) in live where maxY + reach <= top + rows {
             pipeline.release(index)
-            live.remove(index)
+            live[index] = nil
             tally.finished()
         }
         return canvas.bitmap
@@ -105,7 +105,7 @@ struct PageBands {
 
     /// The page is done: every card still held is finished.
     mutating func releaseAll(tally: inout RenderTally) {
-        for index in live {
+        for index in live.keys {
             pipeline.release(index)
             tally.finished()
         }

@@ -30,7 +30,7 @@ public struct OutputCheck: Sendable {
     /// Adds files or folders the run reads (a folder: every file under it).
     public mutating func read(_ paths: [String]) {
         for path in paths {
-            if FileIdentity.isFolder(path) { folders.append(path) } else { inputs.append(path) }
+            if FileNames.isFolder(path) { folders.append(path) } else { inputs.append(path) }
         }
     }
 
@@ -45,9 +45,10 @@ public struct OutputCheck: Sendable {
         allowed.formUnion(paths.map(Self.resolved))
     }
 
-    /// `path` made absolute, with `.`, `..` and symbolic links resolved.
+    /// `path` made absolute, with `.`, `..` and symbolic links resolved (`realpath` when it
+    /// exists; else as far as it goes).
     public static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        FileNames.realPath(path) ?? URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Calls `body` with every input the check knows one by one, without a copy: the files
@@ -62,7 +63,7 @@ public struct OutputCheck: Sendable {
     ///   `.outputIsAnInput` for one that is a file the run reads, `.outputsCollide` for two
     ///   outputs that are the same file.
     public func check() throws(SheetError) {
-        var written: [String: String] = [:]
+        var written: [String: (path: String, option: String)] = [:]
         var existing: [FileIdentity: String] = [:]
         for (path, option) in outputs {
             var isFolder: ObjCBool = false
@@ -70,21 +71,21 @@ public struct OutputCheck: Sendable {
                 throw .outputIsAFolder(path: path, option: option)
             }
             let target = Self.resolved(path)
-            if let other = written[target] { throw .outputsCollide(path: path, options: [other, option]) }
-            written[target] = option
+            if let other = written[target] { throw .outputsCollide(path: path, options: [other.option, option]) }
+            written[target] = (path, option)
             if let identity = FileIdentity(path) { existing[identity] = path }
         }
         // Inputs named that are not there yet (they become placeholder cards): by path.
         for input in inputs where FileIdentity(input) == nil {
-            if let output = outputs.first(where: { Self.resolved($0.path) == Self.resolved(input) }) { throw .outputIsAnInput(path: output.path) }
+            if let output = written[Self.resolved(input)] { throw .outputIsAnInput(path: output.path) }
         }
         // An output that does not exist yet replaces nothing.
         guard !existing.isEmpty else { return }
         // Under a folder named: by path, so that any file there counts (not only images).
         let folders = folders.map { Self.resolved($0) + "/" }
-        for (_, path) in existing where !folders.isEmpty {
-            let target = Self.resolved(path)
-            if !allowed.contains(target), folders.contains(where: { target.hasPrefix($0) }) { throw .outputIsAnInput(path: path) }
+        for (target, output) in written where !allowed.contains(target) && folders.contains(where: { target.hasPrefix($0) }) {
+            // Only an output that exists replaces a file there.
+            if FileIdentity(output.path) != nil { throw .outputIsAnInput(path: output.path) }
         }
         try forEachInput { input throws(SheetError) in
             if let identity = FileIdentity(input), let output = existing[identity] { throw .outputIsAnInput(path: output) }
@@ -102,9 +103,5 @@ struct FileIdentity: Hashable, Sendable {
         guard let status = FileNames.status(path) else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        FileNames.status(path).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
     }
 }

@@ -26,9 +26,9 @@ public final class StagedFolder {
             throw .wouldReplaceAForeignFile(path: destination)
         }
         // Only a folder that is there can hold an input.
-        let inside = (FileNames.realPath(destination) ?? OutputCheck.resolved(destination)) + "/"
+        let inside = OutputCheck.resolved(destination) + "/"
         try reading.forEachInput { input throws(SheetError) in
-            if ((FileNames.realPath(input) ?? OutputCheck.resolved(input)) + "/").hasPrefix(inside) { throw .outputIsAnInput(path: destination) }
+            if (OutputCheck.resolved(input) + "/").hasPrefix(inside) { throw .outputIsAnInput(path: destination) }
         }
     }
 

@@ -81,6 +81,11 @@ public enum FileNames {
         }
     }
 
+    /// True when the path is a folder (following links).
+    public static func isFolder(_ path: String) -> Bool {
+        status(path).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
+    }
+
     /// `stat` of the path (following links); nil when it fails, with `errno` set.
     public static func status(_ path: String) -> stat? {
         var result = stat()
