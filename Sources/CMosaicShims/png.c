@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <png.h>
+#include <zlib.h>
+
+#include "paeth.h"
 
 static void mosaic_png_error_fn(png_structp png, png_const_charp message) {
     mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
@@ -272,17 +277,347 @@ mosaic_result mosaic_png_decode(
 
 // MARK: Streaming reads
 
+/// The image data of a non-interlaced 8-bit PNG without a palette or tRNS (the common
+/// photo and screenshot PNG) read without libpng's row machinery: ISA-L's inflate (about
+/// twice zlib's speed), each IDAT's CRC checked before its bytes are used, rows
+/// unfiltered here (Paeth a pixel at a time in SSE2 lanes) and widened to RGBA as libpng's
+/// transforms widen them. libpng still reads everything before the image data (and its
+/// warnings), and everything after it (from a stand-in PNG that ends with the file's own
+/// tail). Anything this reader does not expect in the image data (a bad CRC, a damaged or
+/// short stream, bytes after it) sends the stream back to libpng from the start, which
+/// skips the rows already given and meets the problem where it always did: the rows, the
+/// errors and the warnings are libpng's.
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    /// The next IDAT's chunk header, once the current chunk's bytes are handed to inflate.
+    size_t next_chunk;
+    struct inflate_state inflate;
+    /// Filtered rows (a filter byte and `row_bytes` each) as inflated, `start` to `end`.
+    uint8_t *raw;
+    size_t raw_capacity, raw_start, raw_end;
+    /// The previous unfiltered row (zeros above the first) and the current one.
+    uint8_t *previous, *current;
+    size_t row_bytes;
+    int channels;
+} mosaic_png_fast;
+
+/// Whether a file that libpng read to its first IDAT can be read by mosaic_png_fast: its
+/// zlib header is one zlib reads without a dictionary.
+static int mosaic_png_fast_eligible(png_structp png, png_infop info, const mosaic_png_reader *reader) {
+    if (png_get_bit_depth(png, info) != 8 || png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) return 0;
+    int type = png_get_color_type(png, info);
+    if (type == PNG_COLOR_TYPE_PALETTE || png_get_valid(png, info, PNG_INFO_tRNS)) return 0;
+    // libpng stops just after the first IDAT's length and type.
+    size_t at = reader->offset;
+    if (at < 8 || at + 2 > reader->size || memcmp(reader->data + at - 4, "IDAT", 4) != 0) return 0;
+    const uint8_t *p = reader->data + at - 8;
+    uint32_t length = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    if (length < 2) return 0;
+    uint8_t cmf = reader->data[at], flg = reader->data[at + 1];
+    return (cmf & 0x0F) == 8 && (cmf >> 4) <= 7 && (flg & 0x20) == 0 && ((unsigned)cmf << 8 | flg) % 31 == 0;
+}
+
+static void mosaic_png_fast_free(mosaic_png_fast *fast) {
+    if (!fast) return;
+    free(fast->raw);
+    free(fast->previous);
+    free(fast->current);
+    free(fast);
+}
+
+static uint32_t mosaic_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/// Hands the chunk at `next_chunk` to inflate if it is an IDAT whose CRC is right.
+static int mosaic_png_fast_next_idat(mosaic_png_fast *fast) {
+    size_t at = fast->next_chunk;
+    if (at > fast->size || fast->size - at < 12) return 0;
+    uint32_t length = mosaic_be32(fast->data + at);
+    if (memcmp(fast->data + at + 4, "IDAT", 4) != 0 || length > 0x7FFFFFFFu || fast->size - at - 12 < length) return 0;
+    uint32_t crc = crc32_gzip_refl(0, fast->data + at + 4, (uint64_t)length + 4);
+    if (crc != mosaic_be32(fast->data + at + 8 + length)) return 0;
+    fast->inflate.next_in = (uint8_t *)fast->data + at + 8;
+    fast->inflate.avail_in = length;
+    fast->next_chunk = at + 12 + length;
+    return 1;
+}
+
+/// Starts at the first IDAT's data (where libpng's png_read_info stopped). NULL when out of
+/// memory or the first chunk's CRC is wrong (then libpng reads the file).
+static mosaic_png_fast *mosaic_png_fast_open(const mosaic_png_reader *reader, int width, int channels) {
+    mosaic_png_fast *fast = calloc(1, sizeof *fast);
+    if (!fast) return NULL;
+    fast->data = reader->data;
+    fast->size = reader->size;
+    fast->channels = channels;
+    fast->row_bytes = (size_t)width * (size_t)channels;
+    fast->raw_capacity = fast->row_bytes + 1 < 65536 ? 262144 : 4 * (fast->row_bytes + 1);
+    fast->raw = malloc(fast->raw_capacity);
+    fast->previous = calloc(1, fast->row_bytes + 16);
+    fast->current = calloc(1, fast->row_bytes + 16);
+    isal_inflate_init(&fast->inflate);
+    fast->next_chunk = reader->offset - 8;
+    if (!fast->raw || !fast->previous || !fast->current || !mosaic_png_fast_next_idat(fast)) {
+        mosaic_png_fast_free(fast);
+        return NULL;
+    }
+    // The two-byte zlib header (checked by mosaic_png_fast_eligible); inflate checks the
+    // Adler-32 that follows the deflate data.
+    // libpng lets zlib hold the stream to the window its header gives; so does inflate
+    // (distance codes past 2^hist_bits are invalid symbols: exactly the distances past
+    // the window).
+    int window_bits = (fast->inflate.next_in[0] >> 4) + 8;
+    fast->inflate.hist_bits = window_bits < 15 ? (uint32_t)window_bits : 0;
+    fast->inflate.next_in += 2;
+    fast->inflate.avail_in -= 2;
+    fast->inflate.crc_flag = ISAL_ZLIB_NO_HDR_VER;
+    return fast;
+}
+
+/// Inflates until at least `wanted` filtered bytes are buffered. 0 when the stream is
+/// damaged or ends first.
+static int mosaic_png_fast_fill(mosaic_png_fast *fast, size_t wanted) {
+    while (fast->raw_end - fast->raw_start < wanted) {
+        if (fast->raw_capacity - fast->raw_end < wanted) {
+            memmove(fast->raw, fast->raw + fast->raw_start, fast->raw_end - fast->raw_start);
+            fast->raw_end -= fast->raw_start;
+            fast->raw_start = 0;
+        }
+        if (fast->inflate.block_state == ISAL_BLOCK_FINISH) return 0;
+        if (fast->inflate.avail_in == 0 && !mosaic_png_fast_next_idat(fast)) return 0;
+        fast->inflate.next_out = fast->raw + fast->raw_end;
+        fast->inflate.avail_out = (uint32_t)(fast->raw_capacity - fast->raw_end);
+        if (isal_inflate(&fast->inflate) != ISAL_DECOMP_OK) return 0;
+        fast->raw_end = (size_t)(fast->inflate.next_out - fast->raw);
+    }
+    return 1;
+}
+
+/// Undoes the row's filter: `raw` (after its filter byte) into `out`, `above` the row
+/// before (zeros for the first). 0 for a filter type past 4.
+static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, int bpp) {
+    size_t i = 0;
+    switch (filter) {
+    case 0:
+        memcpy(out, raw, n);
+        return 1;
+    case 1:
+        for (; i < (size_t)bpp && i < n; i++) out[i] = raw[i];
+        for (; i < n; i++) out[i] = (uint8_t)(raw[i] + out[i - bpp]);
+        return 1;
+    case 2:
+        for (; i < n; i++) out[i] = (uint8_t)(raw[i] + above[i]);
+        return 1;
+    case 3:
+        for (; i < (size_t)bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + (above[i] >> 1));
+        for (; i < n; i++) out[i] = (uint8_t)(raw[i] + ((out[i - bpp] + above[i]) >> 1));
+        return 1;
+    case 4:
+        for (; i < (size_t)bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + above[i]);
+#if defined(__SSE2__)
+        if (bpp >= 3) {
+            // A pixel a step (the left neighbour is the pixel just made). Loads and stores
+            // four bytes, so a 3-byte pixel stops one pixel early and the tail is done
+            // below.
+            const __m128i zero = _mm_setzero_si128();
+            __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(out[0] | out[1] << 8 | out[2] << 16 | (bpp == 4 ? out[3] << 24 : 0))), zero);
+            for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
+                uint32_t bw, cw, rw;
+                memcpy(&bw, above + i, 4);
+                memcpy(&cw, above + i - bpp, 4);
+                memcpy(&rw, raw + i, 4);
+                __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bw), zero);
+                __m128i c = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)cw), zero);
+                __m128i predictor = mosaic_paeth_epi16(a, b, c);
+                __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, zero), _mm_cvtsi32_si128((int)rw));
+                uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
+                memcpy(out + i, &vw, (size_t)bpp);
+                a = _mm_unpacklo_epi8(value, zero);
+                if (bpp == 3) a = _mm_and_si128(a, _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1));
+            }
+        }
+#endif
+        for (; i < n; i++) out[i] = (uint8_t)(raw[i] + mosaic_paeth(out[i - bpp], above[i], above[i - bpp]));
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/// The next row as RGBA8 (libpng's transforms: grey copied to red, green and blue, an
+/// opaque alpha added). 0 when the stream is damaged or ends first.
+static int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, size_t width) {
+    size_t n = fast->row_bytes;
+    if (!mosaic_png_fast_fill(fast, n + 1)) return 0;
+    const uint8_t *raw = fast->raw + fast->raw_start;
+    if (!mosaic_png_unfilter(raw[0], raw + 1, fast->previous, fast->current, n, fast->channels)) return 0;
+    fast->raw_start += n + 1;
+    const uint8_t *row = fast->current;
+    switch (fast->channels) {
+    case 4:
+        memcpy(rgba, row, n);
+        break;
+    case 3:
+        for (size_t x = 0; x < width; x++) {
+            rgba[4 * x] = row[3 * x];
+            rgba[4 * x + 1] = row[3 * x + 1];
+            rgba[4 * x + 2] = row[3 * x + 2];
+            rgba[4 * x + 3] = 0xFF;
+        }
+        break;
+    case 2:
+        for (size_t x = 0; x < width; x++) {
+            rgba[4 * x] = rgba[4 * x + 1] = rgba[4 * x + 2] = row[2 * x];
+            rgba[4 * x + 3] = row[2 * x + 1];
+        }
+        break;
+    default:
+        for (size_t x = 0; x < width; x++) {
+            rgba[4 * x] = rgba[4 * x + 1] = rgba[4 * x + 2] = row[x];
+            rgba[4 * x + 3] = 0xFF;
+        }
+    }
+    uint8_t *swap = fast->previous;
+    fast->previous = fast->current;
+    fast->current = swap;
+    return 1;
+}
+
+/// After the last row: the stream ends there (its Adler-32 right), in the last IDAT, with
+/// no bytes to spare. Returns the offset of the chunk after the image data, or 0.
+static size_t mosaic_png_fast_finish(mosaic_png_fast *fast) {
+    if (fast->raw_end != fast->raw_start) return 0;
+    uint8_t spare[64];
+    while (fast->inflate.block_state != ISAL_BLOCK_FINISH) {
+        if (fast->inflate.avail_in == 0 && !mosaic_png_fast_next_idat(fast)) return 0;
+        fast->inflate.next_out = spare;
+        fast->inflate.avail_out = sizeof spare;
+        if (isal_inflate(&fast->inflate) != ISAL_DECOMP_OK || fast->inflate.next_out != spare) return 0;
+    }
+    if (fast->inflate.avail_in != 0) return 0;
+    size_t at = fast->next_chunk;
+    if (at + 8 <= fast->size && memcmp(fast->data + at + 4, "IDAT", 4) == 0) return 0;
+    return at;
+}
+
+/// libpng's reader over two pieces: a stand-in PNG's start, then the file's tail.
+typedef struct {
+    mosaic_png_reader head;
+    mosaic_png_reader tail;
+} mosaic_png_spliced_reader;
+
+static void mosaic_png_spliced_read_fn(png_structp png, png_bytep out, size_t count) {
+    mosaic_png_spliced_reader *reader = (mosaic_png_spliced_reader *)png_get_io_ptr(png);
+    size_t from_head = reader->head.size - reader->head.offset;
+    if (from_head > count) from_head = count;
+    memcpy(out, reader->head.data + reader->head.offset, from_head);
+    reader->head.offset += from_head;
+    if (count - from_head > reader->tail.size - reader->tail.offset) png_error(png, "the file ends early");
+    memcpy(out + from_head, reader->tail.data + reader->tail.offset, count - from_head);
+    reader->tail.offset += count - from_head;
+}
+
+static void mosaic_store_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/// What libpng's png_read_end makes of the chunks from `tail` on (after the image data):
+/// it reads a stand-in PNG (a 1x1 grey image) whose own image data is followed by them.
+static void mosaic_png_read_tail(const uint8_t *data, size_t size, size_t tail, mosaic_result *result) {
+    // Signature, IHDR (13 bytes), IDAT: a zlib stream of one stored block holding the
+    // filter byte and the pixel (two zeros), then their Adler-32 (0x00020001).
+    static const uint8_t stream[13] = {0x78, 0x01, 0x01, 0x02, 0x00, 0xFD, 0xFF, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01};
+    uint8_t head[8 + 25 + 25] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    uint8_t *ihdr = head + 8;
+    mosaic_store_be32(ihdr, 13);
+    memcpy(ihdr + 4, "IHDR", 4);
+    mosaic_store_be32(ihdr + 8, 1);
+    mosaic_store_be32(ihdr + 12, 1);
+    ihdr[16] = 8;
+    mosaic_store_be32(ihdr + 21, (uint32_t)crc32(0, ihdr + 4, 17));
+    uint8_t *idat = ihdr + 25;
+    mosaic_store_be32(idat, sizeof stream);
+    memcpy(idat + 4, "IDAT", 4);
+    memcpy(idat + 8, stream, sizeof stream);
+    mosaic_store_be32(idat + 8 + sizeof stream, (uint32_t)crc32(0, idat + 4, 4 + sizeof stream));
+    mosaic_png_spliced_reader reader = {{head, sizeof head, 0, 0}, {data + tail, size - tail, 0, 0}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+        if (png) png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        if (result->message[0] != 0) mosaic_png_demote_to_warning(result);
+        return;
+    }
+    png_set_read_fn(png, &reader, mosaic_png_spliced_read_fn);
+    png_read_info(png, info);
+    uint8_t pixel[1];
+    png_read_row(png, pixel, NULL);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+}
+
 struct mosaic_png_stream {
     png_structp png;
     png_infop info;
+    /// Set while the image data is read by mosaic_png_fast (then `png` is NULL).
+    mosaic_png_fast *fast;
     /// For a palette PNG (`indexed`): rows come as indices and are expanded here.
     int indexed;
     mosaic_png_palette palette;
     mosaic_png_reader reader;
     mosaic_result result;
     int width;
+    int height;
     int rows_left;
 };
+
+/// Opens libpng on the stream's file and reads up to the image data. MOSAIC_OK, or the
+/// error (libpng's message) with `png` freed.
+static mosaic_result mosaic_png_stream_start(mosaic_png_stream *stream) {
+    stream->reader.offset = 0;
+    stream->reader.starved = 0;
+    stream->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &stream->result, mosaic_png_error_fn, mosaic_png_warning_fn);
+    stream->info = stream->png ? png_create_info_struct(stream->png) : NULL;
+    if (!stream->png || !stream->info || setjmp(png_jmpbuf(stream->png))) {
+        mosaic_result result = stream->result;
+        result.status = MOSAIC_ERROR;
+        if (result.message[0] == 0) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
+        if (stream->png) png_destroy_read_struct(&stream->png, stream->info ? &stream->info : NULL, NULL);
+        stream->png = NULL;
+        stream->info = NULL;
+        return result;
+    }
+    png_set_read_fn(stream->png, &stream->reader, mosaic_png_read_fn);
+    png_read_info(stream->png, stream->info);
+    return mosaic_ok();
+}
+
+/// Sets libpng's transforms to RGBA8 rows (or palette indices) and checks the row size.
+static mosaic_result mosaic_png_stream_transforms(mosaic_png_stream *stream) {
+    if (setjmp(png_jmpbuf(stream->png))) {
+        mosaic_result result = stream->result;
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    stream->indexed = mosaic_png_take_palette(stream->png, stream->info, &stream->palette);
+    if (!stream->indexed) mosaic_png_to_rgba8(stream->png, stream->info);
+    png_read_update_info(stream->png, stream->info);
+    if (png_get_rowbytes(stream->png, stream->info) != (size_t)stream->width * (stream->indexed ? 1 : 4)) {
+        return mosaic_error("unexpected row size");
+    }
+    return mosaic_ok();
+}
+
+static void mosaic_png_stream_free(mosaic_png_stream *stream) {
+    if (stream->png) png_destroy_read_struct(&stream->png, &stream->info, NULL);
+    mosaic_png_fast_free(stream->fast);
+    free(stream);
+}
 
 mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int width, int height, mosaic_result *result) {
     *result = mosaic_ok();
@@ -296,19 +631,13 @@ mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int 
     stream->reader.data = data;
     stream->reader.size = size;
     stream->width = width;
+    stream->height = height;
     stream->rows_left = height;
-    stream->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &stream->result, mosaic_png_error_fn, mosaic_png_warning_fn);
-    stream->info = stream->png ? png_create_info_struct(stream->png) : NULL;
-    if (!stream->png || !stream->info || setjmp(png_jmpbuf(stream->png))) {
-        *result = stream->result;
-        result->status = MOSAIC_ERROR;
-        if (result->message[0] == 0) snprintf(result->message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
-        if (stream->png) png_destroy_read_struct(&stream->png, stream->info ? &stream->info : NULL, NULL);
-        free(stream);
+    *result = mosaic_png_stream_start(stream);
+    if (result->status != MOSAIC_OK) {
+        mosaic_png_stream_free(stream);
         return NULL;
     }
-    png_set_read_fn(stream->png, &stream->reader, mosaic_png_read_fn);
-    png_read_info(stream->png, stream->info);
     png_uint_32 file_width = png_get_image_width(stream->png, stream->info);
     png_uint_32 file_height = png_get_image_height(stream->png, stream->info);
     int interlaced = png_get_interlace_type(stream->png, stream->info) != PNG_INTERLACE_NONE;
@@ -316,21 +645,51 @@ mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int 
         result->status = MOSAIC_ERROR;
         snprintf(result->message, MOSAIC_MESSAGE_SIZE, interlaced ? "interlaced: decode it whole" : "the image is %ux%u, not the %dx%d expected",
                  file_width, file_height, width, height);
-        png_destroy_read_struct(&stream->png, &stream->info, NULL);
-        free(stream);
+        mosaic_png_stream_free(stream);
         return NULL;
     }
-    stream->indexed = mosaic_png_take_palette(stream->png, stream->info, &stream->palette);
-    if (!stream->indexed) mosaic_png_to_rgba8(stream->png, stream->info);
-    png_read_update_info(stream->png, stream->info);
-    if (png_get_rowbytes(stream->png, stream->info) != (size_t)width * (stream->indexed ? 1 : 4)) {
-        result->status = MOSAIC_ERROR;
-        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "unexpected row size");
-        png_destroy_read_struct(&stream->png, &stream->info, NULL);
-        free(stream);
+    if (mosaic_png_fast_eligible(stream->png, stream->info, &stream->reader)) {
+        stream->fast = mosaic_png_fast_open(&stream->reader, width, png_get_channels(stream->png, stream->info));
+        if (stream->fast) {
+            png_destroy_read_struct(&stream->png, &stream->info, NULL);
+            stream->png = NULL;
+            return stream;
+        }
+    }
+    *result = mosaic_png_stream_transforms(stream);
+    if (result->status != MOSAIC_OK) {
+        mosaic_png_stream_free(stream);
         return NULL;
     }
     return stream;
+}
+
+int mosaic_png_stream_reads_itself(const mosaic_png_stream *stream) { return stream->fast != NULL; }
+
+/// Hands a stream read by mosaic_png_fast back to libpng: opened again from the start,
+/// the rows already given read and dropped (its warnings from before the image data are
+/// made again, so the ones kept are forgotten).
+static mosaic_result mosaic_png_stream_fall_back(mosaic_png_stream *stream) {
+    mosaic_png_fast_free(stream->fast);
+    stream->fast = NULL;
+    stream->result = mosaic_ok();
+    mosaic_result result = mosaic_png_stream_start(stream);
+    if (result.status != MOSAIC_OK) return result;
+    result = mosaic_png_stream_transforms(stream);
+    if (result.status != MOSAIC_OK) return result;
+    int done = stream->height - stream->rows_left;
+    if (done == 0) return mosaic_ok();
+    uint8_t *scratch = malloc((size_t)stream->width * 4);
+    if (!scratch) return mosaic_error("out of memory");
+    if (setjmp(png_jmpbuf(stream->png))) {
+        free(scratch);
+        result = stream->result;
+        result.status = MOSAIC_ERROR;
+        return result;
+    }
+    for (int y = 0; y < done; y++) png_read_row(stream->png, scratch, NULL);
+    free(scratch);
+    return mosaic_ok();
 }
 
 mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, size_t stride, int count) {
@@ -340,35 +699,59 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%d rows asked, %d left", count, stream->rows_left);
         return result;
     }
+    int y = 0;
+    if (stream->fast) {
+        for (; y < count; y++) {
+            if (!mosaic_png_fast_row(stream->fast, rows + (size_t)y * stride, (size_t)stream->width)) break;
+            stream->rows_left -= 1;
+        }
+        if (y == count) return stream->result;
+        mosaic_result result = mosaic_png_stream_fall_back(stream);
+        if (result.status != MOSAIC_OK) return result;
+    }
     if (setjmp(png_jmpbuf(stream->png))) {
         mosaic_result result = stream->result;
         result.status = MOSAIC_ERROR;
         return result;
     }
-    for (int y = 0; y < count; y++) {
+    for (; y < count; y++) {
         png_read_row(stream->png, rows + (size_t)y * stride, NULL);
         if (stream->indexed) mosaic_png_expand_row(&stream->palette, rows + (size_t)y * stride, stream->width);
+        stream->rows_left -= 1;
     }
-    stream->rows_left -= count;
     return stream->result;
 }
 
 mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream) {
+    if (stream->fast && stream->rows_left == 0) {
+        size_t tail = mosaic_png_fast_finish(stream->fast);
+        if (tail != 0) {
+            mosaic_result result = stream->result;
+            mosaic_png_read_tail(stream->reader.data, stream->reader.size, tail, &result);
+            mosaic_png_stream_free(stream);
+            return result;
+        }
+        // libpng failing on rows this reader gave (it reads damaged streams further than
+        // zlib does) fails the image, as it would have had libpng read them.
+        mosaic_result fallen = mosaic_png_stream_fall_back(stream);
+        if (fallen.status != MOSAIC_OK) {
+            mosaic_png_stream_free(stream);
+            return fallen;
+        }
+    }
     mosaic_result result = stream->result;
-    if (stream->rows_left == 0) {
+    if (stream->png && stream->rows_left == 0) {
         if (stream->indexed) mosaic_png_check_palette(&stream->palette, &stream->result);
         if (setjmp(png_jmpbuf(stream->png))) {
             result = stream->result;
             mosaic_png_demote_to_warning(&result);
-            png_destroy_read_struct(&stream->png, &stream->info, NULL);
-            free(stream);
+            mosaic_png_stream_free(stream);
             return result;
         }
         png_read_end(stream->png, NULL);
         result = stream->result;
     }
-    png_destroy_read_struct(&stream->png, &stream->info, NULL);
-    free(stream);
+    mosaic_png_stream_free(stream);
     return result;
 }
 

@@ -17,17 +17,7 @@
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-/// PNG's Paeth predictor (filter type 4).
-static inline uint8_t mosaic_paeth(int a, int b, int c) {
-    int p = a + b - c;
-    int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-    if (pa <= pb && pa <= pc) return (uint8_t)a;
-    return pb <= pc ? (uint8_t)b : (uint8_t)c;
-}
+#include "paeth.h"
 
 /// `count` rows filtered with Paeth, each behind its filter-type byte, into `out`.
 static void mosaic_paeth_rows(const uint8_t *rows, size_t stride, size_t row_bytes, int bpp, int count, const uint8_t *above,
@@ -43,23 +33,13 @@ static void mosaic_paeth_rows(const uint8_t *rows, size_t stride, size_t row_byt
             size_t i = (size_t)bpp;
 #if defined(__SSE2__)
             // Eight bytes a step: encoding predicts from the raw row (not the filtered
-            // one), so nothing carries from byte to byte. With p = a + b - c the three
-            // distances are |b - c|, |a - c| and |a + b - 2c|, in 16-bit lanes; ties go
-            // to a, then b, as in the scalar predictor.
+            // one), so nothing carries from byte to byte.
             const __m128i zero = _mm_setzero_si128();
             for (; i + 8 <= row_bytes; i += 8) {
                 __m128i a = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(row + i - bpp)), zero);
                 __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(up + i)), zero);
                 __m128i c = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(up + i - bpp)), zero);
-                __m128i x = _mm_sub_epi16(b, c), y = _mm_sub_epi16(a, c), z = _mm_add_epi16(x, y);
-                __m128i pa = _mm_max_epi16(x, _mm_sub_epi16(zero, x));
-                __m128i pb = _mm_max_epi16(y, _mm_sub_epi16(zero, y));
-                __m128i pc = _mm_max_epi16(z, _mm_sub_epi16(zero, z));
-                // a when pa <= pb and pa <= pc; else b when pb <= pc; else c.
-                __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
-                __m128i notB = _mm_cmpgt_epi16(pb, pc);
-                __m128i bc = _mm_or_si128(_mm_andnot_si128(notB, b), _mm_and_si128(notB, c));
-                __m128i pred = _mm_or_si128(_mm_andnot_si128(notA, a), _mm_and_si128(notA, bc));
+                __m128i pred = mosaic_paeth_epi16(a, b, c);
                 __m128i raw = _mm_loadl_epi64((const __m128i *)(row + i));
                 _mm_storel_epi64((__m128i *)(o + i), _mm_sub_epi8(raw, _mm_packus_epi16(pred, zero)));
             }

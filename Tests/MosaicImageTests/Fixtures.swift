@@ -68,6 +68,8 @@ enum Fixtures {
         var palette: [UInt8] = []
         var trns: [UInt8] = []
         var trnsColor: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)? = nil
+        /// libpng's PNG_FILTER_* flags (0: its default choice).
+        var filters = 0
         var exif: [UInt8]? = nil
         var icc: [UInt8]? = nil
     }
@@ -82,6 +84,7 @@ enum Fixtures {
         params.bit_depth = Int32(png.bitDepth)
         params.interlaced = png.interlaced ? 1 : 0
         params.compression_level = 6
+        params.filters = Int32(png.filters)
         let stride = rows.count / height
         if let color = png.trnsColor {
             params.has_trns_color = 1

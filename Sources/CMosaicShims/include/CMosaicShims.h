@@ -303,6 +303,10 @@ typedef struct mosaic_png_stream mosaic_png_stream;
 /// failure (or for an interlaced PNG: decode it whole), with `result` saying why.
 mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int width, int height, mosaic_result *result);
 
+/// 1 while the stream reads the image data itself (an 8-bit, non-interlaced PNG without a
+/// palette or tRNS), 0 while libpng does: for tests.
+int mosaic_png_stream_reads_itself(const mosaic_png_stream *stream);
+
 /// Reads the next `count` rows into `rows`, `stride` bytes apart.
 mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, size_t stride, int count);
 

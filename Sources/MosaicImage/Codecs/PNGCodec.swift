@@ -4,7 +4,9 @@ import CMosaicShims
 
 /// PNG through libpng (the shim's setjmp fences): every colour type and bit depth, palettes
 /// with tRNS, colour keys, Adam7, EXIF orientation from eXIf. Shrink-on-load: a large,
-/// non-interlaced PNG is read a band of rows at a time and averaged in k x k blocks.
+/// non-interlaced PNG is read a band of rows at a time and averaged in k x k blocks (the
+/// image data of an 8-bit one without palette or tRNS read by the shim itself, with
+/// ISA-L's inflate, libpng's results kept: `png.c`).
 public struct PNGCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "png")
     public var format: ImageFormat { Self.format }
