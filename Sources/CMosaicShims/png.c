@@ -422,7 +422,8 @@ static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *ab
             // four bytes, so a 3-byte pixel stops one pixel early and the tail is done
             // below.
             const __m128i zero = _mm_setzero_si128();
-            __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)(out[0] | out[1] << 8 | out[2] << 16 | (bpp == 4 ? out[3] << 24 : 0))), zero);
+            uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
+            __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)aw), zero);
             for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
                 uint32_t bw, cw, rw;
                 memcpy(&bw, above + i, 4);
