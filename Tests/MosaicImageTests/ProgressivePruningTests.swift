@@ -4,7 +4,8 @@ import MosaicLayout
 import Testing
 
 /// A progressive JPEG shrunk on load reads only the scans its scale needs (the top-left
-/// coefficients of each block; at 1/4 and below AC to within the last bit plane), with
+/// coefficients of each block; at 1/4 and below DC to within its last bit plane, AC to
+/// within its last two), with
 /// the error against reading every scan measured and bounded.
 @Suite struct ProgressivePruningTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -61,7 +62,9 @@ import Testing
     }
 
     /// The file cut inside its last scan (the luma's last bit plane): shrunk on load it is
-    /// whole, since that scan is never read; at full size it is damaged.
+    /// whole, since that scan is never read; at full size it is damaged. Cut inside the
+    /// luma's first refinement scan (the sixth of libjpeg's standard script), still whole
+    /// at 1/4.
     @Test func theScansAfterTheNeededOnesAreNotRead() throws {
         let dir = Fixtures.directory()
         let (_, progressive) = try pair(dir)
@@ -73,5 +76,12 @@ import Testing
         #expect(try decoder.decode(cut, minimumSize: Size(width: 128, height: 128)).warning == nil)
         let whole = try decoder.decode(cut)
         #expect(whole.warning?.isDataLoss == true)
+        let scans = (0..<(bytes.count - 1)).filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }
+        try #require(scans.count == 10)
+        let early = dir + "/early.jpg"
+        try Data(bytes[..<(scans[5] + (scans[6] - scans[5]) / 2)] + [0xFF, 0xD9]).write(to: URL(fileURLWithPath: early))
+        let quarter = try decoder.decode(early, minimumSize: Size(width: 128, height: 128))
+        #expect(quarter.scaleEighths == 2 && quarter.warning == nil)
+        #expect(try decoder.decode(early, minimumSize: Size(width: 256, height: 256)).warning?.isDataLoss == true)
     }
 }
