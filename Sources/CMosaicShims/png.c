@@ -756,6 +756,19 @@ mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream) {
     return result;
 }
 
+mosaic_result mosaic_png_decode_streamed(
+    const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
+    mosaic_result result;
+    mosaic_png_stream *stream = mosaic_png_stream_open(data, size, width, height, &result);
+    if (!stream) return result;
+    result = mosaic_png_stream_read(stream, out, stride, height);
+    if (result.status != MOSAIC_OK) {
+        mosaic_png_stream_free(stream);
+        return result;
+    }
+    return mosaic_png_stream_close(stream);
+}
+
 // MARK: Writing
 
 struct mosaic_png_writer {

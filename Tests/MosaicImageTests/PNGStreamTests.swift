@@ -72,6 +72,11 @@ import Testing
     /// reader (nil: either).
     static func expectSame(_ bytes: [UInt8], width: Int, height: Int, _ what: String, itself: Bool? = true, sourceLocation: SourceLocation = #_sourceLocation) {
         let reference = whole(bytes, width: width, height: height)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        let streamedWhole = bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { mosaic_png_decode_streamed(input.baseAddress, input.count, $0.baseAddress, width * 4, Int32(width), Int32(height)) }
+        }
+        #expect(Outcome(streamedWhole, rows: out) == reference, "\(what), whole: \(Outcome(streamedWhole, rows: out))", sourceLocation: sourceLocation)
         for band in [1, 4, height] {
             var started = false
             let got = streamed(bytes, width: width, height: height, band: band, itself: &started)

@@ -295,6 +295,12 @@ mosaic_result mosaic_png_probe(const uint8_t *data, size_t size, int is_whole_fi
 mosaic_result mosaic_png_decode(
     const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
 
+/// mosaic_png_decode for a non-interlaced PNG, through the stream below (whose own
+/// reader is faster for 8-bit PNGs without palette or tRNS; the same rows, errors and
+/// warnings).
+mosaic_result mosaic_png_decode_streamed(
+    const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
+
 /// A PNG read a few rows at a time (non-interlaced only): memory for a band of rows, not
 /// the whole image. Rows come as RGBA8 straight alpha, as from mosaic_png_decode.
 typedef struct mosaic_png_stream mosaic_png_stream;

@@ -6,7 +6,7 @@ import CMosaicShims
 /// with tRNS, colour keys, Adam7, EXIF orientation from eXIf. Shrink-on-load: a large,
 /// non-interlaced PNG is read a band of rows at a time and averaged in k x k blocks (the
 /// image data of an 8-bit one without palette or tRNS read by the shim itself, with
-/// ISA-L's inflate, libpng's results kept: `png.c`).
+/// ISA-L's inflate, libpng's results kept: `png.c`; also when decoded whole).
 public struct PNGCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "png")
     public var format: ImageFormat { Self.format }
@@ -89,8 +89,11 @@ public struct PNGCodec: ImageCodec {
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         let k = request.minimumSize.map { Self.reduction(info, minimumSize: $0) } ?? 1
         if k >= 2 { return try decodeReduced(bytes, info: info, k: k, request: request) }
+        let interlaced = info.interlacing != nil
         let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
-            mosaic_png_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
+            interlaced
+                ? mosaic_png_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
+                : mosaic_png_decode_streamed(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
     }
