@@ -124,28 +124,46 @@ struct Canvas {
         let r = Double(max(0, min(radius, min(rect.width, rect.height) / 2)))
         let width = self.width, top = self.top
         let b = Double(reach)
-        bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            // Columns [skipFrom, skipTo) of a row inside `hidden` (clear of its corners).
-            let corner = Int(r) + 1
-            for row in rows {
-                let py = Double(row + top) + 0.5
-                let dy = max(Double(rect.minY) + r - py, py - (Double(rect.maxY) - r), 0)
-                var skipFrom = Int.max, skipTo = Int.min
-                if let hidden, row + top >= hidden.minY + corner, row + top < hidden.maxY - corner {
-                    skipFrom = hidden.minX + 1
-                    skipTo = hidden.maxX - 1
-                }
+        /// The shadow's coverage at distances `dx`, `dy` (>= 0) outside the rectangle
+        /// shrunk by the radius: a smoothstep from the edge (half opacity) out to `reach`.
+        func coverage(_ dx: Double, _ dy: Double) -> Int {
+            let distance = (dx * dx + dy * dy).squareRoot() - r  // <= 0 inside
+            let t = min(1, max(0, (distance + b) / (2 * b)))
+            let falloff = 1 - t * t * (3 - 2 * t)
+            return Int(falloff * 255 + 0.5)
+        }
+        // Each column's dx, and its coverage in the rows between the corners (dy = 0);
+        // in a corner row, the columns between the corners (dx = 0) share one value: only
+        // the corners' pixels are computed one by one.
+        let first = columns.lowerBound
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: columns.count) { dxs in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: columns.count) { straight in
                 for x in columns {
-                    if x >= skipFrom && x < skipTo { continue }
                     let px = Double(x) + 0.5
                     let dx = max(Double(rect.minX) + r - px, px - (Double(rect.maxX) - r), 0)
-                    let distance = (dx * dx + dy * dy).squareRoot() - r  // <= 0 inside
-                    // smoothstep from the edge (half opacity) out to `reach`.
-                    let t = min(1, max(0, (distance + b) / (2 * b)))
-                    let falloff = 1 - t * t * (3 - 2 * t)
-                    let coverage = Int(falloff * 255 + 0.5)
-                    if coverage > 0 { Self.blend(base + (row * width + x) * 4, color, coverage: coverage) }
+                    dxs[x - first] = dx
+                    straight[x - first] = coverage(dx, 0)
+                }
+                bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
+                    let base = buffer.baseAddress!
+                    // Columns [skipFrom, skipTo) of a row inside `hidden` (clear of its corners).
+                    let corner = Int(r) + 1
+                    for row in rows {
+                        let py = Double(row + top) + 0.5
+                        let dy = max(Double(rect.minY) + r - py, py - (Double(rect.maxY) - r), 0)
+                        var skipFrom = Int.max, skipTo = Int.min
+                        if let hidden, row + top >= hidden.minY + corner, row + top < hidden.maxY - corner {
+                            skipFrom = hidden.minX + 1
+                            skipTo = hidden.maxX - 1
+                        }
+                        let between = coverage(0, dy)
+                        for x in columns {
+                            if x >= skipFrom && x < skipTo { continue }
+                            let dx = dxs[x - first]
+                            let value = dy == 0 ? straight[x - first] : dx == 0 ? between : coverage(dx, dy)
+                            if value > 0 { Self.blend(base + (row * width + x) * 4, color, coverage: value) }
+                        }
+                    }
                 }
             }
         }
