@@ -8,6 +8,7 @@
 // is exact, so the plain C loop (other processors) gives the same bytes.
 #include "CMosaicShims.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -35,6 +36,19 @@ static inline __m128i load_pixel(const uint8_t *p) {
     return _mm_cvtsi32_si128(v);
 }
 
+// store_premultiplied on a pixel's four sums in lanes: shifted, narrowed to 16 bits
+// (exact: a sum is within a few times 255 << 14), alpha clamped to 0...255, each colour
+// to 0...alpha (alpha's lane to itself), packed to bytes. The same bytes.
+static inline void store_premultiplied_lanes(__m128i sum, uint8_t *out) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i v = _mm_srai_epi32(sum, PRECISION);
+    v = _mm_packs_epi32(v, v);
+    __m128i alpha = _mm_min_epi16(_mm_max_epi16(_mm_shufflelo_epi16(v, 0xFF), zero), _mm_set1_epi16(255));
+    __m128i clamped = _mm_min_epi16(_mm_max_epi16(v, zero), alpha);
+    int32_t word = _mm_cvtsi128_si32(_mm_packus_epi16(clamped, zero));
+    memcpy(out, &word, 4);
+}
+
 static inline __m128i weight_pair(int16_t a, int16_t b) {
     return _mm_set1_epi32((int32_t)((uint32_t)(uint16_t)a | ((uint32_t)(uint16_t)b << 16)));
 }
@@ -52,9 +66,7 @@ static inline void finish_taps(const uint8_t *p, const int16_t *w, ptrdiff_t t, 
         __m128i single = _mm_unpacklo_epi8(_mm_unpacklo_epi8(load_pixel(p + t * 4), zero), zero);
         acc = _mm_add_epi32(acc, _mm_madd_epi16(single, weight_pair(w[t], 0)));
     }
-    int32_t sum[4];
-    _mm_storeu_si128((__m128i *)sum, acc);
-    store_premultiplied(sum, out);
+    store_premultiplied_lanes(acc, out);
 }
 #endif
 
@@ -64,31 +76,67 @@ static inline void finish_taps(const uint8_t *p, const int16_t *w, ptrdiff_t t, 
 
 // Four taps at once where the processor has AVX2 (chosen at run time: the build stays
 // plain x86-64): the four pixels are contiguous, one shuffle pairs their bytes as the
-// SSE2 loop does, and one 256-bit multiply-add sums two pairs. Integer and exact: the
-// same bytes as the other paths.
+// SSE2 loop does, and one 256-bit multiply-add sums two pairs. Each output's weights are
+// laid out once per call as those multiply-add operands, zero-padded to a multiple of
+// four taps (the rows share them); an output whose padded taps would read past the row
+// takes the SSE2 step. Integer and exact: the same bytes as the other paths.
 __attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, size_t src_stride, int rows,
                                                              const ptrdiff_t *starts, const ptrdiff_t *counts,
                                                              const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
                                                              int width) {
     const __m128i pairing = _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    size_t groups = 0;
+    for (int x = 0; x < width; x++) groups += (size_t)(counts[x] + 3) / 4;
+    __m256i *laid = groups ? aligned_alloc(32, groups * sizeof(__m256i)) : NULL;
+    ptrdiff_t *first = malloc(sizeof(ptrdiff_t) * (size_t)(width + 1));
+    if ((groups && !laid) || !first) {
+        free(laid);
+        free(first);
+        // Out of memory for the table: the SSE2 step, which needs none.
+        for (int row = 0; row < rows; row++) {
+            const uint8_t *line = src + (size_t)row * src_stride;
+            for (int x = 0; x < width; x++) {
+                finish_taps(line + starts[x] * 4, weights + (ptrdiff_t)x * weight_stride, 0, counts[x], _mm_set1_epi32(1 << (PRECISION - 1)),
+                            dst + ((size_t)row * (size_t)width + (size_t)x) * 4);
+            }
+        }
+        return;
+    }
+    size_t g = 0;
+    for (int x = 0; x < width; x++) {
+        const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
+        ptrdiff_t n = counts[x];
+        first[x] = (ptrdiff_t)g;
+        for (ptrdiff_t t = 0; t < n; t += 4) {
+            int16_t w0 = w[t], w1 = t + 1 < n ? w[t + 1] : 0, w2 = t + 2 < n ? w[t + 2] : 0, w3 = t + 3 < n ? w[t + 3] : 0;
+            laid[g++] = _mm256_set_m128i(weight_pair(w2, w3), weight_pair(w0, w1));
+        }
+    }
+    first[width] = (ptrdiff_t)g;
+    const ptrdiff_t row_pixels = (ptrdiff_t)(src_stride / 4);
     for (int row = 0; row < rows; row++) {
         const uint8_t *line = src + (size_t)row * src_stride;
         uint8_t *out = dst + (size_t)row * (size_t)width * 4;
         for (int x = 0; x < width; x++) {
             const uint8_t *p = line + starts[x] * 4;
-            const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
-            ptrdiff_t n = counts[x], t = 0;
+            ptrdiff_t steps = first[x + 1] - first[x];
+            if (starts[x] + steps * 4 > row_pixels) {
+                finish_taps(p, weights + (ptrdiff_t)x * weight_stride, 0, counts[x], _mm_set1_epi32(1 << (PRECISION - 1)), out + (size_t)x * 4);
+                continue;
+            }
+            const __m256i *ww = laid + first[x];
             __m256i wide = _mm256_setzero_si256();
-            for (; t + 3 < n; t += 4) {
-                __m128i four = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + t * 4)), pairing);
-                __m256i ww = _mm256_set_m128i(weight_pair(w[t + 2], w[t + 3]), weight_pair(w[t], w[t + 1]));
-                wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_cvtepu8_epi16(four), ww));
+            for (ptrdiff_t k = 0; k < steps; k++) {
+                __m128i four = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + k * 16)), pairing);
+                wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_cvtepu8_epi16(four), _mm256_load_si256(ww + k)));
             }
             __m128i acc = _mm_add_epi32(_mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1)),
                                         _mm_set1_epi32(1 << (PRECISION - 1)));
-            finish_taps(p, w, t, n, acc, out + (size_t)x * 4);
+            store_premultiplied_lanes(acc, out + (size_t)x * 4);
         }
     }
+    free(laid);
+    free(first);
 }
 #endif
 
@@ -152,6 +200,10 @@ void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t firs
             for (size_t b = 0; b < row_bytes; b++) sums[b] += weight * a[b];
         }
         uint8_t *out = dst + (size_t)i * row_bytes;
+#if defined(__SSE2__)
+        for (size_t x = 0; x + 4 <= row_bytes; x += 4) store_premultiplied_lanes(_mm_loadu_si128((const __m128i *)(sums + x)), out + x);
+#else
         for (size_t x = 0; x + 4 <= row_bytes; x += 4) store_premultiplied(sums + x, out + x);
+#endif
     }
 }
