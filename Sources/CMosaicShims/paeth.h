@@ -34,6 +34,20 @@ static inline __m128i mosaic_paeth_epi16(__m128i a, __m128i b, __m128i c) {
     __m128i bc = _mm_or_si128(_mm_andnot_si128(notB, b), _mm_and_si128(notB, c));
     return _mm_or_si128(_mm_andnot_si128(notA, a), _mm_and_si128(notA, bc));
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define MOSAIC_HAVE_AVX2_PAETH 1
+/// mosaic_paeth_epi16 in sixteen lanes (AVX2, for code chosen at run time).
+__attribute__((target("avx2"))) static inline __m256i mosaic_paeth_epi16x16(__m256i a, __m256i b, __m256i c) {
+    __m256i x = _mm256_sub_epi16(b, c), y = _mm256_sub_epi16(a, c), z = _mm256_add_epi16(x, y);
+    __m256i pa = _mm256_abs_epi16(x), pb = _mm256_abs_epi16(y), pc = _mm256_abs_epi16(z);
+    __m256i notA = _mm256_or_si256(_mm256_cmpgt_epi16(pa, pb), _mm256_cmpgt_epi16(pa, pc));
+    __m256i notB = _mm256_cmpgt_epi16(pb, pc);
+    __m256i bc = _mm256_blendv_epi8(b, c, notB);
+    return _mm256_blendv_epi8(a, bc, notA);
+}
+#endif
 #endif
 
 #endif

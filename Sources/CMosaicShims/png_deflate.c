@@ -19,6 +19,25 @@
 
 #include "paeth.h"
 
+#if defined(MOSAIC_HAVE_AVX2_PAETH)
+/// Paeth-filters bytes `i..` of `row` (the row above `up`) into `o`, sixteen a step, up to
+/// the last whole step; returns where it stopped. AVX2, chosen at run time.
+__attribute__((target("avx2"))) static size_t mosaic_paeth_span_avx2(const uint8_t *row, const uint8_t *up, uint8_t *o, int bpp, size_t i,
+                                                                     size_t row_bytes) {
+    for (; i + 16 <= row_bytes; i += 16) {
+        __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + i - bpp)));
+        __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(up + i)));
+        __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(up + i - bpp)));
+        __m256i pred = mosaic_paeth_epi16x16(a, b, c);
+        // packus works within each 128-bit half: gather the two halves' bytes.
+        __m128i bytes = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi16(pred, pred), 0x08));
+        __m128i raw = _mm_loadu_si128((const __m128i *)(row + i));
+        _mm_storeu_si128((__m128i *)(o + i), _mm_sub_epi8(raw, bytes));
+    }
+    return i;
+}
+#endif
+
 /// `count` rows filtered with Paeth, each behind its filter-type byte, into `out`.
 static void mosaic_paeth_rows(const uint8_t *rows, size_t stride, size_t row_bytes, int bpp, int count, const uint8_t *above,
                               uint8_t *out) {
@@ -31,6 +50,9 @@ static void mosaic_paeth_rows(const uint8_t *rows, size_t stride, size_t row_byt
         if (up) {
             for (int i = 0; i < bpp; i++) o[i] = (uint8_t)(row[i] - up[i]);
             size_t i = (size_t)bpp;
+#if defined(MOSAIC_HAVE_AVX2_PAETH)
+            if (__builtin_cpu_supports("avx2")) i = mosaic_paeth_span_avx2(row, up, o, bpp, i, row_bytes);
+#endif
 #if defined(__SSE2__)
             // Eight bytes a step: encoding predicts from the raw row (not the filtered
             // one), so nothing carries from byte to byte.
