@@ -10,13 +10,17 @@ struct WorkArguments: ParsableArguments {
         name: .customLong("no-color-management"),
         help: "Draw images with an embedded colour profile (Adobe RGB, Display P3...) as if they were sRGB, unconverted.")
     var noColorManagement = false
-    @Option(parsing: .unconditional, help: "PNG zlib level, 0 (fastest) to 9 (smallest).")
-    var compressionLevel = PNGWriter.defaultCompressionLevel
+    @Option(
+        parsing: .unconditional,
+        help: "PNG zlib level, 0 (fastest) to 9 (smallest) (default: 6 for a sheet of at most 4 megapixels, else 1, which is several times faster).")
+    var compressionLevel: Int?
     @Option(parsing: .unconditional, help: "Decoding threads (default: the number of cores).")
     var jobs: Int?
 
     func validate() throws {
-        if !(0...9).contains(compressionLevel) { throw ValidationError("--compression-level must be 0 to 9, got \(compressionLevel)") }
+        if let compressionLevel, !(0...9).contains(compressionLevel) {
+            throw ValidationError("--compression-level must be 0 to 9, got \(compressionLevel)")
+        }
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
     }
 

@@ -156,6 +156,21 @@ import Testing
         try picture.writePNG(to: dir + "/l.png", compressionLevel: level)
         #expect(try ImageDecoder().decode(dir + "/l.png").bitmap == picture)
     }
+
+    /// Unless told: level 6 up to 4 megapixels (a 2000 x 2000 sheet), level 1 above.
+    @Test func theDefaultLevelFollowsTheSize() throws {
+        #expect(PNGWriter.defaultCompressionLevel(width: 2000, height: 2000) == 6)
+        #expect(PNGWriter.defaultCompressionLevel(width: 2001, height: 2000) == 1)
+        #expect(PNGWriter.defaultCompressionLevel(width: 1, height: 4_000_001) == 1)
+        #expect(PNGWriter.defaultCompressionLevel(width: Int.max, height: 2) == 1)
+        let dir = Fixtures.directory()
+        let picture = Self.picture(300, 200, alpha: false)
+        try picture.writePNG(to: dir + "/default.png")
+        try picture.writePNG(to: dir + "/6.png", compressionLevel: 6)
+        try picture.writePNG(to: dir + "/1.png", compressionLevel: 1)
+        #expect(Fixtures.bytes(dir + "/default.png") == Fixtures.bytes(dir + "/6.png"))
+        #expect(Fixtures.bytes(dir + "/default.png") != Fixtures.bytes(dir + "/1.png"))
+    }
 }
 
 /// The table of temporary files to remove on an interrupt has no fixed size: before, the

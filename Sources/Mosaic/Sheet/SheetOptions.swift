@@ -42,8 +42,9 @@ public struct SheetOptions: Hashable, Sendable {
     public var captionLines = 2
     /// Colours, corners, shadows and fonts (default `.light`).
     public var style: SheetStyle = .light
-    /// The PNG zlib level, 0...9 (default 1).
-    public var compressionLevel = PNGWriter.defaultCompressionLevel
+    /// The PNG zlib level, 0...9; nil (the default): 6 for a page of at most 4 megapixels,
+    /// else 1 (`PNGWriter.defaultCompressionLevel`).
+    public var compressionLevel: Int? = nil
     /// Decoding threads (default: the number of cores); never changes a pixel.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Any input that fails makes the render fail and nothing is written.

@@ -8,7 +8,8 @@ public final class PNGSink: PageSink {
     /// The path given; the pages' names derive from it.
     public let destination: String
     /// Level 0...9, as zlib's.
-    public let compressionLevel: Int
+    /// nil: `PNGWriter.defaultCompressionLevel` for each page's size.
+    public let compressionLevel: Int?
     /// Threads deflating a page's segments at once (the bytes are the same for any count).
     public let threads: Int
     /// The output pixel limit, checked per page.
@@ -19,11 +20,11 @@ public final class PNGSink: PageSink {
 
     /// - Parameters:
     ///   - destination: the PNG to write (pages: `NAME-1.png`, ...).
-    ///   - compressionLevel: 0 to 9, as zlib's.
+    ///   - compressionLevel: 0 to 9, as zlib's; nil: by each page's size.
     ///   - limits: `maximumOutputPixels` is checked for every page before it is written.
     ///   - threads: how many segments of a page may be deflated at once.
     public init(
-        destination: String, compressionLevel: Int = PNGWriter.defaultCompressionLevel, limits: ImageLimits = ImageLimits(), threads: Int = 1
+        destination: String, compressionLevel: Int? = nil, limits: ImageLimits = ImageLimits(), threads: Int = 1
     ) {
         self.destination = destination
         self.compressionLevel = compressionLevel
