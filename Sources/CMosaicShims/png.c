@@ -14,7 +14,6 @@
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <png.h>
-#include <zlib.h>
 
 #include "paeth.h"
 
@@ -302,6 +301,10 @@ typedef struct {
     int channels;
 } mosaic_png_fast;
 
+static uint32_t mosaic_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /// Whether a file that libpng read to its first IDAT can be read by mosaic_png_fast: its
 /// zlib header is one zlib reads without a dictionary.
 static int mosaic_png_fast_eligible(png_structp png, png_infop info, const mosaic_png_reader *reader) {
@@ -311,9 +314,7 @@ static int mosaic_png_fast_eligible(png_structp png, png_infop info, const mosai
     // libpng stops just after the first IDAT's length and type.
     size_t at = reader->offset;
     if (at < 8 || at + 2 > reader->size || memcmp(reader->data + at - 4, "IDAT", 4) != 0) return 0;
-    const uint8_t *p = reader->data + at - 8;
-    uint32_t length = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-    if (length < 2) return 0;
+    if (mosaic_be32(reader->data + at - 8) < 2) return 0;
     uint8_t cmf = reader->data[at], flg = reader->data[at + 1];
     return (cmf & 0x0F) == 8 && (cmf >> 4) <= 7 && (flg & 0x20) == 0 && ((unsigned)cmf << 8 | flg) % 31 == 0;
 }
@@ -324,10 +325,6 @@ static void mosaic_png_fast_free(mosaic_png_fast *fast) {
     free(fast->previous);
     free(fast->current);
     free(fast);
-}
-
-static uint32_t mosaic_be32(const uint8_t *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /// Hands the chunk at `next_chunk` to inflate if it is an IDAT whose CRC is right.
@@ -355,19 +352,18 @@ static mosaic_png_fast *mosaic_png_fast_open(const mosaic_png_reader *reader, in
     fast->row_bytes = (size_t)width * (size_t)channels;
     fast->raw_capacity = fast->row_bytes + 1 < 65536 ? 262144 : 4 * (fast->row_bytes + 1);
     fast->raw = malloc(fast->raw_capacity);
-    fast->previous = calloc(1, fast->row_bytes + 16);
-    fast->current = calloc(1, fast->row_bytes + 16);
+    fast->previous = calloc(1, fast->row_bytes);
+    fast->current = calloc(1, fast->row_bytes);
     isal_inflate_init(&fast->inflate);
     fast->next_chunk = reader->offset - 8;
     if (!fast->raw || !fast->previous || !fast->current || !mosaic_png_fast_next_idat(fast)) {
         mosaic_png_fast_free(fast);
         return NULL;
     }
-    // The two-byte zlib header (checked by mosaic_png_fast_eligible); inflate checks the
-    // Adler-32 that follows the deflate data.
-    // libpng lets zlib hold the stream to the window its header gives; so does inflate
-    // (distance codes past 2^hist_bits are invalid symbols: exactly the distances past
-    // the window).
+    // Past the two-byte zlib header (checked by mosaic_png_fast_eligible); inflate checks
+    // the Adler-32 that follows the deflate data. libpng lets zlib hold the stream to the
+    // window the header gives; so does inflate (distance codes past 2^hist_bits are
+    // invalid symbols: exactly the distances past the window).
     int window_bits = (fast->inflate.next_in[0] >> 4) + 8;
     fast->inflate.hist_bits = window_bits < 15 ? (uint32_t)window_bits : 0;
     fast->inflate.next_in += 2;
@@ -540,12 +536,12 @@ static void mosaic_png_read_tail(const uint8_t *data, size_t size, size_t tail, 
     mosaic_store_be32(ihdr + 8, 1);
     mosaic_store_be32(ihdr + 12, 1);
     ihdr[16] = 8;
-    mosaic_store_be32(ihdr + 21, (uint32_t)crc32(0, ihdr + 4, 17));
+    mosaic_store_be32(ihdr + 21, crc32_gzip_refl(0, ihdr + 4, 17));
     uint8_t *idat = ihdr + 25;
     mosaic_store_be32(idat, sizeof stream);
     memcpy(idat + 4, "IDAT", 4);
     memcpy(idat + 8, stream, sizeof stream);
-    mosaic_store_be32(idat + 8 + sizeof stream, (uint32_t)crc32(0, idat + 4, 4 + sizeof stream));
+    mosaic_store_be32(idat + 8 + sizeof stream, crc32_gzip_refl(0, idat + 4, 4 + sizeof stream));
     mosaic_png_spliced_reader reader = {{head, sizeof head, 0, 0}, {data + tail, size - tail, 0, 0}};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, result, mosaic_png_error_fn, mosaic_png_warning_fn);
     png_infop info = png ? png_create_info_struct(png) : NULL;

@@ -15,7 +15,8 @@
 #include <emmintrin.h>
 #endif
 
-enum { PRECISION = 14 };
+// Weights have 14 fractional bits; sums start at half of one, so the shift rounds.
+enum { PRECISION = 14, ROUNDING = 1 << (PRECISION - 1) };
 
 // Drops the fractional bits, clamps alpha to 0...255 and each colour to at most alpha
 // (Lanczos overshoots), so the pixel stays valid premultiplied RGBA.
@@ -55,7 +56,7 @@ static inline __m128i weight_pair(int16_t a, int16_t b) {
 
 // Taps `t..<n` of the pixels at `p` with the weights `w` added to `acc` two at a time (the
 // last alone), and the pixel stored at `out`: the horizontal pass's SSE2 step, and the
-// AVX2 step's tail.
+// AVX2 pass's outputs near a row's end.
 static inline void finish_taps(const uint8_t *p, const int16_t *w, ptrdiff_t t, ptrdiff_t n, __m128i acc, uint8_t *out) {
     const __m128i zero = _mm_setzero_si128();
     for (; t + 1 < n; t += 2) {
@@ -79,11 +80,12 @@ static inline void finish_taps(const uint8_t *p, const int16_t *w, ptrdiff_t t, 
 // SSE2 loop does, and one 256-bit multiply-add sums two pairs. Each output's weights are
 // laid out once per call as those multiply-add operands, zero-padded to a multiple of
 // four taps (the rows share them); an output whose padded taps would read past the row
-// takes the SSE2 step. Integer and exact: the same bytes as the other paths.
-__attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, size_t src_stride, int rows,
-                                                             const ptrdiff_t *starts, const ptrdiff_t *counts,
-                                                             const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
-                                                             int width) {
+// takes the SSE2 step. Integer and exact: the same bytes as the other paths. Returns 0,
+// having done nothing, when the table cannot be allocated.
+__attribute__((target("avx2"))) static int horizontal_avx2(const uint8_t *src, size_t src_stride, int rows,
+                                                            const ptrdiff_t *starts, const ptrdiff_t *counts,
+                                                            const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
+                                                            int width) {
     const __m128i pairing = _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     size_t groups = 0;
     for (int x = 0; x < width; x++) groups += (size_t)(counts[x] + 3) / 4;
@@ -92,15 +94,7 @@ __attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, 
     if ((groups && !laid) || !first) {
         free(laid);
         free(first);
-        // Out of memory for the table: the SSE2 step, which needs none.
-        for (int row = 0; row < rows; row++) {
-            const uint8_t *line = src + (size_t)row * src_stride;
-            for (int x = 0; x < width; x++) {
-                finish_taps(line + starts[x] * 4, weights + (ptrdiff_t)x * weight_stride, 0, counts[x], _mm_set1_epi32(1 << (PRECISION - 1)),
-                            dst + ((size_t)row * (size_t)width + (size_t)x) * 4);
-            }
-        }
-        return;
+        return 0;
     }
     size_t g = 0;
     for (int x = 0; x < width; x++) {
@@ -121,7 +115,7 @@ __attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, 
             const uint8_t *p = line + starts[x] * 4;
             ptrdiff_t steps = first[x + 1] - first[x];
             if (starts[x] + steps * 4 > row_pixels) {
-                finish_taps(p, weights + (ptrdiff_t)x * weight_stride, 0, counts[x], _mm_set1_epi32(1 << (PRECISION - 1)), out + (size_t)x * 4);
+                finish_taps(p, weights + (ptrdiff_t)x * weight_stride, 0, counts[x], _mm_set1_epi32(ROUNDING), out + (size_t)x * 4);
                 continue;
             }
             const __m256i *ww = laid + first[x];
@@ -131,12 +125,13 @@ __attribute__((target("avx2"))) static void horizontal_avx2(const uint8_t *src, 
                 wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_cvtepu8_epi16(four), _mm256_load_si256(ww + k)));
             }
             __m128i acc = _mm_add_epi32(_mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1)),
-                                        _mm_set1_epi32(1 << (PRECISION - 1)));
+                                        _mm_set1_epi32(ROUNDING));
             store_premultiplied_lanes(acc, out + (size_t)x * 4);
         }
     }
     free(laid);
     free(first);
+    return 1;
 }
 #endif
 
@@ -144,10 +139,8 @@ void mosaic_resample_horizontal(const uint8_t *src, size_t src_stride, int rows,
                                 const ptrdiff_t *counts, const int16_t *weights, ptrdiff_t weight_stride, uint8_t *dst,
                                 int width) {
 #if defined(MOSAIC_HAVE_AVX2_PATH)
-    if (__builtin_cpu_supports("avx2")) {
-        horizontal_avx2(src, src_stride, rows, starts, counts, weights, weight_stride, dst, width);
-        return;
-    }
+    // Without AVX2, or without memory for its table: the SSE2 step below.
+    if (__builtin_cpu_supports("avx2") && horizontal_avx2(src, src_stride, rows, starts, counts, weights, weight_stride, dst, width)) return;
 #endif
     for (int row = 0; row < rows; row++) {
         const uint8_t *line = src + (size_t)row * src_stride;
@@ -156,9 +149,9 @@ void mosaic_resample_horizontal(const uint8_t *src, size_t src_stride, int rows,
             const uint8_t *p = line + starts[x] * 4;
             const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
 #if defined(__SSE2__)
-            finish_taps(p, w, 0, counts[x], _mm_set1_epi32(1 << (PRECISION - 1)), out + (size_t)x * 4);
+            finish_taps(p, w, 0, counts[x], _mm_set1_epi32(ROUNDING), out + (size_t)x * 4);
 #else
-            int32_t sum[4] = {1 << (PRECISION - 1), 1 << (PRECISION - 1), 1 << (PRECISION - 1), 1 << (PRECISION - 1)};
+            int32_t sum[4] = {ROUNDING, ROUNDING, ROUNDING, ROUNDING};
             for (ptrdiff_t t = 0; t < counts[x]; t++) {
                 for (int c = 0; c < 4; c++) sum[c] += (int32_t)w[t] * p[t * 4 + c];
             }
@@ -172,7 +165,7 @@ void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t firs
                               int outputs, const ptrdiff_t *starts, const ptrdiff_t *counts, const int16_t *weights,
                               ptrdiff_t weight_stride, int32_t *sums, uint8_t *dst) {
     for (int i = 0; i < outputs; i++) {
-        for (size_t b = 0; b < row_bytes; b++) sums[b] = 1 << (PRECISION - 1);
+        for (size_t b = 0; b < row_bytes; b++) sums[b] = ROUNDING;
         const uint8_t *rowp = src + (size_t)(starts[i] - first_row) * src_stride + first_byte;
         const int16_t *w = weights + (ptrdiff_t)i * weight_stride;
         ptrdiff_t n = counts[i], t = 0;

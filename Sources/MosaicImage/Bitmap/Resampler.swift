@@ -99,5 +99,3 @@ extension Bitmap {
         return resampled(width: width, height: height, filter: filter, region: region)
     }
 }
-
-
