@@ -63,6 +63,20 @@ import Testing
         #expect(Array(spilled) == Self.unusual)
     }
 
+    /// Every section of a spilled catalog shares one temporary file (one descriptor, however
+    /// many sections: a file each ran out of descriptors at a thousand one-image albums).
+    @Test func aSpilledCatalogIsOneFile() throws {
+        let sections = (0..<1_000).map { i in
+            CatalogSection(header: "album \(i)", entries: CatalogEntries(i.isMultiple(of: 3) ? Self.unusual : Array(Self.unusual.prefix(1))))
+        } + [CatalogSection(header: "empty", entries: CatalogEntries())]
+        let spilled = Catalog(sections: sections).spilled()
+        let files = spilled.sections.compactMap { $0.entries.spill?.file }
+        #expect(files.count == 1_000)
+        let first = try #require(files.first)
+        #expect(files.allSatisfy { $0 === first })
+        for (original, moved) in zip(sections, spilled.sections) { #expect(Array(moved.entries) == Array(original.entries)) }
+    }
+
     @Test func sortingAndRemovingKeepTheEntriesWhole() {
         var entries = CatalogEntries(Self.unusual).spilled()
         Catalog.sortEntries(&entries, by: .natural, reverse: false)

@@ -30,10 +30,12 @@ public struct Catalog: Sendable {
     public var entries: [CatalogEntry] { sections.flatMap(\.entries) }
     /// Every entry, in order, without a copy of them all.
     public var allEntries: FlattenSequence<LazyMapSequence<[CatalogSection], CatalogEntries>> { sections.lazy.map(\.entries).joined() }
-    /// The same catalog with its entries' records in a temporary file (`CatalogEntries.spilled`).
+    /// The same catalog with its entries' records in one temporary file, every section's
+    /// after the one before (`CatalogEntries.spilled`): one descriptor, however many sections.
     public func spilled() -> Catalog {
+        guard sections.contains(where: { !$0.entries.isEmpty }), let file = CatalogEntries.SpillFile() else { return self }
         var moved = self
-        for i in moved.sections.indices { moved.sections[i].entries = moved.sections[i].entries.spilled() }
+        for i in moved.sections.indices { moved.sections[i].entries = moved.sections[i].entries.spilled(into: file) }
         return moved
     }
 
