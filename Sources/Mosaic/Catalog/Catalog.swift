@@ -44,7 +44,45 @@ public struct Catalog: Sendable {
 
     /// What `--strict` refuses before drawing: entries whose headers could not be read,
     /// and images left out because mosaic cannot read their format.
-    public var strictProblems: [CardProblem] { allEntries.compactMap(\.problem) + unreadableImages }
+    public var strictProblems: [CardProblem] {
+        allEntries.compactMap(\.problem) + sections.flatMap(\.summarizedProblems) + unreadableImages
+    }
+
+    /// How many inputs of a section that cannot be read get placeholder cards of their own;
+    /// past it the rest share one card (a folder of 50,000 empty files and one photo drew a
+    /// board 2 million pixels tall and failed).
+    public static let placeholderLimit = 100
+
+    /// The same catalog where each section keeps its first `limit` entries that could not be
+    /// read, and the rest are replaced by one card standing for them all, placed where the
+    /// first of them was; they are kept, in order, in `summarizedProblems`.
+    public func summarizingFailures(after limit: Int = Catalog.placeholderLimit) -> Catalog {
+        var summarized = self
+        for i in summarized.sections.indices {
+            let entries = summarized.sections[i].entries
+            var failed = 0
+            var firstExtra: Int?
+            for (index, entry) in entries.enumerated() where entry.problem != nil {
+                failed += 1
+                if failed == limit + 1 { firstExtra = index }
+            }
+            guard let firstExtra else { continue }
+            var kept = CatalogEntries()
+            var problems: [CardProblem] = []
+            problems.reserveCapacity(failed - limit)
+            for (index, entry) in entries.enumerated() {
+                if index >= firstExtra, let problem = entry.problem {
+                    if index == firstExtra { kept.append(.failureSummary(count: failed - limit)) }
+                    problems.append(problem)
+                } else {
+                    kept.append(entry)
+                }
+            }
+            summarized.sections[i].entries = kept
+            summarized.sections[i].summarizedProblems += problems
+        }
+        return summarized
+    }
 
     // MARK: Folders
 

@@ -21,51 +21,71 @@ public struct CatalogEntry: Sendable, Hashable {
         let bitmap: Bitmap?
         let title: String?
         let description: String?
+        let summarizedFailures: Int?
 
-        init(problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?) {
+        init(problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil) {
             self.problem = problem
             self.bitmap = bitmap
             self.title = title
             self.description = description
+            self.summarizedFailures = summarizedFailures
         }
 
         /// Nil when every field is.
-        static func make(problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?) -> Rare? {
-            problem == nil && bitmap == nil && title == nil && description == nil
-                ? nil : Rare(problem: problem, bitmap: bitmap, title: title, description: description)
+        static func make(
+            problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil
+        ) -> Rare? {
+            problem == nil && bitmap == nil && title == nil && description == nil && summarizedFailures == nil
+                ? nil
+                : Rare(problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures)
         }
 
         static func == (a: Rare, b: Rare) -> Bool {
             a.problem == b.problem && a.bitmap == b.bitmap && a.title == b.title && a.description == b.description
+                && a.summarizedFailures == b.summarizedFailures
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(problem)
             hasher.combine(title)
             hasher.combine(description)
+            hasher.combine(summarizedFailures)
         }
     }
 
     /// Why the file could not be probed: it becomes a placeholder card.
     public var problem: CardProblem? {
         get { rare?.problem }
-        set { rare = .make(problem: newValue, bitmap: bitmap, title: title, description: description) }
+        set { rare = .make(problem: newValue, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures) }
     }
     /// Pixels already in memory (a diff board's side-by-side strip), upright: drawn instead
     /// of decoding `path`, which then only names the card.
     public var bitmap: Bitmap? {
         get { rare?.bitmap }
-        set { rare = .make(problem: problem, bitmap: newValue, title: title, description: description) }
+        set { rare = .make(problem: problem, bitmap: newValue, title: title, description: description, summarizedFailures: summarizedFailures) }
     }
     /// Manifest captions.
     public var title: String? {
         get { rare?.title }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: newValue, description: description) }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: newValue, description: description, summarizedFailures: summarizedFailures) }
     }
     /// Manifest description (the caption's second part).
     public var description: String? {
         get { rare?.description }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: newValue) }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: newValue, summarizedFailures: summarizedFailures) }
+    }
+
+    /// Set on the one card that stands for the inputs of its section that could not be read
+    /// past the first `Catalog.placeholderLimit`: how many it stands for. It is drawn as a
+    /// placeholder ("and N more could not be read"); each of them is named in the summary
+    /// and the image map (`CatalogSection.summarizedProblems`).
+    public var summarizedFailures: Int? { rare?.summarizedFailures }
+
+    /// The card that stands for `count` inputs that could not be read.
+    static func failureSummary(count: Int) -> CatalogEntry {
+        var entry = CatalogEntry(path: "", relativePath: "")
+        entry.rare = .make(problem: nil, bitmap: nil, title: nil, description: nil, summarizedFailures: count)
+        return entry
     }
 
     /// An entry known by its paths only; the rest is filled in as it is learnt.

@@ -8,6 +8,10 @@ public struct CatalogSection: Sendable, Hashable {
     public var entries: CatalogEntries
     /// Settings of this section that differ from the sheet's.
     public var overrides: SectionOverrides
+    /// Inputs that could not be read past the section's first `Catalog.placeholderLimit`
+    /// failures: not drawn as cards of their own but as one card that stands for them all
+    /// (`CatalogEntry.summarizedFailures`), and named in the summary and the image map.
+    public var summarizedProblems: [CardProblem] = []
 
     /// A section of `entries`.
     public init(header: String? = nil, footer: String? = nil, entries: CatalogEntries, overrides: SectionOverrides = SectionOverrides()) {

@@ -24,6 +24,8 @@ struct DecodedCard: Sendable {
     /// Where the description starts below the caption's top.
     var descriptionTop = 0
     var failure: CardProblem?
+    /// The inputs a failure-summary card stands for (`CatalogEntry.summarizedFailures`).
+    var summarized: [CardProblem] = []
     var warning: DecodingWarning?
 }
 
@@ -60,6 +62,10 @@ struct CardDecoding: Sendable {
         }
         if let problem = card.entry.problem {
             result.failure = problem
+            return result
+        }
+        if card.entry.summarizedFailures != nil {
+            result.summarized = sheet.summarizedProblems(of: job.path)
             return result
         }
         do {

@@ -60,7 +60,10 @@ struct CardPainter {
                 width: min(imageFrame.width, image.width), height: min(imageFrame.height, image.height))
             canvas.draw(image, at: decoded.imageOrigin, clipRect: clip, radius: imageRadius)
         } else {
-            try drawPlaceholder(imageFrame, name: element.itemPath.map { sheet.card($0).entry.name } ?? "", radius: imageRadius, on: &canvas)
+            let entry = element.itemPath.map { sheet.card($0).entry }
+            // The card that stands for a section's failures past its first 100 says how many.
+            let text = entry?.summarizedFailures.map { CaptionMode.summaryTitle($0) } ?? "cannot read\n\(entry?.name ?? "")"
+            try drawPlaceholder(imageFrame, text: text, radius: imageRadius, on: &canvas)
         }
         if style.borderWidth > 0 {
             canvas.strokeRoundedRect(frame, radius: style.cornerRadius, lineWidth: style.borderWidth, color: style.borderColor.premultiplied)
@@ -83,8 +86,9 @@ struct CardPainter {
         return mask
     }
 
-    /// A card for an input that could not be drawn: a red-edged panel naming the file.
-    func drawPlaceholder(_ frame: Rect, name: String, radius: Int, on canvas: inout Canvas) throws(SheetError) {
+    /// A card for an input that could not be drawn: a red-edged panel with `text` (naming
+    /// the file).
+    func drawPlaceholder(_ frame: Rect, text: String, radius: Int, on canvas: inout Canvas) throws(SheetError) {
         let dark = style.background.red < 128
         canvas.fillRoundedRect(frame, radius: radius, color: dark ? RGBA(red: 0x37, green: 0x2A, blue: 0x2A) : RGBA(red: 0xFD, green: 0xE8, blue: 0xE8))
         canvas.strokeRoundedRect(frame, radius: radius, lineWidth: 2, color: RGBA(red: 0xDC, green: 0x26, blue: 0x26))
@@ -92,7 +96,7 @@ struct CardPainter {
         let textStyle = TextStyle(font: style.font, bold: true, size: max(10, style.captionSize), maximumLines: 3, alignment: .center)
         let layout: TextLayout
         do {
-            layout = try sheet.typesetter.layout("⚠ cannot read\n\(name)", style: textStyle, width: frame.width - 8)
+            layout = try sheet.typesetter.layout("⚠ " + text, style: textStyle, width: frame.width - 8)
         } catch {
             throw .text(error)
         }

@@ -15,6 +15,9 @@ struct RenderTally {
         if let failure = card.failure {
             if strict { throw .inputsFailed([failure]) }
             failures.append(failure)
+        } else if !card.summarized.isEmpty {
+            if strict { throw .inputsFailed(card.summarized) }
+            failures += card.summarized
         } else {
             rendered += 1
         }

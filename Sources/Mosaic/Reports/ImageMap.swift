@@ -33,6 +33,19 @@ extension ContactSheet {
         public var text: String?
         /// Headers: true when repeated on a page the section continues on.
         public var continued: Bool?
+        /// The card that stands for a section's inputs that could not be read past its
+        /// first 100: each of them, in order (they have no card of their own).
+        public var unplaced: [MapFailure]?
+    }
+
+    /// An input that could not be read and has no card of its own (see `MapElement.unplaced`).
+    public struct MapFailure: Codable, Sendable, Equatable {
+        /// The input file.
+        public var source: String
+        /// Why, for people (it names the file).
+        public var failure: String
+        /// The same, for programs.
+        public var problem: MapProblem
     }
 
     /// A card's problem in the map: the error's case, its format when a codec refused the
@@ -102,6 +115,15 @@ extension ContactSheet {
         case .card:
             guard let path = element.itemPath else { break }
             let card = card(path)
+            if let count = card.entry.summarizedFailures {
+                mapped.failure = CaptionMode.summaryTitle(count) + ": see the summary"
+                mapped.unplaced = summarizedProblems(of: path).map {
+                    MapFailure(source: $0.path, failure: $0.description, problem: MapProblem($0))
+                }
+                mapped.title = card.caption?.title
+                mapped.description = card.caption?.description
+                break
+            }
             mapped.source = card.entry.path
             if let problem = card.entry.problem ?? rendered[card.entry.path] {
                 mapped.failure = problem.description
@@ -199,15 +221,8 @@ extension ContactSheet {
         try stream.write(",\"page\":")
         try stream.write(e.page)
         if let problem = e.problem {
-            try stream.write(",\"problem\":{\"code\":")
-            try stream.write(string: problem.code)
-            if let format = problem.format {
-                try stream.write(",\"format\":")
-                try stream.write(string: format)
-            }
-            try stream.write(",\"reason\":")
-            try stream.write(string: problem.reason)
-            try stream.write("}")
+            try stream.write(",\"problem\":")
+            try write(problem, to: stream)
         }
         try stream.write(",\"section\":")
         try stream.write(e.section)
@@ -223,6 +238,32 @@ extension ContactSheet {
             try stream.write(",\"title\":")
             try stream.write(string: title)
         }
+        if let unplaced = e.unplaced {
+            try stream.write(",\"unplaced\":[")
+            for (i, failure) in unplaced.enumerated() {
+                try stream.write(i == 0 ? "{\"failure\":" : ",{\"failure\":")
+                try stream.write(string: failure.failure)
+                try stream.write(",\"problem\":")
+                try write(failure.problem, to: stream)
+                try stream.write(",\"source\":")
+                try stream.write(string: failure.source)
+                try stream.write("}")
+            }
+            try stream.write("]")
+        }
+        try stream.write("}")
+    }
+
+    /// A problem's object, its keys in sorted order.
+    func write(_ problem: MapProblem, to stream: JSONStream) throws(SheetError) {
+        try stream.write("{\"code\":")
+        try stream.write(string: problem.code)
+        if let format = problem.format {
+            try stream.write(",\"format\":")
+            try stream.write(string: format)
+        }
+        try stream.write(",\"reason\":")
+        try stream.write(string: problem.reason)
         try stream.write("}")
     }
 }

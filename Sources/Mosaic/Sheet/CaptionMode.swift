@@ -97,6 +97,9 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
 
     /// The caption for `entry`, the `index`-th card (from 1) in section `section`.
     func caption(for entry: CatalogEntry, index: Int, section: String) -> Caption? {
+        if let count = entry.summarizedFailures {
+            return self == .none ? nil : Caption(title: Self.summaryTitle(count), description: "see the summary")
+        }
         switch self {
         case .none: return nil
         case .name: return Caption(title: entry.name)
@@ -123,5 +126,16 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
             let caption = Caption(title: String(parts[0]), description: parts.count > 1 ? String(parts[1]) : "")
             return caption.isEmpty ? nil : caption
         }
+    }
+
+    /// The caption of the card that stands for `count` inputs that could not be read.
+    static func summaryTitle(_ count: Int) -> String {
+        var digits = Array(String(count))
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + String(digits.suffix(3)) + grouped
+            digits.removeLast(3)
+        }
+        return "and \(String(digits) + grouped) more could not be read"
     }
 }

@@ -35,7 +35,8 @@ public struct ContactSheet: Sendable {
         try options.validate()
         // Kept in a temporary file while the sheet lives: a board of a million cards holds
         // a million entries.
-        self.catalog = (consume catalog).spilled()
+        // Past a section's first 100 inputs that cannot be read, one card stands for the rest.
+        self.catalog = (consume catalog).summarizingFailures().spilled()
         self.options = options
         self.typesetter = typesetter
         let style = options.style
@@ -166,6 +167,12 @@ public struct ContactSheet: Sendable {
     }
 
     /// The card at `path` (a path the layout gave).
+    /// The inputs that the failure-summary card at `path` stands for (none for other cards).
+    func summarizedProblems(of path: ItemPath) -> [CardProblem] {
+        let index = path.section - (hasTitle ? 1 : 0)
+        return catalog.sections.indices.contains(index) ? catalog.sections[index].summarizedProblems : []
+    }
+
     func card(_ path: ItemPath) -> SheetCard {
         let section = catalog.sections[path.section - (hasTitle ? 1 : 0)]
         let entry = section.entries[path.item]
