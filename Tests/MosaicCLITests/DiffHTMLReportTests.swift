@@ -121,8 +121,7 @@ import Testing
         return Int(tag[at.upperBound...].prefix { $0.isNumber })
     }
 
-    @Test func thePageWorksInABrowser() throws {
-        guard Browser.available else { return }
+    @Test(.enabled(if: Browser.available, "needs Chromium (apt-get install chromium); in CI it must be there")) func thePageWorksInABrowser() throws {
         let (dir, baseline, current) = try Self.folders()
         #expect(try CLI.run(["diff", baseline, current, "--html", dir + "/report.html"]).status == 1)
         let url = URL(fileURLWithPath: dir + "/report.html").absoluteString
@@ -147,8 +146,7 @@ import Testing
 
     /// 300 changed pairs: the first hundred rows are built, the rest wait for the reader to
     /// scroll; every listed image of those loaded.
-    @Test func manyPairsAreListedInBatches() throws {
-        guard Browser.available else { return }
+    @Test(.enabled(if: Browser.available, "needs Chromium (apt-get install chromium); in CI it must be there")) func manyPairsAreListedInBatches() throws {
         let dir = CLI.temporaryDirectory()
         for side in ["baseline", "current"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
         for i in 0..<300 {

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicSnapshotTesting
 import Testing
 
 /// `--help` as a user reads it: grouped by topic, every default shown, and each command
@@ -12,8 +13,10 @@ import Testing
         let result = try CLI.run(arguments, environment: ["COLUMNS": "80"])
         #expect(result.status == 0)
         let path = snapshots + "/" + name
-        let record = ProcessInfo.processInfo.environment["MOSAIC_RECORD"]
-        if record == "all" || (record != "never" && !FileManager.default.fileExists(atPath: path)) {
+        let record = try SnapshotRecordMode.fromEnvironment()
+        let exists = FileManager.default.fileExists(atPath: path)
+        if record == .never && !exists { throw SnapshotFailure.missingReference(reference: path) }
+        if record == .all || !exists {
             try FileManager.default.createDirectory(atPath: snapshots, withIntermediateDirectories: true)
             try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
             Issue.record("recorded \(path); run again to compare")

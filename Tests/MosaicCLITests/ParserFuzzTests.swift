@@ -45,17 +45,38 @@ import Testing
             "--compression-level", "--filter", "--jobs", "-o", "--json", "--max-width", "--font",
         ]
         var g = Generator(state: 2)
+        var accepted = 0, refused = 0
         for option in options {
             for _ in 0..<8 {
                 let value = Self.randomString(&g)
                 // Parsing runs validate(); the options are then built as the command would.
-                if let command = try? RenderCommand.parse(["in", option, value]) { _ = command.options }
+                do {
+                    let command = try RenderCommand.parse(["in", option, value])
+                    _ = command.options
+                    accepted += 1
+                } catch {
+                    // Every refusal is a usage error (exit 64) with a message naming the option.
+                    refused += 1
+                    #expect(RenderCommand.exitCode(for: error).rawValue == 64, "\(option) \(value.debugDescription): \(error)")
+                    #expect(!RenderCommand.message(for: error).isEmpty, "\(option) \(value.debugDescription)")
+                }
             }
         }
+        // Both paths were taken (random strings are mostly refused; free text is taken).
+        #expect(accepted > 0 && refused > 0)
         var h = Generator(state: 3)
         for _ in 0..<100 {
             let arguments = ["a", "b", "--threshold", Self.randomString(&h), "--ignore", Self.randomString(&h), "--max-diff-ratio", Self.randomString(&h)]
-            if let command = try? DiffCommand.parse(arguments) { _ = try? command.regions() }
+            do {
+                let command = try DiffCommand.parse(arguments)
+                do {
+                    _ = try command.regions()
+                } catch {
+                    #expect(DiffCommand.exitCode(for: error).rawValue == 64, "\(arguments): \(error)")
+                }
+            } catch {
+                #expect(DiffCommand.exitCode(for: error).rawValue == 64, "\(arguments): \(error)")
+            }
         }
     }
 

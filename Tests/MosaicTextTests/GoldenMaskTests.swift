@@ -1,4 +1,5 @@
 import Foundation
+import MosaicSnapshotTesting
 import MosaicText
 import Testing
 
@@ -20,8 +21,10 @@ import Testing
         var mask = CoverageMask(width: layout.lines[0].width + 4, height: layout.height)
         t.draw(layout, into: &mask, x: 2, y: 0)
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__/\(name).pgm").path
-        let record = ProcessInfo.processInfo.environment["MOSAIC_RECORD"]
-        if record == "all" || !FileManager.default.fileExists(atPath: path) {
+        let record = try SnapshotRecordMode.fromEnvironment()
+        let exists = FileManager.default.fileExists(atPath: path)
+        if record == .never && !exists { throw SnapshotFailure.missingReference(reference: path) }
+        if record == .all || !exists {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Self.pgm(mask).write(toFile: path, atomically: true, encoding: .utf8)
             Issue.record("recorded \(path); run again to compare")
