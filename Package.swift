@@ -27,7 +27,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        // The only C code: setjmp fences around libjpeg and libpng, and the EXIF reader.
+        // The only C code: setjmp fences around libjpeg and libpng, the calls into the other
+        // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
             name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS"],
             // giflib has no pkg-config file, so its module map's link does not reach C.

@@ -1,5 +1,7 @@
-// The only C code in mosaic: fences around libjpeg(-turbo), libpng and libexif, and the
-// few hot loops that need instructions Swift's vectors do not reach (resample.c).
+// The only C code in mosaic: fences around libjpeg(-turbo), libpng, libwebp, giflib,
+// libheif, libtiff, Little CMS and libexif, the PNG writer's filter and deflate, the PNG
+// reader's own image-data path, and the few hot loops that need instructions Swift's
+// vectors do not reach (resample.c).
 //
 // Every function returns a status and, on failure, copies the library's own message into
 // the result. setjmp/longjmp stay inside these files: libjpeg's error_exit and libpng's
