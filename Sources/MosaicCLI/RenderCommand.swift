@@ -71,9 +71,10 @@ struct RenderCommand: ParsableCommand {
         let options = self.options
         let started = Date()
         try reportingErrors {
-            // Before any work: the outputs are no folders, no inputs named on the command
-            // line, and not each other.
-            try outputCheck(pages: toStandardOutput ? [] : [destination], ownSheets: [], catalog: nil).check()
+            // Before any work: the outputs are no folders (a IIIF output is one: checked as a
+            // staged folder, absent or mosaic's), no inputs named on the command line, and
+            // not each other.
+            try outputCheck(pages: toStandardOutput || outputFormat == .iiif ? [] : [destination], ownSheets: [], catalog: nil).check()
             let (contactSheet, warned) = try makeSheet(options)
             // The sheet's copy (its entries in a temporary file): the catalog read is gone.
             let catalog = contactSheet.catalog
