@@ -171,11 +171,10 @@ struct RenderCommand: ParsableCommand {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
         try check.check()
-        try StagedFolder.check(folder, marker: PyramidFiles.marker, reading: check)
-        if outputFormat == .dzi, FileManager.default.fileExists(atPath: destination),
-            !FileManager.default.fileExists(atPath: folder + "/" + PyramidFiles.marker)
-        {
-            throw SheetError.wouldReplaceAForeignFile(path: destination)
+        if outputFormat == .iiif {
+            try PyramidFiles.checkReplaceable(IIIF(), destination: destination, reading: check)
+        } else {
+            try PyramidFiles.checkReplaceable(DeepZoom(), destination: destination, reading: check)
         }
         let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
         var summary = try SheetRenderer(sheet: sheet).render(into: sink, commit: false) { bar.update($0) }
@@ -284,13 +283,14 @@ struct RenderCommand: ParsableCommand {
         let check = outputCheck(pages: [], ownSheets: [], catalog: catalog)
         try check.check()
         try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
+        try sink.lockShards()
         sink.boardDigest = sheet.digest
         if plan.index == 0, !pyramid.noViewer {
             // Shard 0 carries the viewer, which assemble puts beside the pyramid.
             let viewer = PyramidViewer(destination: destination)
             let map = JSONStream()
             try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map)
-            sink.shardExtras = [("viewer/page", viewer.html(title: viewerTitle)), ("viewer/map", map.data)]
+            sink.shardExtras = [(PyramidFiles.viewerFolder + "/page", viewer.html(title: viewerTitle)), (PyramidFiles.viewerFolder + "/map", map.data)]
         }
         let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
         var renderer = SheetRenderer(sheet: sheet)
