@@ -199,6 +199,34 @@ import Glibc
         #expect(both.allSatisfy { $0.status == 0 || $0.stderr.contains(busy) || $0.stderr.contains("no shard's record found") }, "\(both.map(\.stderr))")
     }
 
+    /// Item 17 (before: the HTML report's staged folder of diff images was left after
+    /// SIGINT until the next run). Interrupted once its staged folder exists, a diff leaves
+    /// nothing.
+    @Test func anInterruptedHTMLReportLeavesNothing() throws {
+        let dir = CLI.temporaryDirectory()
+        let images = try FileManager.default.contentsOfDirectory(atPath: CLI.sampleImages).filter { $0.hasSuffix(".jpg") }.sorted()
+        for side in ["a", "b"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        for (n, name) in images.enumerated() {
+            for copy in 0..<3 {
+                try FileManager.default.copyItem(atPath: CLI.sampleImages + "/" + name, toPath: dir + "/a/\(n)-\(copy).jpg")
+                try FileManager.default.copyItem(atPath: CLI.sampleImages + "/" + images[images.count - 1 - n], toPath: dir + "/b/\(n)-\(copy).jpg")
+            }
+        }
+        let process = try Self.start(["diff", dir + "/a", dir + "/b", "--html", dir + "/r.html"], errors: dir + "/err")
+        defer { try? FileManager.default.removeItem(atPath: dir + "/err") }
+        var waited = 0
+        while waited < 20_000, process.isRunning, !Self.hidden(dir).contains(where: { $0.hasPrefix(".r_files.mosaic-") }) {
+            usleep(1000)
+            waited += 1
+        }
+        #expect(process.isRunning, "finished before it could be interrupted")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGINT)
+        #expect(Self.hidden(dir).isEmpty, "left \(Self.hidden(dir))")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/r.html") && !FileManager.default.fileExists(atPath: dir + "/r_files"))
+    }
+
     /// Item 17 (before: a pyramid's staged folder was left after SIGINT, SIGTERM or SIGHUP
     /// until the next run). Interrupted while its staged folder is being written, a render
     /// leaves nothing.
