@@ -11,11 +11,13 @@ public final class ShardsLock {
     /// Takes the lock on `folder` (none when there is no such folder: nothing to guard).
     ///
     /// - Throws: `SheetError.shardsBusy` when another process holds it (or the folder was
-    ///   replaced meanwhile), `.output(.cannotCreate)` with the system's reason.
+    ///   replaced meanwhile), `.incompleteShards` (none found) when `folder` is no folder,
+    ///   `.output(.cannotCreate)` with the system's reason.
     public init(_ folder: String, exclusive: Bool) throws(SheetError) {
-        let opened = FileNames.withSystemPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let opened = FileNames.withSystemPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
         guard opened >= 0 else {
             if errno == ENOENT { return }
+            if errno == ENOTDIR { throw .incompleteShards(path: folder, missing: [], count: 0) }
             throw .output(.cannotCreate(path: folder, reason: String(cString: strerror(errno))))
         }
         descriptor = opened
