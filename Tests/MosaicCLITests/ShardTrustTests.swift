@@ -120,8 +120,10 @@ import Glibc
                 let data = try #require(FileManager.default.contents(atPath: path + "/shard.json"))
                 try data.prefix(100).write(to: URL(fileURLWithPath: path + "/shard.json"))
             }, "shard 1 unreadable: shard.json is not JSON (100 bytes:"),
-            ("record of shard 0", { try FileManager.default.copyItem(atPath: dir + "/saved.shards/0-of-2/shard.json", toPath: $0 + "/shard.json.0"); try FileManager.default.removeItem(atPath: $0 + "/shard.json"); try FileManager.default.moveItem(atPath: $0 + "/shard.json.0", toPath: $0 + "/shard.json") },
-             "shard 1 unreadable: shard.json describes no shard a render writes: its folder is shard 1/2's, its record shard 0/2's"),
+            ("record of shard 0", { path in
+                try FileManager.default.removeItem(atPath: path + "/shard.json")
+                try FileManager.default.copyItem(atPath: dir + "/saved.shards/0-of-2/shard.json", toPath: path + "/shard.json")
+            }, "shard 1 unreadable: shard.json describes no shard a render writes: its folder is shard 1/2's, its record shard 0/2's"),
             ("record as a FIFO", { try FileManager.default.removeItem(atPath: $0 + "/shard.json"); _ = mkfifo($0 + "/shard.json", 0o644) }, "shard 1 unreadable: shard.json cannot be read: not a regular file"),
         ]
         for (name, damage, message) in damages {

@@ -42,8 +42,8 @@ import Testing
             ("plan", { var plan = $0["plan"] as? [String: Any] ?? [:]; plan["strip"] = [0, 400]; $0["plan"] = plan }, "a plan that is not shard 0/2's of this board"),
             ("index", { var plan = $0["plan"] as? [String: Any] ?? [:]; plan["index"] = 7; $0["plan"] = plan }, "shard 7 of 2"),
             ("hand-over", { $0["handOverWidth"] = 1 << 40 }, "a hand-over \(1 << 40) px wide, where level 0 is 600"),
-            ("path", { $0["files"] = ["../../etc/passwd": "00000000", "handover.rgba": "0000000c"]; $0["tiles"] = 1 }, "the file name \"\"../../etc/passwd\"\""),
-            ("checksum", { $0["files"] = ["handover.rgba": "XYZ"]; $0["tiles"] = 0 }, "the checksum \"\"XYZ\"\" of handover.rgba"),
+            ("path", { $0["files"] = ["../../etc/passwd": "00000000", "handover.rgba": "0000000c"]; $0["tiles"] = 1 }, "the file name \"../../etc/passwd\""),
+            ("checksum", { $0["files"] = ["handover.rgba": "XYZ"]; $0["tiles"] = 0 }, "the checksum \"XYZ\" of \"handover.rgba\""),
             ("count", { $0["tiles"] = 5 }, "5 tiles, 2 listed"),
         ]
         for (name, change, detail) in refusals {

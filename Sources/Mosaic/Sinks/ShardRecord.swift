@@ -156,10 +156,12 @@ public struct ShardRecord: Codable, Hashable, Sendable {
         try require(levelCount == sizes.count, "\(levelCount) levels, where the board has \(sizes.count)")
         let expected = ShardPlan(index: plan.index, count: plan.count, height: height, tileSize: tileSize, overlap: overlap, maximumLevels: levelCount)
         try require(plan == expected, "a plan that is not shard \(plan.index)/\(plan.count)'s of this board")
-        try require(handOverWidth == sizes[plan.levels - 1].width, "a hand-over \(handOverWidth) px wide, where level \(plan.levels - 1) is \(sizes[plan.levels - 1].width)")
+        let handOverLevel = sizes[plan.levels - 1]
+        try require(handOverWidth == handOverLevel.width, "a hand-over \(handOverWidth) px wide, where level \(plan.levels - 1) is \(handOverLevel.width)")
         for (path, checksum) in files {
-            try require(Self.isSafe(path), "the file name \"\(path.debugDescription)\"")
-            try require(checksum.utf8.count == 8 && checksum.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }, "the checksum \"\(checksum.debugDescription)\" of \(path)")
+            try require(Self.isSafe(path), "the file name \(path.debugDescription)")
+            let hexadecimal = checksum.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            try require(checksum.utf8.count == 8 && hexadecimal, "the checksum \(checksum.debugDescription) of \(path.debugDescription)")
         }
         try require(files[PyramidFiles.handOver] != nil, "no hand-over listed")
         let listed = files.keys.filter(PyramidFiles.isTile).count

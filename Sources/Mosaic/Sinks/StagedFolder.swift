@@ -74,8 +74,8 @@ public final class StagedFolder {
         }
     }
 
-    /// Renames the folder into place, over the previous run's. An interrupt during the two renames waits for them: the destination is never left
-    /// moved aside.
+    /// Renames the folder into place, over the previous run's. An interrupt during the two
+    /// renames waits for them: the destination is never left moved aside.
     ///
     /// - Throws: `SheetError.output(.cannotRename)` with the system's reason; the previous
     ///   folder is then put back.
