@@ -4,7 +4,8 @@ import Foundation
 /// lock file is left behind. `mosaic assemble` holds it exclusively, a shard being rendered
 /// shares it; nobody waits: a second assembly, a shard started during an assembly, or an
 /// assembly started while a shard is being rendered, is refused with `shardsBusy`. The
-/// system releases it when the process ends, however it ends.
+/// system releases it when the process ends, however it ends. On a file system that offers
+/// no locks, none is taken.
 public final class ShardsLock {
     private var descriptor: Int32 = -1
 
@@ -25,6 +26,9 @@ public final class ShardsLock {
             let code = errno
             release()
             if code == EWOULDBLOCK { throw .shardsBusy(path: folder) }
+            // A file system that offers no locks (some network and cluster file systems):
+            // the shards are used unlocked, as before locks.
+            if [ENOLCK, EOPNOTSUPP, ENOTSUP, EINVAL].contains(code) { return }
             throw .output(.cannotCreate(path: folder, reason: String(cString: strerror(code))))
         }
         // An assembly that finished meanwhile renamed the folder away: this lock guards nothing.
