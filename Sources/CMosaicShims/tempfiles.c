@@ -24,8 +24,9 @@
 
 enum { MOSAIC_TEMP_CHUNK = 64 };
 
-/// A slot's state: free, a file, or a folder (removed with everything in it).
-enum { MOSAIC_TEMP_FREE = 0, MOSAIC_TEMP_FILE = 1, MOSAIC_TEMP_FOLDER = 2 };
+/// A slot's state: free, a file, a folder (removed with everything in it), or a folder
+/// removed only when it is empty (one that other processes may also write into).
+enum { MOSAIC_TEMP_FREE = 0, MOSAIC_TEMP_FILE = 1, MOSAIC_TEMP_FOLDER = 2, MOSAIC_TEMP_EMPTY_FOLDER = 3 };
 
 typedef struct mosaic_temp_chunk {
     char *paths[MOSAIC_TEMP_CHUNK];
@@ -68,6 +69,8 @@ static int mosaic_temp_register_kind(const char *path, sig_atomic_t kind) {
 int mosaic_temp_register(const char *path) { return mosaic_temp_register_kind(path, MOSAIC_TEMP_FILE); }
 
 int mosaic_temp_register_folder(const char *path) { return mosaic_temp_register_kind(path, MOSAIC_TEMP_FOLDER); }
+
+int mosaic_temp_register_empty_folder(const char *path) { return mosaic_temp_register_kind(path, MOSAIC_TEMP_EMPTY_FOLDER); }
 
 void mosaic_temp_unregister(const char *path) {
     pthread_mutex_lock(&mosaic_temp_lock);
@@ -117,8 +120,9 @@ static int mosaic_remove_tree_at(int parent, const char *name, int depth) {
 }
 #endif
 
-/// Removes a registered path: a file, or a folder with everything in it.
+/// Removes a registered path: a file, a folder with everything in it, or an empty folder.
 static int mosaic_temp_remove_slot(const char *path, sig_atomic_t kind) {
+    if (kind == MOSAIC_TEMP_EMPTY_FOLDER) return rmdir(path) == 0;
 #if defined(__linux__)
     if (kind == MOSAIC_TEMP_FOLDER) return mosaic_remove_tree_at(AT_FDCWD, path, 0);
 #else
@@ -130,11 +134,15 @@ static int mosaic_temp_remove_slot(const char *path, sig_atomic_t kind) {
 int mosaic_temp_remove_under(const char *prefix) {
     size_t length = prefix ? strlen(prefix) : 0;
     int removed = 0;
-    for (mosaic_temp_chunk *chunk = &mosaic_temp_first; chunk; chunk = atomic_load(&chunk->next)) {
-        for (int i = 0; i < MOSAIC_TEMP_CHUNK; i++) {
-            sig_atomic_t kind = chunk->used[i];
-            if (kind == MOSAIC_TEMP_FREE || (prefix && strncmp(chunk->paths[i], prefix, length) != 0)) continue;
-            removed += mosaic_temp_remove_slot(chunk->paths[i], kind);
+    // Empty folders last: what is registered inside them goes first.
+    for (int pass = 0; pass < 2; pass++) {
+        for (mosaic_temp_chunk *chunk = &mosaic_temp_first; chunk; chunk = atomic_load(&chunk->next)) {
+            for (int i = 0; i < MOSAIC_TEMP_CHUNK; i++) {
+                sig_atomic_t kind = chunk->used[i];
+                if (kind == MOSAIC_TEMP_FREE || (kind == MOSAIC_TEMP_EMPTY_FOLDER) != (pass == 1)) continue;
+                if (prefix && strncmp(chunk->paths[i], prefix, length) != 0) continue;
+                removed += mosaic_temp_remove_slot(chunk->paths[i], kind);
+            }
         }
     }
     return removed;

@@ -201,6 +201,26 @@ import Glibc
         #expect(both.allSatisfy { $0.status == 0 || $0.stderr.contains(busy) || $0.stderr.contains("no shard's record found") }, "\(both.map(\.stderr))")
     }
 
+    /// Item 17: the first shard interrupted leaves neither its staged folder nor the shards'
+    /// folder it made (before: both stayed until the next run).
+    @Test func anInterruptedFirstShardLeavesNothing() throws {
+        let dir = CLI.temporaryDirectory()
+        let process = try Self.start(["render", Self.manifest, "-o", dir + "/board.dzi", "--shard", "0/2", "--tile-size", "64", "--tile-format", "png", "--width", "3000"], errors: dir + "/err")
+        defer { try? FileManager.default.removeItem(atPath: dir + "/err") }
+        var waited = 0
+        while waited < 20_000, process.isRunning,
+            ShardTests.files(dir + "/board.shards/" + (Self.hidden(dir + "/board.shards").first ?? "none")).count < 20
+        {
+            usleep(2000)
+            waited += 2
+        }
+        #expect(process.isRunning, "finished before it could be interrupted")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGINT)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/board.shards") && Self.hidden(dir).isEmpty)
+    }
+
     /// Item 17 (before: the HTML report's staged folder of diff images was left after
     /// SIGINT until the next run). Interrupted once its staged folder exists, a diff leaves
     /// nothing.

@@ -417,6 +417,10 @@ int mosaic_temp_register(const char *path);
 /// everything in it if the program is interrupted (Linux; elsewhere only files are).
 int mosaic_temp_register_folder(const char *path);
 
+/// Remembers a folder to remove on an interrupt only if it is then empty (a shards' folder
+/// this run made, which other processes may be writing into too).
+int mosaic_temp_register_empty_folder(const char *path);
+
 /// Forgets a temporary file or folder (it was renamed into place or removed).
 void mosaic_temp_unregister(const char *path);
 

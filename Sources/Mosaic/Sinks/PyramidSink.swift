@@ -154,6 +154,9 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     public var boardDigest = ""
     /// A shard's share of the shards' folder's lock.
     var shardsLock: ShardsLock?
+    /// The shards' folder, when this shard made it: removed if the shard is abandoned or
+    /// interrupted and it is empty.
+    var madeShardsFolder: String?
 
     public init(destination: String, format: Format, options: PyramidOptions, background: RGBA, threads: Int = 1, shard: ShardPlan? = nil) {
         self.destination = destination
@@ -181,12 +184,28 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     public func lockShards() throws(SheetError) {
         guard shard != nil, shardsLock == nil else { return }
         let root = PyramidFiles.shardsFolder(for: destination)
-        do {
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        } catch {
-            throw .output(.cannotCreate(path: root, reason: (error as NSError).localizedDescription))
+        if !FileManager.default.fileExists(atPath: root) {
+            do {
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+                madeShardsFolder = root
+                TemporaryFiles.register(emptyFolder: root)
+            } catch {
+                // Another shard made it meanwhile: fine.
+                guard FileNames.isFolder(root) else {
+                    throw .output(.cannotCreate(path: root, reason: (error as NSError).localizedDescription))
+                }
+            }
         }
         shardsLock = try ShardsLock(root, exclusive: false)
+    }
+
+    /// Lets the shards' folder's lock go; the folder this shard made goes too if empty.
+    func releaseShards(keeping: Bool) {
+        shardsLock?.release()
+        guard let made = madeShardsFolder else { return }
+        TemporaryFiles.unregister(made)
+        if !keeping { _ = FileNames.withSystemPath(made) { rmdir($0) } }
+        madeShardsFolder = nil
     }
 
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
@@ -271,7 +290,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
                 }
                 try record.encoded.write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.shardRecord))
                 try staged.commit()
-                shardsLock?.release()
+                releaseShards(keeping: true)
             } catch let error as SheetError {
                 if case .output(let inner) = error { throw inner }
                 throw .cannotCreate(path: staged.destination, reason: error.description)
@@ -294,6 +313,6 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     public func abandon() {
         try? writer?.wait()
         staged?.discard()
-        shardsLock?.release()
+        releaseShards(keeping: false)
     }
 }

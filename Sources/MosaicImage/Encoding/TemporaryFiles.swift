@@ -15,6 +15,9 @@ public enum TemporaryFiles {
     /// Remembers `path` as a temporary folder to remove, with everything in it, if the
     /// program is interrupted.
     public static func register(folder path: String) { _ = mosaic_temp_register_folder(path) }
+    /// Remembers `path` as a folder to remove if the program is interrupted and it is then
+    /// empty.
+    public static func register(emptyFolder path: String) { _ = mosaic_temp_register_empty_folder(path) }
     /// Forgets `path` (it was renamed into place or removed).
     public static func unregister(_ path: String) { mosaic_temp_unregister(path) }
 
