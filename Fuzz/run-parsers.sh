@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzz mosaic's text parsers (JSON and CSV manifests, colours, caption modes) with
-# libFuzzer and AddressSanitizer: every module is built with coverage instrumentation.
+# Fuzz mosaic's text parsers (JSON and CSV manifests, colours, caption modes, fonts, and
+# assemble's shard records) with libFuzzer and AddressSanitizer: every module is built with
+# coverage instrumentation.
 #   bash Fuzz/run-parsers.sh 60     # seconds
-# Seeds: SampleImages' manifests; the corpus is kept in Fuzz/corpus-parsers between runs.
+# Seeds: SampleImages' manifests, Fuzz/seeds-shards' records; the corpus is kept in Fuzz/corpus-parsers between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -12,9 +13,11 @@ binary=.build-fuzz-parsers/debug/ParserFuzzer
 [ -x "$binary" ] || { echo "the parser fuzzer did not build" >&2; exit 1; }
 mkdir -p Fuzz/corpus-parsers
 seeds=$(mktemp -d)
-# The first byte picks the parser: 0 JSON, 1 CSV, 2 colour, 3 caption mode.
+# The first byte picks the parser: 0 JSON, 1 CSV, 2 colour, 3 caption mode, 4 font,
+# 5 a shard's record (assemble's input).
 { printf '\x00'; cat SampleImages/manifest.json; } > "$seeds/json"
 { printf '\x01'; printf 'path,title,description,section\ncoins.png,"Coins, old",Greek,Science\n'; } > "$seeds/csv"
 { printf '\x02'; printf '#11182730'; } > "$seeds/colour"
 { printf '\x03'; printf '{stem}\\n{width}x{height}'; } > "$seeds/caption"
+for record in Fuzz/seeds-shards/*.json; do { printf '\x05'; cat "$record"; } > "$seeds/shard-$(basename "$record")"; done
 "$binary" -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 Fuzz/corpus-parsers "$seeds"

@@ -71,9 +71,10 @@ struct RenderCommand: ParsableCommand {
         let options = self.options
         let started = Date()
         try reportingErrors {
-            // Before any work: the outputs are no folders, no inputs named on the command
-            // line, and not each other.
-            try outputCheck(pages: toStandardOutput ? [] : [destination], ownSheets: [], catalog: nil).check()
+            // Before any work: the outputs are no folders (a IIIF output is one: checked as a
+            // staged folder, absent or mosaic's), no inputs named on the command line, and
+            // not each other.
+            try outputCheck(pages: toStandardOutput || outputFormat == .iiif ? [] : [destination], ownSheets: [], catalog: nil).check()
             let (contactSheet, warned) = try makeSheet(options)
             // The sheet's copy (its entries in a temporary file): the catalog read is gone.
             let catalog = contactSheet.catalog
@@ -170,11 +171,10 @@ struct RenderCommand: ParsableCommand {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
         try check.check()
-        try StagedFolder.check(folder, marker: PyramidFiles.marker, reading: check)
-        if outputFormat == .dzi, FileManager.default.fileExists(atPath: destination),
-            !FileManager.default.fileExists(atPath: folder + "/" + PyramidFiles.marker)
-        {
-            throw SheetError.wouldReplaceAForeignFile(path: destination)
+        if outputFormat == .iiif {
+            try PyramidFiles.checkReplaceable(IIIF(), destination: destination, reading: check)
+        } else {
+            try PyramidFiles.checkReplaceable(DeepZoom(), destination: destination, reading: check)
         }
         let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
         var summary = try SheetRenderer(sheet: sheet).render(into: sink, commit: false) { bar.update($0) }
@@ -283,13 +283,14 @@ struct RenderCommand: ParsableCommand {
         let check = outputCheck(pages: [], ownSheets: [], catalog: catalog)
         try check.check()
         try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
+        try sink.lockShards()
         sink.boardDigest = sheet.digest
         if plan.index == 0, !pyramid.noViewer {
             // Shard 0 carries the viewer, which assemble puts beside the pyramid.
             let viewer = PyramidViewer(destination: destination)
             let map = JSONStream()
             try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map)
-            sink.shardExtras = [("viewer/page", viewer.html(title: viewerTitle)), ("viewer/map", map.data)]
+            sink.shardExtras = [(PyramidFiles.viewerFolder + "/page", viewer.html(title: viewerTitle)), (PyramidFiles.viewerFolder + "/map", map.data)]
         }
         let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
         var renderer = SheetRenderer(sheet: sheet)

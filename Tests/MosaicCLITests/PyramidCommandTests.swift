@@ -28,6 +28,23 @@ import Testing
         let info = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/board/info.json"))) as? [String: Any])
         #expect(info["id"] as? String == "https://example.org/iiif/board")
         #expect(FileManager.default.fileExists(atPath: dir + "/board/0,0,256,256/256,256/0/default.jpg"))
+        // Again into its own folder: replaced (before: "--output names a folder, not a file").
+        let again = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "--format", "iiif", "-o", dir + "/board", "--tile-format", "png"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/board/0,0,256,256/256,256/0/default.png"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/board/0,0,256,256/256,256/0/default.jpg"))
+        // A folder mosaic did not write, or a file, is never replaced.
+        try FileManager.default.createDirectory(atPath: dir + "/photos", withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir + "/photos/notes.txt"))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir + "/plain"))
+        for target in ["photos", "plain"] {
+            let foreign = try CLI.run(["render", CLI.sampleImages + "/manifest.json", "--format", "iiif", "-o", dir + "/" + target])
+            #expect(foreign.status == 1, "\(foreign.stderr)")
+            #expect(foreign.stderr.contains("error: \(dir)/\(target) exists and mosaic did not write it"), "\(foreign.stderr)")
+        }
+        #expect(try String(contentsOfFile: dir + "/photos/notes.txt", encoding: .utf8) == "keep")
+        #expect(try String(contentsOfFile: dir + "/plain", encoding: .utf8) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/photos") == ["notes.txt"])
     }
 
     @Test func refusals() throws {

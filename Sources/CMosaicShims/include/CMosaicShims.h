@@ -415,11 +415,27 @@ void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text 
 /// needed; returns 0 only when memory runs out.
 int mosaic_temp_register(const char *path);
 
-/// Forgets a temporary file (it was renamed into place or removed).
+/// Remembers a temporary folder (a staged pyramid, a report's images) to remove with
+/// everything in it if the program is interrupted (Linux; elsewhere only files are).
+int mosaic_temp_register_folder(const char *path);
+
+/// Remembers a folder to remove on an interrupt only if it is then empty (a shards' folder
+/// this run made, which other processes may be writing into too).
+int mosaic_temp_register_empty_folder(const char *path);
+
+/// Forgets a temporary file or folder (it was renamed into place or removed).
 void mosaic_temp_unregister(const char *path);
 
-/// Unlinks every registered temporary file (what the signal handler does); returns how
-/// many were removed. Async-signal-safe.
+/// `defer` 1: an interrupt that arrives from now on waits; 0: the renames are done, and an
+/// interrupt that came meanwhile is acted on now (the cleanup, then the exit). Nests.
+void mosaic_defer_interrupts(int defer);
+
+/// The CRC-32 (zlib's and gzip's polynomial) of `count` bytes following bytes whose CRC
+/// is `crc` (0 to start), by ISA-L.
+uint32_t mosaic_crc32(uint32_t crc, const void *bytes, size_t count);
+
+/// Unlinks every registered temporary file and removes every registered folder (what the
+/// signal handler does); returns how many were removed. Async-signal-safe.
 int mosaic_temp_remove_all(void);
 
 /// The same for the registered files whose path starts with `prefix` (tests: the table is

@@ -1,11 +1,15 @@
 import Foundation
 
-/// `mosaic assemble board.dzi`: the shards' parts made one pyramid. Every shard's record
-/// must be there and describe the same board (else nothing is touched and the missing or
-/// disagreeing shards are named); their tiles are moved into one folder, the levels above
-/// the shards' are built from their hand-overs exactly as one process builds them, the
-/// descriptors and the viewer written, and the folder renamed into place: the same bytes
-/// as a render in one process.
+/// `mosaic assemble board.dzi`: the shards' parts made one pyramid. Under the shards'
+/// folder's lock (a second assembly, or a shard being rendered, is refused), every shard's
+/// record must be there, readable, and describe the same board, and every shard's files
+/// must be those its record lists with the same checksums (else nothing is touched and the
+/// missing, unreadable, damaged or disagreeing shards are named). Their tiles are linked
+/// (copied across file systems) into a staged folder, never moved: the shards survive any
+/// interrupt until the pyramid is in place, and a run again finishes the same pyramid. The
+/// levels above the shards' are built from their hand-overs exactly as one process builds
+/// them, the descriptors and the viewer written, the folder renamed into place, and then
+/// the shards removed: the same bytes as a render in one process.
 public enum PyramidAssembly {
     /// What was assembled.
     public struct Summary: Sendable {
@@ -17,69 +21,104 @@ public enum PyramidAssembly {
         public var files: [String]
     }
 
+    /// A shard's folder and its record.
+    typealias Shard = (folder: String, record: ShardRecord)
+
     /// Assembles the pyramid whose shards were written for `destination`.
     ///
     /// - Throws: `SheetError.incompleteShards` naming the shards missing,
-    ///   `.shardsDisagree` when their records describe different boards, `.output` when a
-    ///   file cannot be moved or written.
+    ///   `.unreadableShard` for a record that cannot be used, `.damagedShard` for files
+    ///   missing, corrupt or stray, `.shardsDisagree` when their records describe
+    ///   different boards, `.shardsBusy` when another process holds the lock,
+    ///   `.wouldReplaceAForeignFile` for a descriptor, folder or viewer mosaic did not
+    ///   write, `.output` when a file cannot be linked or written.
     public static func assemble(_ destination: String, threads: Int = 1) throws(SheetError) -> Summary {
         let root = PyramidFiles.shardsFolder(for: destination)
-        var records: [Int: (folder: String, record: ShardRecord)] = [:]
-        var count: Int?
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        for name in names where !name.hasPrefix(".") {
-            let folder = root + "/" + name
-            guard let data = FileManager.default.contents(atPath: folder + "/" + PyramidFiles.shardRecord),
-                let record = try? JSONDecoder().decode(ShardRecord.self, from: data)
-            else { continue }
-            if let count, count != record.plan.count {
-                throw .shardsDisagree(path: root, detail: "shards of \(count) and of \(record.plan.count) processes")
-            }
-            count = record.plan.count
-            records[record.plan.index] = (folder, record)
-        }
-        guard let count else { throw .incompleteShards(path: root, missing: [], count: 0) }
-        let missing = (0..<count).filter { records[$0] == nil }
-        guard missing.isEmpty else { throw .incompleteShards(path: root, missing: missing, count: count) }
-        let first = records[0]!.record  // present: none is missing
-        for index in 1..<count where records[index]!.record.board != first.board {
+        // A shards' folder an earlier assembly was removing when it was killed.
+        StagedFolder.removeLeftovers(of: (root as NSString).lastPathComponent, in: parentFolder(of: root))
+        let lock = try ShardsLock(root, exclusive: true)
+        defer { lock.release() }
+        let (shards, count) = try readShards(in: root)
+        let first = shards[0].record
+        for index in 1..<count where shards[index].record.board != first.board {
             throw .shardsDisagree(path: root, detail: "shard \(index) rendered another board than shard 0 (other inputs, options or version)")
         }
-        if first.kind == "iiif" {
-            return try assemble(destination, format: IIIF(id: first.iiifID), records: records, count: count, threads: threads)
+        for (index, shard) in shards.enumerated() {
+            let damage = shard.record.damage(found: shard.record.found(in: shard.folder))
+            if !damage.isEmpty { throw .damagedShard(path: root, shard: index, count: count, damage: damage) }
         }
-        return try assemble(destination, format: DeepZoom(), records: records, count: count, threads: threads)
+        if first.kind == "iiif" {
+            return try assemble(destination, format: IIIF(id: first.iiifID), shards: shards, lock: lock, threads: threads)
+        }
+        return try assemble(destination, format: DeepZoom(), shards: shards, lock: lock, threads: threads)
+    }
+
+    /// The folder `path` is in ("." for a bare name).
+    static func parentFolder(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// Every shard's folder and record, by index, and their count.
+    ///
+    /// - Throws: `SheetError.incompleteShards`, `.unreadableShard`, `.shardsDisagree`
+    ///   (shards of different counts).
+    static func readShards(in root: String) throws(SheetError) -> (shards: [Shard], count: Int) {
+        var found: [Int: Shard] = [:]
+        var count: Int?
+        for name in (FileNames.contentsOfDirectory(root) ?? []).sorted() where !name.hasPrefix(".") {
+            // "K-of-N", as render names a shard's folder.
+            let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let total = Int(parts[2]), (0..<total).contains(index),
+                name == "\(index)-of-\(total)"
+            else { continue }
+            if let count, count != total { throw .shardsDisagree(path: root, detail: "shards of \(count) and of \(total) processes") }
+            count = total
+            let folder = root + "/" + name
+            let record: ShardRecord
+            do throws(ShardRecordError) {
+                record = try ShardRecord.decode(ShardRecord.contents(of: folder + "/" + PyramidFiles.shardRecord))
+            } catch {
+                throw .unreadableShard(path: root, shard: index, count: total, problem: error)
+            }
+            guard record.plan.index == index, record.plan.count == total else {
+                throw .unreadableShard(
+                    path: root, shard: index, count: total,
+                    problem: .inconsistent(detail: "its folder is shard \(index)/\(total)'s, its record shard \(record.plan.index)/\(record.plan.count)'s"))
+            }
+            found[index] = (folder, record)
+        }
+        guard let count else { throw .incompleteShards(path: root, missing: [], count: 0) }
+        let missing = (0..<count).filter { found[$0] == nil }
+        guard missing.isEmpty else { throw .incompleteShards(path: root, missing: missing, count: count) }
+        return ((0..<count).compactMap { found[$0] }, count)
     }
 
     static func assemble<Format: PyramidFormat>(
-        _ destination: String, format: Format, records: [Int: (folder: String, record: ShardRecord)], count: Int, threads: Int
+        _ destination: String, format: Format, shards: [Shard], lock: ShardsLock, threads: Int
     ) throws(SheetError) -> Summary {
-        let first = records[0]!.record  // checked by the caller
+        let first = shards[0].record  // readShards: one at least
         let options = first.options
         let base = Size(width: first.width, height: first.height)
         let folder = format.folder(for: destination)
-        try StagedFolder.check(folder, marker: PyramidFiles.marker)
+        // Before any work: nothing mosaic did not write is replaced (as render refuses it).
+        try PyramidFiles.checkReplaceable(format, destination: destination)
+        let viewer = PyramidViewer(destination: destination)
+        let viewerFolder = shards[0].folder + "/" + PyramidFiles.viewerFolder + "/"
+        let viewerFiles = [("page", viewer.page), ("map", viewer.mapScript)].filter { first.files[PyramidFiles.viewerFolder + "/" + $0.0] != nil }
+        for (_, target) in viewerFiles where !PyramidViewer.mayReplace(target) { throw .wouldReplaceAForeignFile(path: target) }
         let staged = try StagedFolder(destination: folder, marker: PyramidFiles.marker)
-        // The shards' tiles, moved (a rename each: the shards share the storage).
+        // The shards' tiles, linked (copied across file systems): the shards stay whole
+        // until the pyramid is in place.
         var tiles = 0
         let writer = TileWriter(
             format: options.format, hasAlpha: first.hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
             blank: options.skipBlankTiles ? first.background : nil)
-        for index in 0..<count {
-            let shardFolder = records[index]!.folder
-            let enumerator = FileManager.default.enumerator(atPath: shardFolder)
-            while let relative = enumerator?.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                guard !relative.hasPrefix("viewer"), name != PyramidFiles.shardRecord, name != PyramidFiles.handOver,
-                    name != PyramidFiles.marker
-                else { continue }
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: shardFolder + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+        for shard in shards {
+            for relative in shard.record.files.keys.sorted() where PyramidFiles.isTile(relative) {
                 let target = staged.path + "/" + relative
                 do throws(ImageEncodingError) { try writer.makeFolder(for: target) } catch { throw .output(error) }
-                guard rename(shardFolder + "/" + relative, target) == 0 else {
-                    throw .output(.cannotRename(path: target, reason: String(cString: strerror(errno))))
-                }
+                try linkOrCopy(shard.folder + "/" + relative, to: target)
                 tiles += 1
             }
         }
@@ -97,8 +136,7 @@ public enum PyramidAssembly {
             }
             let width = sizes[shardLevels - 1].width
             do throws(ImageEncodingError) {
-                for index in 0..<count {
-                    let (shardFolder, record) = records[index]!
+                for (shardFolder, record) in shards {
                     guard record.handOverWidth == width,
                         let rows = FileManager.default.contents(atPath: shardFolder + "/" + PyramidFiles.handOver),
                         rows.count == record.plan.handedOver.count * width * 4
@@ -122,21 +160,55 @@ public enum PyramidAssembly {
             }
             tiles += writer.written.withLock { $0 }
         }
-        // The descriptors, the viewer, and the folder in place; then the shards are gone.
+        // The descriptors, the viewer, and the folder in place; then the shards are removed.
         var pending = try PyramidFiles.place(
             format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options), in: staged.path)
         var files = [destination]
-        let viewer = PyramidViewer(destination: destination)
-        let viewerFolder = records[0]!.folder + "/viewer/"
-        for (name, target) in [("page", viewer.page), ("map", viewer.mapScript)] {
-            guard let data = FileManager.default.contents(atPath: viewerFolder + name) else { continue }
-            guard PyramidViewer.mayReplace(target) else { throw .wouldReplaceAForeignFile(path: target) }
+        for (name, target) in viewerFiles {
+            guard let data = FileManager.default.contents(atPath: viewerFolder + name) else {
+                throw .output(.cannotCreate(path: target, reason: "shard 0's viewer file \(name) cannot be read"))
+            }
             pending.append(try PendingFile(data, at: target))
             files.append(target)
         }
         try staged.commit()
         for file in pending { try file.commit() }
-        try? FileManager.default.removeItem(atPath: PyramidFiles.shardsFolder(for: destination))
-        return Summary(shards: count, width: base.width, height: base.height, tiles: tiles, files: files)
+        removeShards(PyramidFiles.shardsFolder(for: destination))
+        return Summary(shards: shards.count, width: base.width, height: base.height, tiles: tiles, files: files)
+    }
+
+    /// A hard link of `source` at `target`, or where the file system cannot link (another
+    /// device, no links), a copy.
+    ///
+    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
+    static func linkOrCopy(_ source: String, to target: String) throws(SheetError) {
+        let linked = FileNames.withSystemPath(source) { from in FileNames.withSystemPath(target) { to in link(from, to) } }
+        if linked == 0 { return }
+        let code = errno
+        guard [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else {
+            throw .output(.cannotCreate(path: target, reason: String(cString: strerror(code))))
+        }
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+        } catch {
+            throw .output(.cannotCreate(path: target, reason: (error as NSError).localizedDescription))
+        }
+    }
+
+    /// Removes the shards' folder once the pyramid is in place: renamed to a hidden name
+    /// first, so that an interrupt never leaves part of the shards (a run again would find
+    /// them damaged); the hidden folder goes on an interrupt too, or with the next run
+    /// after a SIGKILL.
+    static func removeShards(_ root: String) {
+        let name = (root as NSString).lastPathComponent
+        let hidden = parentFolder(of: root) + "/.\(name).mosaic-\(getpid()).tmp"
+        let moved = TemporaryFiles.withInterruptsDeferred { () -> Bool in
+            guard rename(root, hidden) == 0 else { return false }
+            TemporaryFiles.register(folder: hidden)
+            return true
+        }
+        guard moved else { return }
+        try? FileManager.default.removeItem(atPath: hidden)
+        TemporaryFiles.unregister(hidden)
     }
 }

@@ -31,6 +31,15 @@ public enum PyramidFiles {
     /// The shard's last level's strip, exact premultiplied RGBA rows.
     public static let handOver = "handover.rgba"
 
+    /// Shard 0's folder of the viewer's files, which `assemble` puts beside the pyramid.
+    public static let viewerFolder = "viewer"
+
+    /// Whether a file a shard wrote (`path` in its folder) is a tile: not the hand-over nor
+    /// the viewer's.
+    static func isTile(_ path: String) -> Bool {
+        path != handOver && !path.hasPrefix(viewerFolder + "/")
+    }
+
     /// Where shards put their parts until `assemble`: `board.shards/` beside `board.dzi`.
     public static func shardsFolder(for destination: String) -> String {
         (destination.lowercased().hasSuffix(".dzi") ? (destination as NSString).deletingPathExtension : destination) + ".shards"
@@ -39,6 +48,19 @@ public enum PyramidFiles {
     /// Shard `index` of `count`'s folder.
     public static func shardFolder(for destination: String, index: Int, count: Int) -> String {
         shardsFolder(for: destination) + "/\(index)-of-\(count)"
+    }
+
+    /// Before any work: the pyramid's folder is absent or one mosaic wrote (holding no
+    /// input `reading` knows), and a descriptor beside it (`board.dzi`) is no folder and is
+    /// replaced only beside a folder mosaic wrote.
+    ///
+    /// - Throws: `SheetError.wouldReplaceAForeignFile`, `.outputIsAFolder`, `.outputIsAnInput`.
+    public static func checkReplaceable(_ format: some PyramidFormat, destination: String, reading: OutputCheck = OutputCheck()) throws(SheetError) {
+        let folder = format.folder(for: destination)
+        try StagedFolder.check(folder, marker: marker, reading: reading)
+        guard folder != destination, FileManager.default.fileExists(atPath: destination) else { return }
+        if FileNames.isFolder(destination) { throw .outputIsAFolder(path: destination, option: "the descriptor") }
+        if !FileManager.default.fileExists(atPath: folder + "/" + marker) { throw .wouldReplaceAForeignFile(path: destination) }
     }
 
     /// Writes `descriptors` inside `folder`, or as pending files beside it, which the
@@ -73,6 +95,12 @@ public protocol PyramidOutput: PageSink {
     var shardExtras: [(path: String, data: Data)] { get set }
     /// What the viewer needs to know of this pyramid, of `levels` levels.
     func viewerPyramid(levels: Int) -> PyramidViewer.Pyramid
+    /// A shard: takes the shards' folder's shared lock (made if needed) until the sink is
+    /// committed or abandoned, so that no assembly runs meanwhile.
+    ///
+    /// - Throws: `SheetError.shardsBusy` during an assembly, `.output` when the folder
+    ///   cannot be made.
+    func lockShards() throws(SheetError)
 }
 
 /// How a pyramid's tiles are cut and encoded.
@@ -124,6 +152,11 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     /// What the shard's record says the board is (a digest of its layout): `assemble`
     /// refuses shards that rendered different boards.
     public var boardDigest = ""
+    /// A shard's share of the shards' folder's lock.
+    var shardsLock: ShardsLock?
+    /// The shards' folder, when this shard made it: removed if the shard is abandoned or
+    /// interrupted and it is empty.
+    var madeShardsFolder: String?
 
     public init(destination: String, format: Format, options: PyramidOptions, background: RGBA, threads: Int = 1, shard: ShardPlan? = nil) {
         self.destination = destination
@@ -146,6 +179,33 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         PyramidViewer.Pyramid(
             kind: format.kind, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0,
             fileExtension: format.fileExtension(options.format), levels: levels, folder: folder)
+    }
+
+    public func lockShards() throws(SheetError) {
+        guard shard != nil, shardsLock == nil else { return }
+        let root = PyramidFiles.shardsFolder(for: destination)
+        if !FileManager.default.fileExists(atPath: root) {
+            do {
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+                madeShardsFolder = root
+                TemporaryFiles.register(emptyFolder: root)
+            } catch {
+                // Another shard made it meanwhile: fine.
+                guard FileNames.isFolder(root) else {
+                    throw .output(.cannotCreate(path: root, reason: (error as NSError).localizedDescription))
+                }
+            }
+        }
+        shardsLock = try ShardsLock(root, exclusive: false)
+    }
+
+    /// Lets the shards' folder's lock go; the folder this shard made goes too if empty.
+    func releaseShards(keeping: Bool) {
+        shardsLock?.release()
+        guard let made = madeShardsFolder else { return }
+        TemporaryFiles.unregister(made)
+        if !keeping { _ = FileNames.withSystemPath(made) { rmdir($0) } }
+        madeShardsFolder = nil
     }
 
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
@@ -177,7 +237,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         let sizes = shard.map { Array(allSizes.prefix($0.levels)) } ?? allSizes
         let writer = TileWriter(
             format: options.format, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
-            blank: options.skipBlankTiles ? background : nil)
+            blank: options.skipBlankTiles ? background : nil, recording: shard == nil ? nil : staged.path)
         self.writer = writer
         let root = staged.path, format = self.format, options = self.options, base = size, levelCount = allSizes.count
         pyramid = TilePyramid(
@@ -210,22 +270,27 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     /// A shard writes its record and hand-over instead, and renames its folder into place.
     public func commit() throws(ImageEncodingError) {
         guard let staged, let pyramid else { throw .rowMismatch(path: destination, message: "nothing to commit") }
-        if let shard {
+        if let shard, let writer {
+            // Every file but the record, with its checksum: assemble checks them before it builds.
+            var files = writer.checksums.withLock { $0 }
+            let handOver = Data(pyramid.keptRows)
+            files[PyramidFiles.handOver] = ShardRecord.checksum(handOver)
+            for extra in shardExtras { files[extra.path] = ShardRecord.checksum(extra.data) }
             let record = ShardRecord(
                 plan: shard, width: base.width, height: base.height, levelCount: levelCount, options: options,
                 kind: format.kind, iiifID: (format as? IIIF)?.id, boardDigest: boardDigest,
-                handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background)
+                handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background,
+                files: files)
             do {
-                try Data(pyramid.keptRows).write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.handOver))
+                try handOver.write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.handOver))
                 for extra in shardExtras {
                     let path = staged.path + "/" + extra.path
                     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                     try extra.data.write(to: URL(fileURLWithPath: path))
                 }
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                try encoder.encode(record).write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.shardRecord))
+                try record.encoded.write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.shardRecord))
                 try staged.commit()
+                releaseShards(keeping: true)
             } catch let error as SheetError {
                 if case .output(let inner) = error { throw inner }
                 throw .cannotCreate(path: staged.destination, reason: error.description)
@@ -248,5 +313,6 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     public func abandon() {
         try? writer?.wait()
         staged?.discard()
+        releaseShards(keeping: false)
     }
 }

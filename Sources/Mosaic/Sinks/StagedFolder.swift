@@ -49,6 +49,8 @@ public final class StagedFolder {
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            // SIGINT, SIGTERM, SIGHUP: removed with everything in it (SIGKILL: by the next run).
+            TemporaryFiles.register(folder: path)
             try Data().write(to: URL(fileURLWithPath: path + "/" + marker))
         } catch {
             throw .output(.cannotCreate(path: destination, reason: (error as NSError).localizedDescription))
@@ -72,7 +74,8 @@ public final class StagedFolder {
         }
     }
 
-    /// Renames the folder into place, over the previous run's.
+    /// Renames the folder into place, over the previous run's. An interrupt during the two
+    /// renames waits for them: the destination is never left moved aside.
     ///
     /// - Throws: `SheetError.output(.cannotRename)` with the system's reason; the previous
     ///   folder is then put back.
@@ -80,16 +83,23 @@ public final class StagedFolder {
         guard !settled else { return }
         let previous = path + ".old"
         let hadFolder = FileManager.default.fileExists(atPath: destination)
-        if hadFolder, rename(destination, previous) != 0 {
-            throw .output(.cannotRename(path: destination, reason: String(cString: strerror(errno))))
-        }
-        guard rename(path, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if hadFolder { rename(previous, destination) }
-            throw .output(.cannotRename(path: destination, reason: reason))
+        try TemporaryFiles.withInterruptsDeferred { () throws(SheetError) in
+            if hadFolder, rename(destination, previous) != 0 {
+                throw .output(.cannotRename(path: destination, reason: String(cString: strerror(errno))))
+            }
+            guard rename(path, destination) == 0 else {
+                let reason = String(cString: strerror(errno))
+                if hadFolder { rename(previous, destination) }
+                throw .output(.cannotRename(path: destination, reason: reason))
+            }
+            TemporaryFiles.unregister(path)
+            if hadFolder { TemporaryFiles.register(folder: previous) }
         }
         settled = true
-        if hadFolder { try? FileManager.default.removeItem(atPath: previous) }
+        if hadFolder {
+            try? FileManager.default.removeItem(atPath: previous)
+            TemporaryFiles.unregister(previous)
+        }
     }
 
     /// Removes the hidden folder; the destination stays as it was.
@@ -97,5 +107,6 @@ public final class StagedFolder {
         guard !settled else { return }
         settled = true
         try? FileManager.default.removeItem(atPath: path)
+        TemporaryFiles.unregister(path)
     }
 }

@@ -246,12 +246,18 @@ final class TileWriter: @unchecked Sendable {
     let blank: RGBA?
     /// Folders made so far (by the caller's thread only).
     private var madeFolders: Set<String> = []
+    /// A shard's writer: the folder whose tiles' checksums it keeps.
+    let recordedFolder: String?
+    /// The tiles written under `recordedFolder`: path in it, CRC-32 as a shard's record
+    /// lists it.
+    let checksums = Locked<[String: String]>([:])
 
-    init(format: TileFormat, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil) {
+    init(format: TileFormat, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil, recording folder: String? = nil) {
         self.format = format
         self.hasAlpha = hasAlpha
         self.compressionLevel = compressionLevel
         self.blank = blank
+        recordedFolder = folder
         slots = DispatchSemaphore(value: max(1, threads))
     }
 
@@ -289,6 +295,14 @@ final class TileWriter: @unchecked Sendable {
                 case .jpeg(let quality): try tile.writeJPEG(to: path, quality: quality)
                 }
                 written.withLock { $0 += 1 }
+                if let recordedFolder {
+                    // The bytes as they reached the file.
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        throw .cannotCreate(path: path, reason: "the tile just written cannot be read back")
+                    }
+                    let checksum = ShardRecord.checksum(data)
+                    checksums.withLock { $0[String(path.dropFirst(recordedFolder.count + 1))] = checksum }
+                }
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
             }

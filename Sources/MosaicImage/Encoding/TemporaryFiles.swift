@@ -12,8 +12,22 @@ import Darwin
 public enum TemporaryFiles {
     /// Remembers `path` as a temporary file to remove if the program is interrupted.
     public static func register(_ path: String) { _ = mosaic_temp_register(path) }
+    /// Remembers `path` as a temporary folder to remove, with everything in it, if the
+    /// program is interrupted.
+    public static func register(folder path: String) { _ = mosaic_temp_register_folder(path) }
+    /// Remembers `path` as a folder to remove if the program is interrupted and it is then
+    /// empty.
+    public static func register(emptyFolder path: String) { _ = mosaic_temp_register_empty_folder(path) }
     /// Forgets `path` (it was renamed into place or removed).
     public static func unregister(_ path: String) { mosaic_temp_unregister(path) }
+
+    /// Runs `body` (renames that must not be cut in two) with interrupts held back: one
+    /// that arrives meanwhile is acted on when `body` returns.
+    public static func withInterruptsDeferred<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        mosaic_defer_interrupts(1)
+        defer { mosaic_defer_interrupts(0) }
+        return try body()
+    }
 
     /// Numbers the temporary files of this process.
     static let counter = Locked(0)

@@ -8,14 +8,36 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let input = Data(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let text = String(decoding: input, as: UTF8.self)
-    switch data[0] % 5 {
+    switch data[0] % 6 {
     case 0: _ = try? Catalog.checkManifest(input, path: "fuzz.json")
     case 1: _ = try? Catalog.checkManifest(input, path: "fuzz.csv")
     case 2: _ = Color(parsing: text)
     case 3: _ = try? CaptionMode(validating: text)
-    default: _ = FontSource.parse(text)
+    case 4: _ = FontSource.parse(text)
+    default: fuzzShardRecord(input)
     }
     return 0
+}
+
+/// `mosaic assemble`'s input: a shard's `shard.json` (decoded and checked against what a
+/// render writes), then the check of a shard's folder against it, with a listing made from
+/// the record's own files (one kept, one changed, one missing, one stray), and its
+/// description.
+func fuzzShardRecord(_ input: Data) {
+    guard let record = try? ShardRecord.decode(input) else { return }
+    var found: [String: String?] = [:]
+    for (n, (path, checksum)) in record.files.sorted(by: { $0.key < $1.key }).enumerated() {
+        switch n % 4 {
+        case 0: found[path] = .some(checksum)
+        case 1: found[path] = .some("00000000")
+        case 2: break
+        default: found[path] = .some(nil)
+        }
+    }
+    found["stray/" + String(record.files.count)] = .some("")
+    _ = record.damage(found: found).map(\.description)
+    _ = record.options
+    _ = record.plan.handedOver
 }
 
 /// libFuzzer's driver, for a program that has a `main` of its own.
