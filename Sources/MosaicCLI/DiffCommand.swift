@@ -91,8 +91,7 @@ struct DiffCommand: ParsableCommand {
             }
             if let json {
                 if json == "-" {
-                    FileHandle.standardOutput.write(try report.json())
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    try Terminal.writeOutput(try report.json() + Data("\n".utf8))
                 } else {
                     try writeAtomically(try report.json(), to: json)
                 }
@@ -101,7 +100,7 @@ struct DiffCommand: ParsableCommand {
             if !quiet {
                 var lines = report.summaryLines()
                 if let staleBoard { lines.append("no board: nothing changed (removed the previous \(staleBoard))") }
-                if json == "-" { lines.forEach(printError) } else { lines.forEach { print($0) } }
+                if json == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
             }
             if !comparison.passes { throw ExitCode(1) }
         } catch let error as DiffError {

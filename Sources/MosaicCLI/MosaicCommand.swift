@@ -18,8 +18,9 @@ struct MosaicCommand: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            exit(withError: error)
+            Terminal.exit(with: error)
         }
+        Terminal.exit(with: nil)
     }
 
     static let configuration = CommandConfiguration(

@@ -260,7 +260,7 @@ struct RenderCommand: ParsableCommand {
             guard let png = FileManager.default.contents(atPath: sinkDestination) else {
                 throw Failure(description: "\(sinkDestination): cannot read the sheet back to send it to standard output")
             }
-            FileHandle.standardOutput.write(png)
+            try Terminal.writeOutput(png)
         }
     }
 

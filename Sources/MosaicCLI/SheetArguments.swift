@@ -76,9 +76,9 @@ func warnOfLargePages(_ sheet: ContactSheet, files: [String]) {
     }
 }
 
-/// Writes to standard error.
+/// Writes a line to standard error, escaped for a terminal (`Terminal.printError`).
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    Terminal.printError(text)
 }
 
 /// Runs a command's work; mosaic's own errors print as "error: <file>: <reason>" and
@@ -92,6 +92,12 @@ func reportingErrors(_ body: () throws -> Void) throws {
         // The library names its options by property; the user typed flags.
         printError("error: \(flag(forOption: name)): \(message)")
         throw ExitCode(64)
+    } catch let error as SheetError {
+        // One line each, escaped whole: a strict refusal names every input on its own line.
+        let lines = error.lines
+        printError("error: \(lines[0])")
+        for line in lines.dropFirst() { printError("  " + line) }
+        throw ExitCode(1)
     } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure {
         printError("error: \(error)")
         throw ExitCode(1)

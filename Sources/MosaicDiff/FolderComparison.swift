@@ -29,11 +29,12 @@ public struct FolderComparison: Sendable {
         tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil
     ) throws(DiffError) -> FolderComparison {
         var writer = DiffImageWriter(folder: diffImages)
-        var baselineIsFolder: ObjCBool = false, currentIsFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: baseline, isDirectory: &baselineIsFolder) else { throw .notFound(path: baseline) }
-        guard FileManager.default.fileExists(atPath: current, isDirectory: &currentIsFolder) else { throw .notFound(path: current) }
-        guard baselineIsFolder.boolValue == currentIsFolder.boolValue else { throw .kindMismatch(baseline: baseline, current: current) }
-        if !baselineIsFolder.boolValue {
+        // By the name's bytes (`FileNames`): a name that is not UTF-8 is compared too.
+        guard FileNames.status(baseline) != nil else { throw .notFound(path: baseline) }
+        guard FileNames.status(current) != nil else { throw .notFound(path: current) }
+        let baselineIsFolder = FileNames.isFolder(baseline)
+        guard baselineIsFolder == FileNames.isFolder(current) else { throw .kindMismatch(baseline: baseline, current: current) }
+        if !baselineIsFolder {
             let result = try comparePair(
                 relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current,
                 options: options, tolerance: tolerance, decoder: decoder, writer: &writer)
@@ -117,26 +118,35 @@ public struct FolderComparison: Sendable {
         return difference.differingPixels == 0 && difference.sizeMismatch == nil ? .unchanged : .withinTolerance
     }
 
-    /// Relative paths of the images under `root` (by signature).
+    /// Relative paths of the images under `root` (by signature), listed with `readdir` so
+    /// that every name is kept whatever its bytes (`FileNames`). Hidden files and folders,
+    /// FIFOs, sockets and devices (never opened) and folders seen before through a link
+    /// are left out.
     static func images(in root: String, decoder: ImageDecoder) throws(DiffError) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else {
-            throw .unreadableDirectory(path: root, reason: "cannot open it")
-        }
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                enumerator.skipDescendants()
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            guard let handle = FileHandle(forReadingAtPath: root + "/" + relative) else { continue }
-            let head = handle.readData(ofLength: 8)
-            // A read handle: closing it cannot lose data, and the file was read already.
-            do { try handle.close() } catch {}
-            if ImageFormat.detect(head) != nil { found.append(relative) }
-        }
+        var visited: Set<String> = []
+        try collect(root: root, relative: "", into: &found, visited: &visited)
         return found
+    }
+
+    static func collect(root: String, relative: String, into found: inout [String], visited: inout Set<String>) throws(DiffError) {
+        let folder = relative.isEmpty ? root : root + "/" + relative
+        if let status = FileNames.status(folder) {
+            guard visited.insert("\(status.st_dev):\(status.st_ino)").inserted else { return }
+        }
+        guard let names = FileNames.contentsOfDirectory(folder) else {
+            throw .unreadableDirectory(path: folder, reason: String(cString: strerror(errno)))
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let child = relative.isEmpty ? name : relative + "/" + name
+            guard let status = FileNames.status(root + "/" + child) else { continue }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                try collect(root: root, relative: child, into: &found, visited: &visited)
+            } else if (status.st_mode & S_IFMT) == S_IFREG,
+                let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head) != nil
+            {
+                found.append(child)
+            }
+        }
     }
 }

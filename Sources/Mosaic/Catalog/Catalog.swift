@@ -41,8 +41,14 @@ public struct Catalog: Sendable {
     public var paths: [String] { allEntries.map(\.path) }
 
     /// What `--strict` refuses before drawing: entries whose headers could not be read,
-    /// and images left out because mosaic cannot read their format.
-    public var strictProblems: [CardProblem] { allEntries.compactMap(\.problem) + unreadableImages }
+    /// images left out because mosaic cannot read their format, and subfolders that could
+    /// not be listed (each as an input that cannot be read).
+    public var strictProblems: [CardProblem] {
+        allEntries.compactMap(\.problem) + unreadableImages + unreadableFolders.compactMap { folder in
+            guard case .unreadableDirectory(let path, let reason) = folder else { return nil }
+            return CardProblem(path: path, error: .unreadable(path: path, reason: reason))
+        }
+    }
 
     // MARK: Folders
 
@@ -136,6 +142,11 @@ public struct Catalog: Sendable {
                 entry.info = try decoder.probe(path)
                 results.set(i, .image(entry))
             } catch {
+                // Skipped wherever it was found: a FIFO, socket or device (never read).
+                if case .notAFile = error {
+                    results.set(i, .skipped(relative))
+                    return
+                }
                 // Skipped: a file that is not an image and does not claim to be one by its
                 // name. A "photo.jpg" of zero bytes or garbage is a failure to report.
                 if case .unsupportedFormat(_, let signature) = error, !keepingOthers, !decoder.codecs.claims(name: relative) {

@@ -26,8 +26,12 @@ extension Catalog {
     public static func manifest(
         _ path: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(CatalogError) -> Catalog {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileManager.default.fileExists(atPath: path) ? .manifest(path: path, message: "cannot read it") : .notFound(path: path)
+        guard FileNames.status(path) != nil else { throw .notFound(path: path) }
+        let data: Data
+        do throws(ImageDecodingError) {
+            data = Data(try FileBytes.read(path).bytes)
+        } catch {
+            throw .manifest(path: path, message: error.reason)
         }
         let manifest = try parseManifest(data, path: path)
         let base = (path as NSString).deletingLastPathComponent

@@ -8,12 +8,10 @@ struct RenderTally {
     var failures: [CardProblem] = []
     var warnings: [DecodingWarning] = []
 
-    /// Counts a card the first time it is drawn.
-    ///
-    /// - Throws: `SheetError.inputsFailed` in strict mode when the card failed.
+    /// Counts a card the first time it is drawn. In strict mode a failed card does not
+    /// stop the drawing: the renderer refuses the sheet at the end, naming every failure.
     mutating func drew(_ card: DecodedCard) throws(SheetError) {
         if let failure = card.failure {
-            if strict { throw .inputsFailed([failure]) }
             failures.append(failure)
         } else {
             rendered += 1

@@ -31,8 +31,9 @@ public struct SheetRenderer: Sendable {
         let probeProblems = sheet.catalog.strictProblems
         if options.strict && !probeProblems.isEmpty { throw .inputsFailed(probeProblems) }
         var tally = RenderTally(total: sheet.layout.cardCount, strict: options.strict, progress: progress)
-        do {
+        do throws(SheetError) {
             for page in 0..<sheet.layout.pageCount { try renderPage(page, into: sink, tally: &tally) }
+            if options.strict && !tally.failures.isEmpty { throw .inputsFailed(tally.failures) }
             if commit { try Self.output { () throws(ImageEncodingError) in try sink.commit() } }
         } catch {
             sink.abandon()

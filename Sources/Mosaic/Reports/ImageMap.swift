@@ -13,8 +13,11 @@ extension ContactSheet {
         public var item: Int?
         /// The page, from 0.
         public var page: Int
-        /// Cards: the input file.
+        /// Cards: the input file, for people (`ReportedName.display`: bytes that are not
+        /// UTF-8 as U+FFFD).
         public var source: String?
+        /// Cards whose path is not valid UTF-8: its exact bytes, base64 (`ReportedName`).
+        public var sourceBytes: String?
         /// Why the card shows a placeholder, for people (it names the file).
         public var failure: String?
         /// The same, for programs.
@@ -102,7 +105,9 @@ extension ContactSheet {
         case .card:
             guard let path = element.itemPath else { break }
             let card = card(path)
-            mapped.source = card.entry.path
+            let name = ReportedName(card.entry.path)
+            mapped.source = name.display
+            mapped.sourceBytes = name.sourceBytes
             if let problem = card.entry.problem ?? rendered[card.entry.path] {
                 mapped.failure = problem.description
                 mapped.problem = MapProblem(problem)
@@ -214,6 +219,10 @@ extension ContactSheet {
         if let source = e.source {
             try stream.write(",\"source\":")
             try stream.write(string: source)
+        }
+        if let bytes = e.sourceBytes {
+            try stream.write(",\"sourceBytes\":")
+            try stream.write(string: bytes)
         }
         if let text = e.text {
             try stream.write(",\"text\":")

@@ -28,6 +28,13 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `assemble`: the shards in `path` rendered different boards.
     case shardsDisagree(path: String, detail: String)
 
+    /// The message as lines for people: one, or for `inputsFailed` a first line and one per
+    /// input (every one named), so that a terminal writer can escape each line whole.
+    public var lines: [String] {
+        guard case .inputsFailed(let failures) = self else { return [description] }
+        return ["\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):"] + failures.map(\.description)
+    }
+
     /// A message for people; options by their `SheetOptions` names.
     public var description: String {
         switch self {
@@ -40,8 +47,7 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outputsCollide(let path, let options): return "\(path): \(options.joined(separator: " and ")) would write the same file"
         case .wouldReplaceAForeignFile(let path):
             return "\(path) exists and mosaic did not write it; name the output with -o to replace it"
-        case .inputsFailed(let failures):
-            return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.map(\.description).joined(separator: "\n  ")
+        case .inputsFailed: return lines.joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"
         case .incompleteShards(let path, let missing, let count):
             if count == 0 { return "\(path): no shard's record found (render the shards first: --shard K/N)" }

@@ -3,6 +3,9 @@
 public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`reason` is the system's message).
     case unreadable(path: String, reason: String)
+    /// The path is a FIFO, socket or device (`kind` says which: "a FIFO (named pipe)"):
+    /// never opened for reading, since reading it could block forever or never end.
+    case notAFile(path: String, kind: String)
     /// No registered codec recognises the signature: the first bytes (up to 16), for the
     /// message and for naming a known format mosaic does not read
     /// (`ImageSignatures.unreadableFormat`).
@@ -17,7 +20,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
+        case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _):
             return path
         }
@@ -27,6 +30,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     public var code: String {
         switch self {
         case .unreadable: return "unreadable"
+        case .notAFile: return "notAFile"
         case .unsupportedFormat: return "unsupportedFormat"
         case .codec: return "codec"
         case .tooLarge: return "tooLarge"
@@ -39,6 +43,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         switch self {
         case .unreadable(_, let reason):
             return "cannot read: \(reason)"
+        case .notAFile(_, let kind):
+            return "not a file: it is \(kind) (not read)"
         case .unsupportedFormat(_, let signature):
             if let format = ImageSignatures.unreadableFormat(signature) {
                 return "a \(format) image: mosaic reads \(CodecRegistry.standard.formatNames) only"
