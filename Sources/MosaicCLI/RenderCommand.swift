@@ -95,7 +95,7 @@ struct RenderCommand: ParsableCommand {
             let ownSheets = Set(pages.filter(PNGSink.isMosaicSheet))
             try outputCheck(pages: pages, ownSheets: ownSheets, catalog: catalog).check()
             if output == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !ownSheets.contains($0) }) {
-                throw SheetError.wouldReplaceAForeignFile(path: foreign)
+                throw SheetError.defaultOutputExists(path: foreign)
             }
             let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
             let sink = PNGSink(destination: sinkDestination, compressionLevel: options.compressionLevel, limits: options.limits, threads: options.jobs)

@@ -84,6 +84,9 @@ extension Catalog {
         do {
             manifest = try JSONDecoder().decode(ManifestFile.self, from: Data(text.utf8))
         } catch let error as DecodingError {
+            // Foundation calls a number that does not fit the field ("columns": 2.5) invalid
+            // JSON, without a place: when the text is valid JSON, the value is named.
+            if case .dataCorrupted = error, let wrong = wrongNumber(in: Data(text.utf8)) { throw .manifest(path: path, message: wrong) }
             throw .manifest(path: path, message: describe(error))
         } catch {
             throw .manifest(path: path, message: "\(error)")
@@ -150,13 +153,36 @@ extension Catalog {
         return nil
     }
 
+    /// The first section setting whose value is a number but not a whole one in range
+    /// ("sections[0].columns must be a whole number, got 2.5"); nil when the text is not
+    /// JSON or every such number is whole.
+    static func wrongNumber(in data: Data) -> String? {
+        guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        let numeric = ["columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset"]
+        for (i, section) in ((file["sections"] as? [Any]) ?? []).enumerated() {
+            guard let section = section as? [String: Any] else { continue }
+            for key in numeric {
+                guard let number = section[key] as? NSNumber else { continue }
+                let value = number.doubleValue
+                if value.rounded() != value || abs(value) >= 9.2e18 {
+                    return "sections[\(i)].\(key) must be a whole number, got \(number)"
+                }
+            }
+        }
+        return nil
+    }
+
     static func describe(_ error: DecodingError) -> String {
         func where_(_ context: DecodingError.Context) -> String {
             let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
         }
         switch error {
-        case .dataCorrupted(let context): return "not valid JSON\(where_(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            // With a place, the JSON was read and the value there is wrong: a number that is
+            // no whole number, or out of range ("columns": 2.5).
+            if !context.codingPath.isEmpty { return "wrong value\(where_(context)): a whole number is needed (\(context.debugDescription))" }
+            return "not valid JSON: \(context.debugDescription)"
         case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(where_(context))"
         case .typeMismatch(_, let context): return "wrong type\(where_(context)): \(context.debugDescription)"
         case .valueNotFound(_, let context): return "missing value\(where_(context))"

@@ -80,7 +80,7 @@ public final class JSONStream {
 
     /// Writes out the buffer.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
+    /// - Throws: `SheetError.output(.streamFailed)` with the system's reason.
     public func flush() throws(SheetError) {
         guard let descriptor else {
             data.append(contentsOf: buffer)
@@ -100,6 +100,6 @@ public final class JSONStream {
             return nil
         }
         buffer.removeAll(keepingCapacity: true)
-        if let failure { throw .output(.cannotCreate(path: name, reason: failure)) }
+        if let failure { throw .output(.streamFailed(name: name, reason: failure)) }
     }
 }

@@ -15,8 +15,12 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputIsAFolder(path: String, option: String)
     /// Two outputs are the same file.
     case outputsCollide(path: String, options: [String])
-    /// The default output exists and mosaic did not write it: it is not replaced unasked.
+    /// An output (a file or folder named, or beside one: a viewer page, a pyramid's
+    /// folder) exists and mosaic did not write it: it is not replaced.
     case wouldReplaceAForeignFile(path: String)
+    /// The default output (no `-o` given) exists and mosaic did not write it: it is not
+    /// replaced unasked; naming it with `-o` replaces it.
+    case defaultOutputExists(path: String)
     /// Strict mode: these inputs failed, nothing was written.
     case inputsFailed([CardProblem])
     /// Not one of the `count` inputs could be drawn: nothing was written.
@@ -46,6 +50,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outputIsAFolder(let path, let option): return "\(path): \(option) names a folder, not a file"
         case .outputsCollide(let path, let options): return "\(path): \(options.joined(separator: " and ")) would write the same file"
         case .wouldReplaceAForeignFile(let path):
+            return "\(path) exists and mosaic did not write it; move it away or choose another output name"
+        case .defaultOutputExists(let path):
             return "\(path) exists and mosaic did not write it; name the output with -o to replace it"
         case .inputsFailed: return lines.joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"
