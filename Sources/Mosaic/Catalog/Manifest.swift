@@ -44,16 +44,15 @@ extension Catalog {
         for section in sections {
             let items = section.items ?? []
             var files = CatalogEntries()
-            for item in items {
-                files.append(path: item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path), relativePath: item.path)
-            }
-            // Listed by name: a file that is not an image is a placeholder, not skipped.
-            // The entries come back in manifest order, one per item.
-            var ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
             for (index, item) in items.enumerated() {
-                ordered[index].title = item.title
-                ordered[index].description = item.description
+                files.append(path: item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path), relativePath: item.path)
+                files[index].title = item.title
+                files[index].description = item.description
             }
+            // Listed by name: a file that is not an image is a placeholder, not skipped; a
+            // FIFO or device is skipped (never opened). The entries come back in manifest
+            // order, with their titles.
+            let ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
             let overrides = SectionOverrides(
                 columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,
                 columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset)

@@ -15,10 +15,10 @@ public enum TerminalText {
             let value = scalar.value
             if value < 0x20 || value == 0x7F {
                 out.append(contentsOf: "\\x".unicodeScalars)
-                out.append(contentsOf: hex(value, digits: 2, uppercase: false).unicodeScalars)
+                out.append(contentsOf: ((value < 0x10 ? "0" : "") + String(value, radix: 16)).unicodeScalars)
             } else if (0x80...0x9F).contains(value) || isBidiControl(value) {
                 out.append(contentsOf: "\\u{".unicodeScalars)
-                out.append(contentsOf: hex(value, digits: value > 0xFF ? 4 : 2, uppercase: true).unicodeScalars)
+                out.append(contentsOf: String(value, radix: 16, uppercase: true).unicodeScalars)
                 out.append("}")
             } else {
                 out.append(scalar)
@@ -30,10 +30,5 @@ public enum TerminalText {
     /// True for the controls that change the order text is shown in.
     static func isBidiControl(_ value: UInt32) -> Bool {
         value == 0x061C || value == 0x200E || value == 0x200F || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-    }
-
-    static func hex(_ value: UInt32, digits: Int, uppercase: Bool) -> String {
-        let text = String(value, radix: 16, uppercase: uppercase)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }
