@@ -38,6 +38,7 @@ struct DiffCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html)])
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }

@@ -43,6 +43,7 @@ struct RenderCommand: ParsableCommand {
     var outputFormat: PyramidArguments.OutputFormat { pyramid.resolvedFormat(destination: destination) }
 
     func validate() throws {
+        try SheetArguments.checkOutputNames([("--output", output), ("--json", json)])
         if toStandardOutput {
             if json == "-" { throw ValidationError("--output - and --json - would both write to standard output") }
             if outputFormat != .png { throw ValidationError("--output - writes one PNG; a pyramid needs a name") }

@@ -49,6 +49,15 @@ enum SheetArguments {
         }
     }
 
+    /// Output names must be valid UTF-8: the writers, renames and cleanup take paths as
+    /// UTF-8 strings, and a name with other bytes would be written under another name.
+    /// (Inputs may have any bytes: `FileNames`.)
+    static func checkOutputNames(_ pairs: [(String, String?)]) throws {
+        for case let (option, path?) in pairs where !FileNames.isValidUTF8(path) {
+            throw ValidationError("\(option): \"\(FileNames.display(path))\" is not valid UTF-8; mosaic writes files under UTF-8 names only")
+        }
+    }
+
     /// "--name must be at least 1" for the first given value below 1.
     static func checkAtLeastOne(_ pairs: [(String, Int?)]) throws {
         for case let (name, value?) in pairs where value < 1 { throw ValidationError("--\(name) must be at least 1, got \(value)") }

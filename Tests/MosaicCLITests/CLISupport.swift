@@ -56,6 +56,25 @@ enum CLI {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs `script` with `/bin/sh -c`, `$0` the `mosaic` executable and `$1`... the
+    /// arguments: for arguments whose bytes are not UTF-8 (`printf '\\351'`), which
+    /// `Process` cannot pass.
+    static func runInShell(_ script: String, arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, productsDirectory.appendingPathComponent("mosaic").path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     static let repository: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sampleImages = repository.appendingPathComponent("SampleImages").path
 

@@ -127,4 +127,18 @@ import Testing
         #expect(card["title"] as? String == "{width}{height}.png")
         #expect(card["description"] as? String == "384x303 png")
     }
+
+    /// An output name that is not UTF-8 is refused, naming the option. Before: the sheet
+    /// was written under another name (the bytes' private-use stand-ins, encoded).
+    @Test func anOutputNameThatIsNotUTF8IsRefused() throws {
+        let dir = CLI.temporaryDirectory()
+        let image = CLI.sampleImages + "/coins.png"
+        let result = try CLI.runInShell("exec \"$0\" render \"$2\" -o \"$(printf '%s/caf\\351.png' \"$1\")\" --no-progress", arguments: [dir, image])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: --output: \"\(dir)/caf\u{FFFD}.png\" is not valid UTF-8; mosaic writes files under UTF-8 names only\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        let diff = try CLI.runInShell("exec \"$0\" diff \"$2\" \"$2\" --junit \"$(printf '%s/caf\\351.xml' \"$1\")\"", arguments: [dir, image])
+        #expect(diff.status == 64)
+        #expect(diff.stderr.hasPrefix("Error: --junit: \"\(dir)/caf\u{FFFD}.xml\" is not valid UTF-8"))
+    }
 }

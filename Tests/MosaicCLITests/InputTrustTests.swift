@@ -167,16 +167,9 @@ import Testing
         #expect(folder.status == 0, "\(folder.stderr)")
         #expect(folder.stderr.contains("rendered 2 images ->"))
         // Named as an argument, through a shell that passes the raw byte.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let mosaic = CLI.productsDirectory.appendingPathComponent("mosaic").path
-        process.arguments = ["-c", "exec \"$0\" render \"$(printf '%s/caf\\351.png' \"$1\")\" -o \"$1/../latin1-named.png\" --no-progress", mosaic, dir]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.contains("rendered 1 image ->"))
+        let named = try CLI.runInShell(
+            "exec \"$0\" render \"$(printf '%s/caf\\351.png' \"$1\")\" -o \"$1/../latin1-named.png\" --no-progress", arguments: [dir])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stderr.contains("rendered 1 image ->"))
     }
 }

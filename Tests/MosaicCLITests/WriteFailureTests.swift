@@ -69,6 +69,11 @@ import Testing
         #expect(sheet.status == 1)
         #expect(sheet.stderr == "error: \(disk)/sheet.png: cannot write: No space left on device (nothing was replaced)\n")
         #expect(try String(contentsOfFile: disk + "/sheet.png", encoding: .utf8) == "earlier sheet")
+        // A pyramid: named by its descriptor, not by a tile of its hidden staging folder.
+        let pyramid = try CLI.run(["render", CLI.sampleImages, "-o", disk + "/board.dzi"] + InputTrustTests.fixed)
+        #expect(pyramid.status == 1)
+        #expect(pyramid.stderr == "error: \(disk)/board.dzi: cannot write: No space left on device (nothing was replaced)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk) == ["sheet.png"])
         // The map: the disk filled up to its last page first.
         try Data("earlier map".utf8).write(to: URL(fileURLWithPath: disk + "/map.json"))
         let filler = FileHandle(forWritingAtPath: disk + "/sheet.png")
