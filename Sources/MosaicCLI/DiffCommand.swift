@@ -7,7 +7,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made (a missing path, a file given directly that cannot be read), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
 
     @Argument(help: "The baseline image or folder.")
     var baseline: String

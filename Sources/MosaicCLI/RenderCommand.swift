@@ -7,7 +7,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a contact sheet of images (masonry or grid) as PNG, or as a zoomable tile pyramid with a viewer.",
-        discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
     @OptionGroup(title: "Layout") var layout: LayoutArguments
