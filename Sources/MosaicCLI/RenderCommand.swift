@@ -250,7 +250,7 @@ struct RenderCommand: ParsableCommand {
             throw SheetError.output(error)
         }
         try pending?.commit()
-        if json == "-" { try map(JSONStream(descriptor: STDOUT_FILENO, name: "standard output")) }
+        if json == "-" { try map(try Terminal.standardOutputStream()) }
         if toStandardOutput {
             // Registered, so that a closed pipe (SIGPIPE) or Ctrl-C while sending removes it.
             TemporaryFiles.register(sinkDestination)

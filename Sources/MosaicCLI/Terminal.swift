@@ -11,6 +11,22 @@ import MosaicSync
 enum Terminal {
     /// Set when a write to standard error failed.
     static let errorStreamFailed = Locked(false)
+    /// Standard descriptors that were closed when the process started.
+    static let closedAtStart = Locked(Set<Int32>())
+
+    /// Before anything is opened: a standard descriptor that is closed (`2>&-`) gets
+    /// /dev/null, so that no file mosaic opens takes its number and receives messages or
+    /// the PNG; writes meant for it still fail, as "Bad file descriptor".
+    static func reserveStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0 && null != descriptor {
+                dup2(null, descriptor)
+                close(null)
+            }
+            closedAtStart.withLock { _ = $0.insert(descriptor) }
+        }
+    }
 
     /// Writes `text` and a newline to standard error, escaped.
     static func printError(_ text: String) {
@@ -36,6 +52,16 @@ enum Terminal {
         }
     }
 
+    /// A JSON stream into standard output (the image map, streamed).
+    ///
+    /// - Throws: `Failure` when standard output was closed when the process started.
+    static func standardOutputStream() throws -> JSONStream {
+        if closedAtStart.withLock({ $0.contains(STDOUT_FILENO) }) {
+            throw Failure(description: "standard output: cannot write: \(String(cString: strerror(EBADF)))")
+        }
+        return JSONStream(descriptor: STDOUT_FILENO, name: "standard output")
+    }
+
     /// Writes raw bytes (the progress bar's own control sequences) to standard error.
     static func writeError(_ data: Data) {
         if write(data, to: STDERR_FILENO) != nil { errorStreamFailed.withLock { $0 = true } }
@@ -43,7 +69,8 @@ enum Terminal {
 
     /// Writes all of `data` to `descriptor`; the system's message when it fails.
     static func write(_ data: Data, to descriptor: Int32) -> String? {
-        data.withUnsafeBytes { raw -> String? in
+        if closedAtStart.withLock({ $0.contains(descriptor) }) { return String(cString: strerror(EBADF)) }
+        return data.withUnsafeBytes { raw -> String? in
             var done = 0
             while done < raw.count, let base = raw.baseAddress {
                 let wrote = Glibc.write(descriptor, base + done, raw.count - done)

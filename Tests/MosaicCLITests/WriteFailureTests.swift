@@ -44,6 +44,22 @@ import Testing
         #expect(help.stderr == Self.noSpace)
     }
 
+    /// A standard stream closed before the start (`>&-`, `2>&-`): no file mosaic opens
+    /// takes its number, and writing to it is an error, not a write into that file.
+    @Test func aClosedStandardStreamIsAnError() throws {
+        let image = CLI.sampleImages + "/coins.png"
+        let probe = try CLI.runInShell("exec \"$0\" probe \"$1\" >&-", arguments: [image])
+        #expect(probe.status == 1)
+        #expect(probe.stderr == "error: standard output: cannot write: Bad file descriptor\n")
+        let layout = try CLI.runInShell("exec \"$0\" layout \"$1\" --font \"$2\" >&-", arguments: [image, InputTrustTests.font[1]])
+        #expect(layout.status == 1)
+        #expect(layout.stderr == "error: standard output: cannot write: Bad file descriptor\n")
+        let dir = CLI.temporaryDirectory()
+        let render = try CLI.runInShell("exec \"$0\" render \"$1\" -o \"$2/s.png\" --progress 2>&-", arguments: [image, dir])
+        #expect(render.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["s.png"])
+    }
+
     /// A full disk (a 256 KiB tmpfs; mounting needs root): the message says so and names
     /// the file; the previous sheet and map stay, and no temporary file is left.
     @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
