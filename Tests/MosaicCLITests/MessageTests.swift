@@ -88,5 +88,10 @@ import Testing
         #expect(lines.first == "error: 4 inputs failed (strict mode, nothing written):")
         #expect(lines.dropFirst().map { $0.prefix { $0 != ":" } } == (1...4).map { "  \(dir)/cut\($0).jpg" })
         #expect(!FileManager.default.fileExists(atPath: dir + "/../strict-four.png"))
+        // With a file whose headers cannot be read as well: all five.
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: dir + "/broken.png"))
+        let mixed = try CLI.run(["render", dir, "--strict", "-o", dir + "/../strict-five.png"] + InputTrustTests.fixed)
+        #expect(mixed.status == 1)
+        #expect(mixed.stderr.hasPrefix("error: 5 inputs failed (strict mode, nothing written):\n  \(dir)/broken.png: not a JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF file\n"))
     }
 }
