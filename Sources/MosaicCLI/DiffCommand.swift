@@ -94,10 +94,12 @@ struct DiffCommand: ParsableCommand {
                 if json == "-" {
                     try Terminal.writeOutput(try report.json() + Data("\n".utf8))
                 } else {
-                    try writeAtomically(try report.json(), to: json)
+                    try PendingFile(try report.json(), at: json).commit()
                 }
             }
-            if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }
+            // Written beside their destination and renamed: a full disk names the file and its
+            // reason, and leaves an earlier report as it was.
+            if let junit { try PendingFile(Data(report.junit().utf8), at: junit).commit() }
             if !quiet {
                 var lines = report.summaryLines()
                 if let staleBoard { lines.append("no board: nothing changed (removed the previous \(staleBoard))") }

@@ -100,6 +100,11 @@ import Testing
         #expect(map.status == 1)
         #expect(map.stderr == "error: \(disk)/map.json: cannot write: No space left on device (nothing was replaced)\n")
         #expect(try String(contentsOfFile: disk + "/map.json", encoding: .utf8) == "earlier map")
+        // diff's reports: the same. Before: "cannot write the file", without a reason.
+        let image = CLI.sampleImages + "/coins.png"
+        let junit = try CLI.run(["diff", image, image, "--junit", disk + "/junit.xml"])
+        #expect(junit.status == 2)
+        #expect(junit.stderr == "error: \(disk)/junit.xml: cannot write: No space left on device (nothing was replaced)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk).sorted() == ["map.json", "sheet.png"])
     }
 }
