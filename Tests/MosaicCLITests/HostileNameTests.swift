@@ -77,6 +77,12 @@ import Testing
         let encoded = try #require(card["sourceBytes"] as? String)
         let bytes = try #require(Data(base64Encoded: encoded))
         #expect(Array(bytes) == FileNames.bytes(of: path))
+        // probe --json: the same two fields, as "path" and "pathBytes".
+        let probed = try CLI.runInShell("exec \"$0\" probe --json \"$(printf '%s/caf\\351.png' \"$1\")\"", arguments: [dir])
+        #expect(probed.status == 0, "\(probed.stderr)")
+        let entry = (try JSONSerialization.jsonObject(with: Data(probed.stdout.utf8)) as? [[String: Any]])?.first
+        #expect(entry?["path"] as? String == dir + "/caf\u{FFFD}.png")
+        #expect(entry?["pathBytes"] as? String == encoded)
     }
 
     /// `mosaic diff`: a pair named `bad\xff.png`, red against blue, is compared and reported
