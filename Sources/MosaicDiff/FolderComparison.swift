@@ -5,6 +5,9 @@ import MosaicLayout
 /// Two folders matched by relative path, or two files.
 public struct FolderComparison: Sendable {
     public var results: [PairResult]
+    /// FIFOs, sockets and devices found in the folders (never opened): their paths
+    /// relative to the folder, in path order, and what each is ("a FIFO (named pipe)").
+    public var skippedSpecialFiles: [(path: String, kind: String)] = []
 
     public var changed: [PairResult] { results.filter { $0.status == .changed } }
     public var added: [PairResult] { results.filter { $0.status == .added } }
@@ -40,8 +43,9 @@ public struct FolderComparison: Sendable {
                 options: options, tolerance: tolerance, decoder: decoder, writer: &writer)
             return FolderComparison(results: [result])
         }
-        let left = try images(in: baseline, decoder: decoder)
-        let right = try images(in: current, decoder: decoder)
+        var specials: [String: String] = [:]
+        let left = try images(in: baseline, decoder: decoder, special: &specials)
+        let right = try images(in: current, decoder: decoder, special: &specials)
         var results: [PairResult] = []
         for path in Set(left).union(right).sorted() {
             switch (left.contains(path), right.contains(path)) {
@@ -64,7 +68,9 @@ public struct FolderComparison: Sendable {
                 results.append(PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil))
             }
         }
-        return FolderComparison(results: results)
+        var comparison = FolderComparison(results: results)
+        comparison.skippedSpecialFiles = specials.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return comparison
     }
 
     static func comparePair(
@@ -122,14 +128,17 @@ public struct FolderComparison: Sendable {
     /// that every name is kept whatever its bytes (`FileNames`). Hidden files and folders,
     /// FIFOs, sockets and devices (never opened) and folders seen before through a link
     /// are left out.
-    static func images(in root: String, decoder: ImageDecoder) throws(DiffError) -> [String] {
+    /// The special files found are added to `special` (relative path: kind).
+    static func images(in root: String, decoder: ImageDecoder, special: inout [String: String]) throws(DiffError) -> [String] {
         var found: [String] = []
         var visited: Set<String> = []
-        try collect(root: root, relative: "", into: &found, visited: &visited)
+        try collect(root: root, relative: "", into: &found, special: &special, visited: &visited)
         return found
     }
 
-    static func collect(root: String, relative: String, into found: inout [String], visited: inout Set<String>) throws(DiffError) {
+    static func collect(
+        root: String, relative: String, into found: inout [String], special: inout [String: String], visited: inout Set<String>
+    ) throws(DiffError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
         if let status = FileNames.status(folder) {
             guard visited.insert("\(status.st_dev):\(status.st_ino)").inserted else { return }
@@ -141,7 +150,9 @@ public struct FolderComparison: Sendable {
             let child = relative.isEmpty ? name : relative + "/" + name
             guard let status = FileNames.status(root + "/" + child) else { continue }
             if (status.st_mode & S_IFMT) == S_IFDIR {
-                try collect(root: root, relative: child, into: &found, visited: &visited)
+                try collect(root: root, relative: child, into: &found, special: &special, visited: &visited)
+            } else if let kind = FileNames.specialKind(status.st_mode) {
+                special[child] = kind
             } else if (status.st_mode & S_IFMT) == S_IFREG,
                 let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head) != nil
             {

@@ -37,6 +37,7 @@ public struct DiffReport: Sendable {
         for result in comparison.removed { lines.append("removed    \(name(result))") }
         for result in comparison.failed { lines.append("failed     \(name(result)): \(result.error?.description ?? "cannot read")") }
         for result in comparison.withinTolerance { lines.append("tolerated  \(name(result)): \(figures(result))") }
+        for file in comparison.skippedSpecialFiles { lines.append("skipped    \(FileNames.display(file.path)): \(file.kind), not read") }
         let c = comparison
         var counts = "\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
         if !c.withinTolerance.isEmpty { counts += ", \(c.withinTolerance.count) within tolerance" }
