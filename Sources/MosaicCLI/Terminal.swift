@@ -30,10 +30,7 @@ enum Terminal {
 
     /// Writes `text` and a newline to standard error, escaped.
     static func printError(_ text: String) {
-        if let failure = write(Data((TerminalText.escaped(text) + "\n").utf8), to: STDERR_FILENO) {
-            errorStreamFailed.withLock { $0 = true }
-            _ = failure
-        }
+        writeError(Data((TerminalText.escaped(text) + "\n").utf8))
     }
 
     /// Writes `text` and a newline to standard output, escaped.

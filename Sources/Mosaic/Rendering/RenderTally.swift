@@ -1,7 +1,6 @@
 /// What a render has drawn so far: counts, problems and progress.
 struct RenderTally {
     let total: Int
-    let strict: Bool
     let progress: (@Sendable (RenderProgress) -> Void)?
     var done = 0
     var rendered = 0

@@ -28,7 +28,7 @@ public struct SheetRenderer: Sendable {
     ) throws(SheetError) -> RenderSummary {
         let options = sheet.options
         Allocator.returnLargeBlocks
-        var tally = RenderTally(total: sheet.layout.cardCount, strict: options.strict, progress: progress)
+        var tally = RenderTally(total: sheet.layout.cardCount, progress: progress)
         do throws(SheetError) {
             for page in 0..<sheet.layout.pageCount { try renderPage(page, into: sink, tally: &tally) }
             if options.strict {
