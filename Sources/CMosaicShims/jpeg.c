@@ -3,6 +3,7 @@
 #include "CMosaicShims.h"
 #include "results.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,9 +392,13 @@ mosaic_result mosaic_jpeg_encode_file(
     cinfo.err = &error.pub;
     mosaic_jpeg_install_errors(&error, &result);
     if (setjmp(error.jump)) {
+        // A failed fwrite (a full disk): keep the system's reason, not only libjpeg's.
+        int system = errno;
+        int wrote = error.pub.msg_code == JERR_FILE_WRITE;
         jpeg_destroy_compress(&cinfo);
         if (file) fclose(file);
         result.status = MOSAIC_ERROR;
+        if (wrote) result.system_errno = system ? system : EIO;
         return result;
     }
     if (components != 1 && components != 3 && components != 4) {
@@ -433,6 +438,7 @@ mosaic_result mosaic_jpeg_encode_file(
     jpeg_destroy_compress(&cinfo);
     if (fclose(file) != 0) {
         result.status = MOSAIC_ERROR;
+        result.system_errno = errno ? errno : EIO;
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "cannot finish writing %s", path);
     }
     return result;

@@ -23,6 +23,26 @@ static void mosaic_png_error_fn(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/// libpng's default writer says only "Write Error" when fwrite fails: this one keeps the
+/// system's errno (ENOSPC: "No space left on device") for the message.
+static void mosaic_png_write_fn(png_structp png, png_bytep data, size_t length) {
+    FILE *file = (FILE *)png_get_io_ptr(png);
+    if (fwrite(data, 1, length, file) != length) {
+        mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
+        result->system_errno = errno ? errno : EIO;
+        png_error(png, "cannot write the file");
+    }
+}
+
+static void mosaic_png_flush_fn(png_structp png) {
+    FILE *file = (FILE *)png_get_io_ptr(png);
+    if (fflush(file) != 0) {
+        mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
+        result->system_errno = errno ? errno : EIO;
+        png_error(png, "cannot write the file");
+    }
+}
+
 static void mosaic_png_warning_fn(png_structp png, png_const_charp message) {
     mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
     if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", message);
@@ -862,7 +882,7 @@ mosaic_png_writer *mosaic_png_writer_open(const char *path, const mosaic_png_par
         mosaic_png_writer_abort(writer);
         return NULL;
     }
-    png_init_io(writer->png, writer->file);
+    png_set_write_fn(writer->png, writer->file, mosaic_png_write_fn, mosaic_png_flush_fn);
     mosaic_png_apply_params(writer->png, writer->info, params);
     png_write_info(writer->png, writer->info);
     return writer;
@@ -874,12 +894,15 @@ static mosaic_result mosaic_png_writer_close(mosaic_png_writer *writer) {
     mosaic_result result = writer->result;
     png_destroy_write_struct(&writer->png, &writer->info);
     int flushed = fflush(writer->file) == 0;
+    int error = flushed ? 0 : errno;
     int closed = fclose(writer->file) == 0;
+    if (!closed && error == 0) error = errno;
     writer->file = NULL;
     free(writer);
     if (!flushed || !closed) {
         result.status = MOSAIC_ERROR;
-        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file could not be written to the end (disk full?)");
+        result.system_errno = error ? error : EIO;
+        snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file could not be written to the end");
     }
     return result;
 }
@@ -957,7 +980,7 @@ mosaic_result mosaic_png_write_image(
         if (result.message[0] == 0) snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libpng could not start");
         return result;
     }
-    png_init_io(png, file);
+    png_set_write_fn(png, file, mosaic_png_write_fn, mosaic_png_flush_fn);
     mosaic_png_apply_params(png, info, params);
     png_write_info(png, info);
     int passes = png_set_interlace_handling(png);
@@ -968,6 +991,7 @@ mosaic_result mosaic_png_write_image(
     png_destroy_write_struct(&png, &info);
     if (fclose(file) != 0) {
         result.status = MOSAIC_ERROR;
+        result.system_errno = errno ? errno : EIO;
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the file could not be written to the end");
     }
     return result;

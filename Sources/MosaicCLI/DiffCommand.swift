@@ -7,7 +7,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made (a missing path, a file given directly that cannot be read), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
 
     @Argument(help: "The baseline image or folder.")
     var baseline: String
@@ -38,6 +38,7 @@ struct DiffCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html)])
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
@@ -91,17 +92,18 @@ struct DiffCommand: ParsableCommand {
             }
             if let json {
                 if json == "-" {
-                    FileHandle.standardOutput.write(try report.json())
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    try Terminal.writeOutput(try report.json() + Data("\n".utf8))
                 } else {
-                    try writeAtomically(try report.json(), to: json)
+                    try PendingFile(try report.json(), at: json).commit()
                 }
             }
-            if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }
+            // Written beside their destination and renamed: a full disk names the file and its
+            // reason, and leaves an earlier report as it was.
+            if let junit { try PendingFile(Data(report.junit().utf8), at: junit).commit() }
             if !quiet {
                 var lines = report.summaryLines()
                 if let staleBoard { lines.append("no board: nothing changed (removed the previous \(staleBoard))") }
-                if json == "-" { lines.forEach(printError) } else { lines.forEach { print($0) } }
+                if json == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
             }
             if !comparison.passes { throw ExitCode(1) }
         } catch let error as DiffError {

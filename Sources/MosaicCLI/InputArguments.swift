@@ -43,7 +43,10 @@ struct InputArguments: ParsableArguments {
             listed = ListedFiles()
             listed.entries = try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated)
         }
-        if inputs.isEmpty && listed.entries.isEmpty { throw ValidationError("give a folder, a manifest or image files, or --files-from FILE") }
+        if inputs.isEmpty && listed.entries.isEmpty {
+            if let filesFrom { throw ValidationError("--files-from: \(filesFrom == "-" ? "standard input" : filesFrom) lists no files") }
+            throw ValidationError("give a folder, a manifest or image files, or --files-from FILE")
+        }
     }
 
     /// The files the list names, as a catalog not yet probed (for checks before any work).
@@ -60,16 +63,21 @@ struct InputArguments: ParsableArguments {
     /// carriage return before the newline dropped) or NUL-terminated; empty ones skipped.
     /// Bytes that are not UTF-8 are kept (`FileNames`).
     static func paths(listedIn list: String, nullSeparated: Bool) throws -> CatalogEntries {
-        let data: Data
-        if list == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: list))
-            } catch {
-                let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-                throw ValidationError("--files-from: cannot read \(list): \(reason)")
+        // Read with read(2) to its end, whatever the list is: a file, standard input, a
+        // pipe (`--files-from <(find ...)`), /dev/null (an empty list).
+        let descriptor = list == "-" ? STDIN_FILENO : FileNames.withSystemPath(list) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw ValidationError("--files-from: cannot read \(list): \(String(cString: strerror(errno)))") }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ValidationError("--files-from: cannot read \(list): \(String(cString: strerror(errno)))")
             }
+            if got == 0 { break }
+            data.append(contentsOf: chunk[0..<got])
         }
         let separator: UInt8 = nullSeparated ? 0 : 0x0A
         var paths = CatalogEntries()

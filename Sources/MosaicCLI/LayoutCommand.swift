@@ -28,7 +28,7 @@ struct LayoutCommand: ParsableCommand {
             let contactSheet = try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter)
             warnOfLargePages(contactSheet, files: PNGSink.pagePaths(for: output, pageCount: contactSheet.layout.pageCount))
             // Streamed: a map of a million cards is never held whole.
-            try contactSheet.writeImageMap(to: JSONStream(descriptor: STDOUT_FILENO, name: "standard output"), output: output)
+            try contactSheet.writeImageMap(to: try Terminal.standardOutputStream(), output: output)
         }
     }
 }

@@ -6,6 +6,7 @@ import Mosaic
 struct MosaicCommand: ParsableCommand {
     /// An interrupted run removes its temporary files; the previous outputs stay as they were.
     static func main() {
+        Terminal.reserveStandardDescriptors()
         TemporaryFiles.removeOnInterrupt()
         // Before any thread allocates (see Allocator).
         _ = Allocator.returnLargeBlocks
@@ -18,8 +19,9 @@ struct MosaicCommand: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            exit(withError: error)
+            Terminal.exit(with: error)
         }
+        Terminal.exit(with: nil)
     }
 
     static let configuration = CommandConfiguration(

@@ -7,7 +7,7 @@ struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Print the format, size, EXIF orientation and colour profile of images, without decoding them.",
-        discussion: "Exit status: 0 when every file was probed, 1 when one could not be, 64 for a usage error.")
+        discussion: "Exit status: 0 when every file was probed, 1 when one could not be (a FIFO, socket or device is named, never opened) or standard output could not be written, 64 for a usage error.")
 
     @Argument(help: "The image files (JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF, recognised by their signature).")
     var files: [String]
@@ -16,7 +16,10 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     struct Entry: Encodable {
+        /// The path for people; `pathBytes`, its exact bytes in base64 when it is not UTF-8
+        /// (`ReportedName`).
         var path: String
+        var pathBytes: String?
         var format: String?
         var width: Int?
         var height: Int?
@@ -32,42 +35,59 @@ struct ProbeCommand: ParsableCommand {
         /// Bytes the decoder holds besides its output (progressive JPEG coefficients).
         var decodeMemory: Int?
         var error: String?
+
+        init(
+            name: ReportedName, format: String? = nil, width: Int? = nil, height: Int? = nil, orientation: Int? = nil,
+            orientedWidth: Int? = nil, orientedHeight: Int? = nil, hasAlpha: Bool? = nil, progressive: Bool? = nil,
+            bitDepth: Int? = nil, colorModel: String? = nil, colorProfile: String? = nil, decodeMemory: Int? = nil, error: String? = nil
+        ) {
+            (path, pathBytes) = (name.display, name.sourceBytes)
+            (self.format, self.width, self.height, self.orientation) = (format, width, height, orientation)
+            (self.orientedWidth, self.orientedHeight, self.hasAlpha, self.progressive) = (orientedWidth, orientedHeight, hasAlpha, progressive)
+            (self.bitDepth, self.colorModel, self.colorProfile, self.decodeMemory, self.error) = (bitDepth, colorModel, colorProfile, decodeMemory, error)
+        }
     }
 
     func run() throws {
+        try reportingErrors(probeFiles)
+    }
+
+    func probeFiles() throws {
         let decoder = ImageDecoder()
         var entries: [Entry] = []
         var failed = 0
         for path in files {
-            do {
-                let info = try decoder.probe(path)
-                let profile = try decoder.colorProfile(path)
-                entries.append(Entry(
-                    path: path, format: info.format.rawValue, width: info.width, height: info.height,
-                    orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
-                    orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
-                    bitDepth: info.bitDepth, colorModel: info.colorModel, colorProfile: profile?.description, decodeMemory: info.decodeMemory))
-                if !json {
-                    var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
-                    if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
-                    if info.hasAlpha { line += ", alpha" }
-                    if let interlacing = info.interlacing { line += ", \(interlacing)" }
-                    line += ", orientation \(info.orientation)"
-                    if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
-                    if let profile { line += ", \(profile)" }
-                    print(line)
-                }
+            let info: ImageInfo, profile: ColorProfile?
+            do throws(ImageDecodingError) {
+                info = try decoder.probe(path)
+                profile = try decoder.colorProfile(path)
             } catch {
                 failed += 1
-                entries.append(Entry(path: path, error: error.description))
-                if !json { FileHandle.standardError.write(Data("error: \(error.description)\n".utf8)) }
+                entries.append(Entry(name: ReportedName(path), error: error.description))
+                if !json { printError("error: \(error.description)") }
+                continue
+            }
+            entries.append(Entry(
+                name: ReportedName(path), format: info.format.rawValue, width: info.width, height: info.height,
+                orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
+                orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
+                bitDepth: info.bitDepth, colorModel: info.colorModel, colorProfile: profile?.description, decodeMemory: info.decodeMemory))
+            if !json {
+                var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
+                if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
+                if info.hasAlpha { line += ", alpha" }
+                if let interlacing = info.interlacing { line += ", \(interlacing)" }
+                line += ", orientation \(info.orientation)"
+                if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
+                if let profile { line += ", \(profile)" }
+                try Terminal.print(line)
             }
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(entries)
-            print(String(decoding: data, as: UTF8.self))
+            try Terminal.writeOutput(data + Data("\n".utf8))
         }
         if failed > 0 { throw ExitCode(1) }
     }

@@ -35,7 +35,7 @@ final class ProgressBar: Sendable {
             guard progress.done == progress.total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
             lastDraw = now
             let text = Self.line(done: progress.done, total: progress.total, elapsed: now.timeIntervalSince(start), columns: columns)
-            FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
+            Terminal.writeError(Data(("\r" + text + "\u{1B}[K").utf8))
         }
     }
 
@@ -63,7 +63,7 @@ final class ProgressBar: Sendable {
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.writeError(Data("\r\u{1B}[K".utf8))
         TemporaryFiles.progressLine(active: false)
     }
 }

@@ -28,7 +28,7 @@ struct PyramidArguments: ParsableArguments {
     var skipBlankTiles = false
     @Flag(help: "Pyramids: no viewer (by default NAME.html and NAME.map.js are written beside the pyramid: pan, zoom, search, captions, links to the originals; it works offline, from file://).")
     var noViewer = false
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Pyramids: render part K of N (K from 0, as Kubernetes Indexed Jobs' JOB_COMPLETION_INDEX and Slurm array indices give it) into NAME.shards/; 'mosaic assemble NAME.dzi' finishes the pyramid once all N are done (default: the whole pyramid in this process).",
         valueName: "K/N"))
     var shard: String?
@@ -41,7 +41,13 @@ struct PyramidArguments: ParsableArguments {
         if let tileSize, overlap * 2 >= tileSize { throw ValidationError("--overlap \(overlap) must be less than half of --tile-size \(tileSize)") }
         if !(1...100).contains(tileQuality) { throw ValidationError("--tile-quality must be 1 to 100, got \(tileQuality)") }
         if let shard, ShardPlan.parse(shard) == nil {
-            throw ValidationError("--shard must be K/N with 0 <= K < N (K from 0), got \"\(shard)\"")
+            // Say which part is wrong: the form, K, or N past the limit.
+            let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) {
+                if count > ShardPlan.maximumCount { throw ValidationError("--shard: at most \(ShardPlan.maximumCount) shards, got \(count)") }
+                if count >= 1 { throw ValidationError("--shard \(shard): K must be 0 to \(count - 1) (K counts from 0), got \(index)") }
+            }
+            throw ValidationError("--shard must be K/N with 0 <= K < N (K from 0) and N at most \(ShardPlan.maximumCount), got \"\(shard)\"")
         }
     }
 

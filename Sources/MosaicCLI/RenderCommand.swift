@@ -7,7 +7,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a contact sheet of images (masonry or grid) as PNG, or as a zoomable tile pyramid with a viewer.",
-        discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
     @OptionGroup(title: "Layout") var layout: LayoutArguments
@@ -43,6 +43,7 @@ struct RenderCommand: ParsableCommand {
     var outputFormat: PyramidArguments.OutputFormat { pyramid.resolvedFormat(destination: destination) }
 
     func validate() throws {
+        try SheetArguments.checkOutputNames([("--output", output), ("--json", json)])
         if toStandardOutput {
             if json == "-" { throw ValidationError("--output - and --json - would both write to standard output") }
             if outputFormat != .png { throw ValidationError("--output - writes one PNG; a pyramid needs a name") }
@@ -96,7 +97,7 @@ struct RenderCommand: ParsableCommand {
             let ownSheets = Set(pages.filter(PNGSink.isMosaicSheet))
             try outputCheck(pages: pages, ownSheets: ownSheets, catalog: catalog).check()
             if output == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !ownSheets.contains($0) }) {
-                throw SheetError.wouldReplaceAForeignFile(path: foreign)
+                throw SheetError.defaultOutputExists(path: foreign)
             }
             let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
             let sink = PNGSink(destination: sinkDestination, compressionLevel: options.compressionLevel, limits: options.limits, threads: options.jobs)
@@ -249,7 +250,7 @@ struct RenderCommand: ParsableCommand {
             throw SheetError.output(error)
         }
         try pending?.commit()
-        if json == "-" { try map(JSONStream(descriptor: STDOUT_FILENO, name: "standard output")) }
+        if json == "-" { try map(try Terminal.standardOutputStream()) }
         if toStandardOutput {
             // Registered, so that a closed pipe (SIGPIPE) or Ctrl-C while sending removes it.
             TemporaryFiles.register(sinkDestination)
@@ -260,7 +261,7 @@ struct RenderCommand: ParsableCommand {
             guard let png = FileManager.default.contents(atPath: sinkDestination) else {
                 throw Failure(description: "\(sinkDestination): cannot read the sheet back to send it to standard output")
             }
-            FileHandle.standardOutput.write(png)
+            try Terminal.writeOutput(png)
         }
     }
 
@@ -363,18 +364,5 @@ struct RenderCommand: ParsableCommand {
         line += " -> " + written
         line += " (\(String(format: "%.2f", seconds)) s)"
         printError(line)
-    }
-}
-
-/// Writes `data` beside `path` and renames it into place.
-func writeAtomically(_ data: Data, to path: String) throws {
-    let temporary = (path as NSString).deletingLastPathComponent.appending((path as NSString).deletingLastPathComponent.isEmpty ? "" : "/")
-        + ".\((path as NSString).lastPathComponent).mosaic-\(getpid()).tmp"
-    guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-        throw Failure(description: "\(path): cannot write the file")
-    }
-    guard rename(temporary, path) == 0 else {
-        unlink(temporary)
-        throw Failure(description: "\(path): cannot move the file into place")
     }
 }

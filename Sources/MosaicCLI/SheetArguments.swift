@@ -49,6 +49,15 @@ enum SheetArguments {
         }
     }
 
+    /// Output names must be valid UTF-8: the writers, renames and cleanup take paths as
+    /// UTF-8 strings, and a name with other bytes would be written under another name.
+    /// (Inputs may have any bytes: `FileNames`.)
+    static func checkOutputNames(_ pairs: [(String, String?)]) throws {
+        for case let (option, path?) in pairs where !FileNames.isValidUTF8(path) {
+            throw ValidationError("\(option): \"\(FileNames.display(path))\" is not valid UTF-8; mosaic writes files under UTF-8 names only")
+        }
+    }
+
     /// "--name must be at least 1" for the first given value below 1.
     static func checkAtLeastOne(_ pairs: [(String, Int?)]) throws {
         for case let (name, value?) in pairs where value < 1 { throw ValidationError("--\(name) must be at least 1, got \(value)") }
@@ -76,9 +85,9 @@ func warnOfLargePages(_ sheet: ContactSheet, files: [String]) {
     }
 }
 
-/// Writes to standard error.
+/// Writes a line to standard error, escaped for a terminal (`Terminal.printError`).
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    Terminal.printError(text)
 }
 
 /// Runs a command's work; mosaic's own errors print as "error: <file>: <reason>" and
@@ -92,6 +101,12 @@ func reportingErrors(_ body: () throws -> Void) throws {
         // The library names its options by property; the user typed flags.
         printError("error: \(flag(forOption: name)): \(message)")
         throw ExitCode(64)
+    } catch let error as SheetError {
+        // One line each, escaped whole: a strict refusal names every input on its own line.
+        let lines = error.lines
+        printError("error: \(lines[0])")
+        for line in lines.dropFirst() { printError("  " + line) }
+        throw ExitCode(1)
     } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure {
         printError("error: \(error)")
         throw ExitCode(1)

@@ -22,8 +22,8 @@ struct TextArguments: ParsableArguments {
 
     func validate() throws {
         try SheetArguments.checkAtLeastOne([("caption-lines", captionLines)])
-        if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be a size in pixels above 0, got \(fontSize)") }
-        if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be a size in pixels above 0, got \(headerSize)") }
+        if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be above 0 and below 1000 pixels, got \(fontSize)") }
+        if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be above 0 and below 1000 pixels, got \(headerSize)") }
         do {
             _ = try CaptionMode(validating: caption)
         } catch {

@@ -5,6 +5,9 @@ import MosaicLayout
 /// Two folders matched by relative path, or two files.
 public struct FolderComparison: Sendable {
     public var results: [PairResult]
+    /// FIFOs, sockets and devices found in the folders (never opened): their paths
+    /// relative to the folder, in path order, and what each is ("a FIFO (named pipe)").
+    public var skippedSpecialFiles: [(path: String, kind: String)] = []
 
     public var changed: [PairResult] { results.filter { $0.status == .changed } }
     public var added: [PairResult] { results.filter { $0.status == .added } }
@@ -29,18 +32,20 @@ public struct FolderComparison: Sendable {
         tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil
     ) throws(DiffError) -> FolderComparison {
         var writer = DiffImageWriter(folder: diffImages)
-        var baselineIsFolder: ObjCBool = false, currentIsFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: baseline, isDirectory: &baselineIsFolder) else { throw .notFound(path: baseline) }
-        guard FileManager.default.fileExists(atPath: current, isDirectory: &currentIsFolder) else { throw .notFound(path: current) }
-        guard baselineIsFolder.boolValue == currentIsFolder.boolValue else { throw .kindMismatch(baseline: baseline, current: current) }
-        if !baselineIsFolder.boolValue {
+        // By the name's bytes (`FileNames`): a name that is not UTF-8 is compared too.
+        guard FileNames.status(baseline) != nil else { throw .notFound(path: baseline) }
+        guard FileNames.status(current) != nil else { throw .notFound(path: current) }
+        let baselineIsFolder = FileNames.isFolder(baseline)
+        guard baselineIsFolder == FileNames.isFolder(current) else { throw .kindMismatch(baseline: baseline, current: current) }
+        if !baselineIsFolder {
             let result = try comparePair(
                 relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current,
                 options: options, tolerance: tolerance, decoder: decoder, writer: &writer)
             return FolderComparison(results: [result])
         }
-        let left = try images(in: baseline, decoder: decoder)
-        let right = try images(in: current, decoder: decoder)
+        var specials: [String: String] = [:]
+        let left = try images(in: baseline, decoder: decoder, special: &specials)
+        let right = try images(in: current, decoder: decoder, special: &specials)
         var results: [PairResult] = []
         for path in Set(left).union(right).sorted() {
             switch (left.contains(path), right.contains(path)) {
@@ -63,7 +68,9 @@ public struct FolderComparison: Sendable {
                 results.append(PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil))
             }
         }
-        return FolderComparison(results: results)
+        var comparison = FolderComparison(results: results)
+        comparison.skippedSpecialFiles = specials.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return comparison
     }
 
     static func comparePair(
@@ -117,26 +124,40 @@ public struct FolderComparison: Sendable {
         return difference.differingPixels == 0 && difference.sizeMismatch == nil ? .unchanged : .withinTolerance
     }
 
-    /// Relative paths of the images under `root` (by signature).
-    static func images(in root: String, decoder: ImageDecoder) throws(DiffError) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else {
-            throw .unreadableDirectory(path: root, reason: "cannot open it")
-        }
+    /// Relative paths of the images under `root` (by signature), listed with `readdir` so
+    /// that every name is kept whatever its bytes (`FileNames`). Hidden files and folders,
+    /// FIFOs, sockets and devices (never opened) and folders seen before through a link
+    /// are left out.
+    /// The special files found are added to `special` (relative path: kind).
+    static func images(in root: String, decoder: ImageDecoder, special: inout [String: String]) throws(DiffError) -> [String] {
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                enumerator.skipDescendants()
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            guard let handle = FileHandle(forReadingAtPath: root + "/" + relative) else { continue }
-            let head = handle.readData(ofLength: 8)
-            // A read handle: closing it cannot lose data, and the file was read already.
-            do { try handle.close() } catch {}
-            if ImageFormat.detect(head) != nil { found.append(relative) }
-        }
+        var visited: Set<String> = []
+        try collect(root: root, relative: "", into: &found, special: &special, visited: &visited)
         return found
+    }
+
+    static func collect(
+        root: String, relative: String, into found: inout [String], special: inout [String: String], visited: inout Set<String>
+    ) throws(DiffError) {
+        let folder = relative.isEmpty ? root : root + "/" + relative
+        if let status = FileNames.status(folder) {
+            guard visited.insert("\(status.st_dev):\(status.st_ino)").inserted else { return }
+        }
+        guard let names = FileNames.contentsOfDirectory(folder) else {
+            throw .unreadableDirectory(path: folder, reason: String(cString: strerror(errno)))
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let child = relative.isEmpty ? name : relative + "/" + name
+            guard let status = FileNames.status(root + "/" + child) else { continue }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                try collect(root: root, relative: child, into: &found, special: &special, visited: &visited)
+            } else if let kind = FileNames.specialKind(status.st_mode) {
+                special[child] = kind
+            } else if (status.st_mode & S_IFMT) == S_IFREG,
+                let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head) != nil
+            {
+                found.append(child)
+            }
+        }
     }
 }

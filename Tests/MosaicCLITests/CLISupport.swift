@@ -20,8 +20,12 @@ enum CLI {
         return candidates[0]
     }()
 
+    /// Runs `mosaic` with `arguments`. `timeout`: the child is killed (SIGKILL) after that
+    /// many seconds, so a test of something that once hung fails instead of hanging (the
+    /// status is then the signal, 9). `standardOutput`/`standardError`: a file to write to
+    /// instead of a pipe (`/dev/full`); that stream's text is then empty.
     static func run(_ arguments: [String], in directory: String? = nil, creating folder: String? = nil, input: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], timeout: Double? = nil, standardOutput: String? = nil, standardError: String? = nil
     ) throws -> CommandResult {
         if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let process = Process()
@@ -30,16 +34,39 @@ enum CLI {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        process.standardOutput = try standardOutput.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? out
+        process.standardError = try standardError.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? err
         let stdin = Pipe()
         if input != nil { process.standardInput = stdin }
         try process.run()
+        if let timeout {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { kill(pid, SIGKILL) } }
+        }
         if let input {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
         }
         // Read both pipes to the end before waiting, so a large output cannot block.
+        let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
+        let errData = standardError == nil ? err.fileHandleForReading.readDataToEndOfFile() : Data()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs `script` with `/bin/sh -c`, `$0` the `mosaic` executable and `$1`... the
+    /// arguments: for arguments whose bytes are not UTF-8 (`printf '\\351'`), which
+    /// `Process` cannot pass.
+    static func runInShell(_ script: String, arguments: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, productsDirectory.appendingPathComponent("mosaic").path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

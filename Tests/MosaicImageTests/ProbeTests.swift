@@ -29,6 +29,18 @@ import Testing
         #expect(throws: ImageDecodingError.unreadable(path: dir, reason: "it is a directory")) { try decoder.probe(dir) }
     }
 
+    /// A FIFO or a device is never opened for reading (a FIFO blocked the probe forever;
+    /// /dev/zero never ends): the exact kind is named. Its message never shows bytes.
+    @Test func specialFilesAreNeverRead() throws {
+        let dir = Fixtures.directory()
+        try #require(mkfifo(dir + "/pipe.jpg", 0o644) == 0)
+        #expect(throws: ImageDecodingError.notAFile(path: dir + "/pipe.jpg", kind: "a FIFO (named pipe)")) { try decoder.probe(dir + "/pipe.jpg") }
+        #expect(throws: ImageDecodingError.notAFile(path: dir + "/pipe.jpg", kind: "a FIFO (named pipe)")) { try decoder.decode(dir + "/pipe.jpg") }
+        #expect(throws: ImageDecodingError.notAFile(path: "/dev/zero", kind: "a character device")) { try decoder.probe("/dev/zero") }
+        #expect(ImageDecodingError.notAFile(path: "p", kind: "a socket").description == "p: not a file: it is a socket (not read)")
+        #expect(ImageDecodingError.unsupportedFormat(path: "s", signature: Array("root:*:1".utf8)).reason == "not a JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF file")
+    }
+
     @Test(arguments: 1...8)
     func jpegOrientationFromExif(orientation: Int) throws {
         let dir = Fixtures.directory()

@@ -43,9 +43,15 @@ public struct Catalog: Sendable {
     public var paths: [String] { allEntries.map(\.path) }
 
     /// What `--strict` refuses before drawing: entries whose headers could not be read,
-    /// and images left out because mosaic cannot read their format.
+    /// images left out because mosaic cannot read their format, subfolders that could not
+    /// be listed (each as an input that cannot be read), and the inputs a failure-summary
+    /// card stands for.
     public var strictProblems: [CardProblem] {
         allEntries.compactMap(\.problem) + sections.flatMap(\.summarizedProblems) + unreadableImages
+            + unreadableFolders.compactMap { folder in
+                guard case .unreadableDirectory(let path, let reason) = folder else { return nil }
+                return CardProblem(path: path, error: .unreadable(path: path, reason: reason))
+            }
     }
 
     /// How many inputs of a section that cannot be read get placeholder cards of their own;
@@ -176,6 +182,11 @@ public struct Catalog: Sendable {
                 entry.info = try decoder.probe(path)
                 results.set(i, .image(entry))
             } catch {
+                // Skipped wherever it was found: a FIFO, socket or device (never read).
+                if case .notAFile = error {
+                    results.set(i, .skipped(relative))
+                    return
+                }
                 // Skipped: a file that is not an image and does not claim to be one by its
                 // name. A "photo.jpg" of zero bytes or garbage is a failure to report.
                 if case .unsupportedFormat(_, let signature) = error, !keepingOthers, !decoder.codecs.claims(name: relative) {

@@ -26,8 +26,12 @@ extension Catalog {
     public static func manifest(
         _ path: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(CatalogError) -> Catalog {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileManager.default.fileExists(atPath: path) ? .manifest(path: path, message: "cannot read it") : .notFound(path: path)
+        guard FileNames.status(path) != nil else { throw .notFound(path: path) }
+        let data: Data
+        do throws(ImageDecodingError) {
+            data = Data(try FileBytes.read(path).bytes)
+        } catch {
+            throw .manifest(path: path, message: error.reason)
         }
         let manifest = try parseManifest(data, path: path)
         let base = (path as NSString).deletingLastPathComponent
@@ -40,16 +44,15 @@ extension Catalog {
         for section in sections {
             let items = section.items ?? []
             var files = CatalogEntries()
-            for item in items {
-                files.append(path: item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path), relativePath: item.path)
-            }
-            // Listed by name: a file that is not an image is a placeholder, not skipped.
-            // The entries come back in manifest order, one per item.
-            var ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
             for (index, item) in items.enumerated() {
-                ordered[index].title = item.title
-                ordered[index].description = item.description
+                files.append(path: item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path), relativePath: item.path)
+                files[index].title = item.title
+                files[index].description = item.description
             }
+            // Listed by name: a file that is not an image is a placeholder, not skipped; a
+            // FIFO or device is skipped (never opened). The entries come back in manifest
+            // order, with their titles.
+            let ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
             let overrides = SectionOverrides(
                 columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,
                 columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset)
@@ -80,6 +83,9 @@ extension Catalog {
         do {
             manifest = try JSONDecoder().decode(ManifestFile.self, from: Data(text.utf8))
         } catch let error as DecodingError {
+            // Foundation calls a number that does not fit the field ("columns": 2.5) invalid
+            // JSON, without a place: when the text is valid JSON, the value is named.
+            if case .dataCorrupted = error, let wrong = wrongNumber(in: Data(text.utf8)) { throw .manifest(path: path, message: wrong) }
             throw .manifest(path: path, message: describe(error))
         } catch {
             throw .manifest(path: path, message: "\(error)")
@@ -146,13 +152,36 @@ extension Catalog {
         return nil
     }
 
+    /// The first section setting whose value is a number but not a whole one in range
+    /// ("sections[0].columns must be a whole number, got 2.5"); nil when the text is not
+    /// JSON or every such number is whole.
+    static func wrongNumber(in data: Data) -> String? {
+        guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        let numeric = ["columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset"]
+        for (i, section) in ((file["sections"] as? [Any]) ?? []).enumerated() {
+            guard let section = section as? [String: Any] else { continue }
+            for key in numeric {
+                guard let number = section[key] as? NSNumber else { continue }
+                let value = number.doubleValue
+                if value.rounded() != value || abs(value) >= 9.2e18 {
+                    return "sections[\(i)].\(key) must be a whole number, got \(number)"
+                }
+            }
+        }
+        return nil
+    }
+
     static func describe(_ error: DecodingError) -> String {
         func where_(_ context: DecodingError.Context) -> String {
             let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
         }
         switch error {
-        case .dataCorrupted(let context): return "not valid JSON\(where_(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            // With a place, the JSON was read and the value there is wrong: a number that is
+            // no whole number, or out of range ("columns": 2.5).
+            if !context.codingPath.isEmpty { return "wrong value\(where_(context)): a whole number is needed (\(context.debugDescription))" }
+            return "not valid JSON: \(context.debugDescription)"
         case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(where_(context))"
         case .typeMismatch(_, let context): return "wrong type\(where_(context)): \(context.debugDescription)"
         case .valueNotFound(_, let context): return "missing value\(where_(context))"

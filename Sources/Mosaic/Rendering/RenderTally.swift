@@ -1,22 +1,18 @@
 /// What a render has drawn so far: counts, problems and progress.
 struct RenderTally {
     let total: Int
-    let strict: Bool
     let progress: (@Sendable (RenderProgress) -> Void)?
     var done = 0
     var rendered = 0
     var failures: [CardProblem] = []
     var warnings: [DecodingWarning] = []
 
-    /// Counts a card the first time it is drawn.
-    ///
-    /// - Throws: `SheetError.inputsFailed` in strict mode when the card failed.
+    /// Counts a card the first time it is drawn. In strict mode a failed card does not
+    /// stop the drawing: the renderer refuses the sheet at the end, naming every failure.
     mutating func drew(_ card: DecodedCard) throws(SheetError) {
         if let failure = card.failure {
-            if strict { throw .inputsFailed([failure]) }
             failures.append(failure)
         } else if !card.summarized.isEmpty {
-            if strict { throw .inputsFailed(card.summarized) }
             failures += card.summarized
         } else {
             rendered += 1

@@ -28,11 +28,16 @@ public struct SheetRenderer: Sendable {
     ) throws(SheetError) -> RenderSummary {
         let options = sheet.options
         Allocator.returnLargeBlocks
-        let probeProblems = sheet.catalog.strictProblems
-        if options.strict && !probeProblems.isEmpty { throw .inputsFailed(probeProblems) }
-        var tally = RenderTally(total: sheet.layout.cardCount, strict: options.strict, progress: progress)
-        do {
+        var tally = RenderTally(total: sheet.layout.cardCount, progress: progress)
+        do throws(SheetError) {
             for page in 0..<sheet.layout.pageCount { try renderPage(page, into: sink, tally: &tally) }
+            if options.strict {
+                // Every input that failed, from the headers or the pixels, each named once.
+                let probeProblems = sheet.catalog.strictProblems
+                let known = Set(probeProblems)
+                let failed = probeProblems + tally.failures.filter { !known.contains($0) }
+                if !failed.isEmpty { throw .inputsFailed(failed) }
+            }
             if commit { try Self.output { () throws(ImageEncodingError) in try sink.commit() } }
         } catch {
             sink.abandon()

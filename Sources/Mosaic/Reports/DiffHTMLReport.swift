@@ -102,7 +102,7 @@ public struct DiffHTMLReport: Sendable {
             file.map { WebText.relativeURL(from: pageFolder, to: OutputCheck.resolved($0)) }
         }
         let rows = listed.map { r -> Row in
-            var row = Row(p: r.relativePath, s: r.status.rawValue)
+            var row = Row(p: FileNames.display(r.relativePath), s: r.status.rawValue)
             row.b = link(r.baselinePath)
             row.c = link(r.currentPath)
             if let diff = r.diffImagePath {
@@ -135,7 +135,7 @@ public struct DiffHTMLReport: Sendable {
         let currentRoot = c.results.first?.currentPath.map { Self.root(of: $0, relative: c.results.first?.relativePath) } ?? ""
         let page = Page(
             title: report.summaryLines().last ?? "", passes: c.passes, counts: counts,
-            baseline: baselineRoot, current: currentRoot, settings: settings, pairs: rows)
+            baseline: FileNames.display(baselineRoot), current: FileNames.display(currentRoot), settings: settings, pairs: rows)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Inside <script>, "<" may start "</script>" or "<!--": written as \u003c, which

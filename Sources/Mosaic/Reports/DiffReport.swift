@@ -28,13 +28,16 @@ public struct DiffReport: Sendable {
     }
 
     /// One line per pair for people: "changed  a/b.png: 1234 px (0.52%) in 10,20 30x40".
+    /// Names as people read them (`FileNames.display`); a terminal writer escapes the rest.
     public func summaryLines() -> [String] {
         var lines: [String] = []
-        for result in changedBySeverity { lines.append("changed    \(result.relativePath): \(figures(result))") }
-        for result in comparison.added { lines.append("added      \(result.relativePath)") }
-        for result in comparison.removed { lines.append("removed    \(result.relativePath)") }
-        for result in comparison.failed { lines.append("failed     \(result.relativePath): \(result.error?.description ?? "cannot read")") }
-        for result in comparison.withinTolerance { lines.append("tolerated  \(result.relativePath): \(figures(result))") }
+        let name = { (result: PairResult) in FileNames.display(result.relativePath) }
+        for result in changedBySeverity { lines.append("changed    \(name(result)): \(figures(result))") }
+        for result in comparison.added { lines.append("added      \(name(result))") }
+        for result in comparison.removed { lines.append("removed    \(name(result))") }
+        for result in comparison.failed { lines.append("failed     \(name(result)): \(result.error?.description ?? "cannot read")") }
+        for result in comparison.withinTolerance { lines.append("tolerated  \(name(result)): \(figures(result))") }
+        for file in comparison.skippedSpecialFiles { lines.append("skipped    \(FileNames.display(file.path)): \(file.kind), not read") }
         let c = comparison
         var counts = "\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
         if !c.withinTolerance.isEmpty { counts += ", \(c.withinTolerance.count) within tolerance" }
@@ -58,11 +61,16 @@ public struct DiffReport: Sendable {
 
     // MARK: JSON
 
+    /// A pair: each name for people, and beside it (`pathBytes`, `baselineBytes`,
+    /// `currentBytes`) its exact bytes in base64 when it is not UTF-8 (`ReportedName`).
     struct JSONPair: Encodable {
         var path: String
+        var pathBytes: String?
         var status: String
         var baseline: String?
+        var baselineBytes: String?
         var current: String?
+        var currentBytes: String?
         /// A failed pair: why an image could not be read.
         var error: String?
         var differingPixels: Int?
@@ -95,8 +103,10 @@ public struct DiffReport: Sendable {
     public func json() throws(SheetError) -> Data {
         let c = comparison
         let pairs = (changedBySeverity + c.failed + c.added + c.removed + c.withinTolerance + c.unchanged).map { r in
-            JSONPair(
-                path: r.relativePath, status: r.status.rawValue, baseline: r.baselinePath, current: r.currentPath,
+            let (path, baseline, current) = (ReportedName(r.relativePath), r.baselinePath.map(ReportedName.init), r.currentPath.map(ReportedName.init))
+            return JSONPair(
+                path: path.display, pathBytes: path.sourceBytes, status: r.status.rawValue,
+                baseline: baseline?.display, baselineBytes: baseline?.sourceBytes, current: current?.display, currentBytes: current?.sourceBytes,
                 error: r.error?.description,
                 differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
                 fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
@@ -126,7 +136,7 @@ public struct DiffReport: Sendable {
     /// and the name readable.
     static func xmlAttribute(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        for scalar in FileNames.display(text).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -13,8 +13,11 @@ extension ContactSheet {
         public var item: Int?
         /// The page, from 0.
         public var page: Int
-        /// Cards: the input file.
+        /// Cards: the input file, for people (`ReportedName.display`: bytes that are not
+        /// UTF-8 as U+FFFD).
         public var source: String?
+        /// Cards whose path is not valid UTF-8: its exact bytes, base64 (`ReportedName`).
+        public var sourceBytes: String?
         /// Why the card shows a placeholder, for people (it names the file).
         public var failure: String?
         /// The same, for programs.
@@ -40,8 +43,10 @@ extension ContactSheet {
 
     /// An input that could not be read and has no card of its own (see `MapElement.unplaced`).
     public struct MapFailure: Codable, Sendable, Equatable {
-        /// The input file.
+        /// The input file (for display: see `ReportedName`).
         public var source: String
+        /// The name's exact bytes in base64, when they are not UTF-8.
+        public var sourceBytes: String?
         /// Why, for people (it names the file).
         public var failure: String
         /// The same, for programs.
@@ -118,13 +123,16 @@ extension ContactSheet {
             if let count = card.entry.summarizedFailures {
                 mapped.failure = CaptionMode.summaryTitle(count) + ": see the summary"
                 mapped.unplaced = summarizedProblems(of: path).map {
-                    MapFailure(source: $0.path, failure: $0.description, problem: MapProblem($0))
+                    let name = ReportedName($0.path)
+                    return MapFailure(source: name.display, sourceBytes: name.sourceBytes, failure: $0.description, problem: MapProblem($0))
                 }
                 mapped.title = card.caption?.title
                 mapped.description = card.caption?.description
                 break
             }
-            mapped.source = card.entry.path
+            let name = ReportedName(card.entry.path)
+            mapped.source = name.display
+            mapped.sourceBytes = name.sourceBytes
             if let problem = card.entry.problem ?? rendered[card.entry.path] {
                 mapped.failure = problem.description
                 mapped.problem = MapProblem(problem)
@@ -230,6 +238,10 @@ extension ContactSheet {
             try stream.write(",\"source\":")
             try stream.write(string: source)
         }
+        if let bytes = e.sourceBytes {
+            try stream.write(",\"sourceBytes\":")
+            try stream.write(string: bytes)
+        }
         if let text = e.text {
             try stream.write(",\"text\":")
             try stream.write(string: text)
@@ -247,6 +259,10 @@ extension ContactSheet {
                 try write(failure.problem, to: stream)
                 try stream.write(",\"source\":")
                 try stream.write(string: failure.source)
+                if let bytes = failure.sourceBytes {
+                    try stream.write(",\"sourceBytes\":")
+                    try stream.write(string: bytes)
+                }
                 try stream.write("}")
             }
             try stream.write("]")

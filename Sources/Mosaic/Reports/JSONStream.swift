@@ -44,10 +44,11 @@ public final class JSONStream {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    /// A JSON string.
+    /// A JSON string. A file name's bytes that are not UTF-8 are written as U+FFFD
+    /// (`FileNames.display`): the exact bytes go in a field of their own (`ReportedName`).
     public func write(string: String) throws(SheetError) {
         buffer.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        for byte in (FileNames.isValidUTF8(string) ? string : FileNames.display(string)).utf8 {
             switch byte {
             case UInt8(ascii: "\""): buffer.append(contentsOf: [92, 34])
             case UInt8(ascii: "\\"): buffer.append(contentsOf: [92, 92])
@@ -79,7 +80,7 @@ public final class JSONStream {
 
     /// Writes out the buffer.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
+    /// - Throws: `SheetError.output(.streamFailed)` with the system's reason.
     public func flush() throws(SheetError) {
         guard let descriptor else {
             data.append(contentsOf: buffer)
@@ -99,6 +100,6 @@ public final class JSONStream {
             return nil
         }
         buffer.removeAll(keepingCapacity: true)
-        if let failure { throw .output(.cannotCreate(path: name, reason: failure)) }
+        if let failure { throw .output(.streamFailed(name: name, reason: failure)) }
     }
 }

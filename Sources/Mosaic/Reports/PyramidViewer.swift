@@ -27,7 +27,9 @@ public struct PyramidViewer: Sendable {
 
     /// Whether the file at `path` is a viewer page or map mosaic wrote (or nothing is there).
     public static func mayReplace(_ path: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: path) else { return true }
+        guard let status = FileNames.status(path) else { return true }
+        // A FIFO or device is never opened (it could block): not a page mosaic wrote.
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         let head = String(decoding: handle.readData(ofLength: 1024), as: UTF8.self)
         try? handle.close()

@@ -12,10 +12,11 @@ enum WebText {
         return (up + b[common...].map { percentEncoded(String($0)) }).joined(separator: "/")
     }
 
-    /// Every byte but the unreserved characters of RFC 3986 percent-encoded.
+    /// Every byte but the unreserved characters of RFC 3986 percent-encoded: the name's own
+    /// bytes, so that a name that is not UTF-8 still links to its file (`FileNames`).
     static func percentEncoded(_ segment: String) -> String {
         var out = ""
-        for byte in segment.utf8 {
+        for byte in FileNames.bytes(of: segment) {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):

@@ -106,24 +106,32 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         case .stem: return Caption(title: entry.stem)
         case .title: return Caption(title: entry.title ?? entry.stem, description: entry.description ?? "")
         case .template(let template):
-            var text = template
-            let fields: [(String, String)] = [
-                ("{name}", entry.name), ("{stem}", entry.stem), ("{ext}", entry.fileExtension),
-                ("{width}", entry.orientedSize.map { String($0.width) } ?? "?"),
-                ("{height}", entry.orientedSize.map { String($0.height) } ?? "?"),
-                ("{index}", String(index)), ("{section}", section),
-                ("{title}", entry.title ?? entry.stem), ("{description}", entry.description ?? ""),
-            ]
-            for (key, value) in fields { text = text.replacingOccurrences(of: key, with: value) }
-            // The file's size and its EXIF fields: read only when asked for.
-            if text.contains("{size}") { text = text.replacingOccurrences(of: "{size}", with: Self.humanSize(entry.fileSize)) }
-            if text.contains("{date}") || text.contains("{camera}") {
-                let camera = ImageDecoder().cameraText(entry.path)
-                text = text.replacingOccurrences(of: "{date}", with: camera.displayDate ?? Self.localTime(entry.modified))
-                text = text.replacingOccurrences(of: "{camera}", with: camera.camera)
+            // The template's own line break separates title from description, before any
+            // value is put in: a name holding a newline or "{width}" stays that name.
+            let parts = template.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            var camera: CameraText?
+            let value = { (placeholder: Substring) -> String? in
+                switch placeholder {
+                case "name": return entry.name
+                case "stem": return entry.stem
+                case "ext": return entry.fileExtension
+                case "width": return entry.orientedSize.map { String($0.width) } ?? "?"
+                case "height": return entry.orientedSize.map { String($0.height) } ?? "?"
+                case "index": return String(index)
+                case "section": return section
+                case "title": return entry.title ?? entry.stem
+                case "description": return entry.description ?? ""
+                // The file's size and its EXIF fields: read only when asked for.
+                case "size": return Self.humanSize(entry.fileSize)
+                case "date", "camera":
+                    let read = camera ?? ImageDecoder().cameraText(entry.path)
+                    camera = read
+                    return placeholder == "date" ? read.displayDate ?? Self.localTime(entry.modified) : read.camera
+                default: return nil
+                }
             }
-            let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-            let caption = Caption(title: String(parts[0]), description: parts.count > 1 ? String(parts[1]) : "")
+            let title = Self.substitute(parts[0], value), description = parts.count > 1 ? Self.substitute(parts[1], value) : ""
+            let caption = Caption(title: title, description: description)
             return caption.isEmpty ? nil : caption
         }
     }
@@ -137,5 +145,25 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
             digits.removeLast(3)
         }
         return "and \(String(digits) + grouped) more could not be read"
+    }
+
+    /// `template` with each `{placeholder}` replaced by its value, in one pass: a value is
+    /// put in as it is and never read again for placeholders. Braces that name no
+    /// placeholder stay.
+    static func substitute(_ template: Substring, _ value: (Substring) -> String?) -> String {
+        var out = ""
+        var rest = template
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}"), let text = value(after[..<close]) else {
+                out += "{"
+                rest = after
+                continue
+            }
+            out += text
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
     }
 }

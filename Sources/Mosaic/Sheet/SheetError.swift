@@ -15,8 +15,12 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputIsAFolder(path: String, option: String)
     /// Two outputs are the same file.
     case outputsCollide(path: String, options: [String])
-    /// The default output exists and mosaic did not write it: it is not replaced unasked.
+    /// An output (a file or folder named, or beside one: a viewer page, a pyramid's
+    /// folder) exists and mosaic did not write it: it is not replaced.
     case wouldReplaceAForeignFile(path: String)
+    /// The default output (no `-o` given) exists and mosaic did not write it: it is not
+    /// replaced unasked; naming it with `-o` replaces it.
+    case defaultOutputExists(path: String)
     /// Strict mode: these inputs failed, nothing was written.
     case inputsFailed([CardProblem])
     /// Not one of the `count` inputs could be drawn: nothing was written.
@@ -35,6 +39,13 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// assembly, or a shard being rendered).
     case shardsBusy(path: String)
 
+    /// The message as lines for people: one, or for `inputsFailed` a first line and one per
+    /// input (every one named), so that a terminal writer can escape each line whole.
+    public var lines: [String] {
+        guard case .inputsFailed(let failures) = self else { return [description] }
+        return ["\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):"] + failures.map(\.description)
+    }
+
     /// A message for people; options by their `SheetOptions` names.
     public var description: String {
         switch self {
@@ -46,9 +57,10 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outputIsAFolder(let path, let option): return "\(path): \(option) names a folder, not a file"
         case .outputsCollide(let path, let options): return "\(path): \(options.joined(separator: " and ")) would write the same file"
         case .wouldReplaceAForeignFile(let path):
+            return "\(path) exists and mosaic did not write it; move it away or choose another output name"
+        case .defaultOutputExists(let path):
             return "\(path) exists and mosaic did not write it; name the output with -o to replace it"
-        case .inputsFailed(let failures):
-            return "\(failures.count) input\(failures.count == 1 ? "" : "s") failed (strict mode, nothing written):\n  " + failures.map(\.description).joined(separator: "\n  ")
+        case .inputsFailed: return lines.joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"
         case .incompleteShards(let path, let missing, let count):
             if count == 0 { return "\(path): no shard's record found (render the shards first: --shard K/N)" }

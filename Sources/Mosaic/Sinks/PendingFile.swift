@@ -20,8 +20,8 @@ public final class PendingFile {
     /// Streams a file beside `path`: `body` writes into the stream, which is flushed and
     /// closed before `commit()` can rename it into place.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason, or what
-    ///   `body` throws (the temporary file is then removed).
+    /// - Throws: `SheetError.output(.cannotCreate)` or `.cannotWrite` (a full disk) with the
+    ///   system's reason, or what `body` throws (the temporary file is then removed).
     public init(at path: String, writing body: (JSONStream) throws(SheetError) -> Void) throws(SheetError) {
         self.path = path
         TemporaryFiles.removeLeftovers(besides: [path])
@@ -40,12 +40,14 @@ public final class PendingFile {
         } catch {
             close(fd)
             discard()
+            // The stream's failure is this file's: removed, the destination as it was.
+            if case .output(.streamFailed(_, let reason)) = error { throw .output(.cannotWrite(path: path, reason: reason)) }
             throw error
         }
         if close(fd) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
-            throw .output(.cannotCreate(path: path, reason: reason))
+            throw .output(.cannotWrite(path: path, reason: reason))
         }
     }
 

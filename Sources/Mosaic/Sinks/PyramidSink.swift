@@ -251,13 +251,26 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
 
     public func write(band: Bitmap) throws(ImageEncodingError) {
         guard let pyramid else { throw .rowMismatch(path: destination, message: "a band before the page began") }
-        try pyramid.push(band)
+        try namingTheOutput { () throws(ImageEncodingError) in try pyramid.push(band) }
     }
 
     public func endPage() throws(ImageEncodingError) {
         guard let pyramid, let writer else { throw .rowMismatch(path: destination, message: "no page to end") }
-        try pyramid.finish()
-        try writer.wait()
+        try namingTheOutput { () throws(ImageEncodingError) in
+            try pyramid.finish()
+            try writer.wait()
+        }
+    }
+
+    /// A tile that could not be written (a full disk) is the pyramid's failure: named by
+    /// its destination, not by a tile in the hidden staging folder that is removed.
+    func namingTheOutput(_ body: () throws(ImageEncodingError) -> Void) throws(ImageEncodingError) {
+        do {
+            try body()
+        } catch {
+            if case .cannotWrite(_, let reason) = error { throw .cannotWrite(path: destination, reason: reason) }
+            throw error
+        }
     }
 
     /// The pyramid's levels (Deep Zoom) or scale factors (IIIF), once the page began.

@@ -45,11 +45,14 @@ public struct ShardPlan: Hashable, Sendable, Codable {
         return (strip.lowerBound >> k)..<((strip.upperBound + (1 << k) - 1) >> k)
     }
 
+    /// The most shards a pyramid is cut into.
+    public static let maximumCount = 10_000
+
     /// "K/N" as `--shard` takes it: K from 0 (as Kubernetes Indexed Jobs' and Slurm arrays'
-    /// indices come), N at least 1.
+    /// indices come), N from 1 to `maximumCount`.
     public static func parse(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000, (0..<count).contains(index) else {
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= maximumCount, (0..<count).contains(index) else {
             return nil
         }
         return (index, count)

@@ -4,16 +4,28 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads files with POSIX calls: whole, or only a prefix (for probing headers).
-enum FileBytes {
+/// Reads files with POSIX calls: whole, or only a prefix (for probing headers). Only
+/// regular files are read: a FIFO, socket or device is never opened for reading (it could
+/// block forever, or never end).
+public enum FileBytes {
     /// The first `limit` bytes of the file (all of it when shorter), and whether that is
     /// the whole file.
-    static func read(_ path: String, limit: Int = Int.max) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
-        let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+    ///
+    /// - Throws: `ImageDecodingError.notAFile` for a FIFO, socket or device (found by
+    ///   `stat` before opening, and by `fstat` of what was opened, without blocking);
+    ///   `.unreadable` when it cannot be opened or read, or is a directory.
+    public static func read(_ path: String, limit: Int = Int.max) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
+        if let status = FileNames.status(path), let kind = FileNames.specialKind(status.st_mode) {
+            throw .notAFile(path: path, kind: kind)
+        }
+        // O_NONBLOCK: should the path become a FIFO after the stat, opening it does not wait
+        // for a writer; fstat then refuses it. It changes nothing for a regular file.
+        let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw .unreadable(path: path, reason: systemMessage()) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .unreadable(path: path, reason: systemMessage()) }
+        if let kind = FileNames.specialKind(status.st_mode) { throw .notAFile(path: path, kind: kind) }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw .unreadable(path: path, reason: (status.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
         }

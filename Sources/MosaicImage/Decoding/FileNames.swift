@@ -56,6 +56,11 @@ public enum FileNames {
         }))
     }
 
+    /// True when the path holds no escaped byte: its bytes are valid UTF-8.
+    public static func isValidUTF8(_ path: String) -> Bool {
+        !path.unicodeScalars.contains { $0.value >= escapeBase && $0.value <= escapeBase + 0xFF }
+    }
+
     /// The names in a folder (not "." and ".."), raw bytes kept; nil when it cannot be
     /// listed, with `errno` set.
     public static func contentsOfDirectory(_ path: String) -> [String]? {
@@ -84,6 +89,18 @@ public enum FileNames {
     /// True when the path is a folder (following links).
     public static func isFolder(_ path: String) -> Bool {
         status(path).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
+    }
+
+    /// What a file of mode `mode` is when it is a FIFO, socket or device ("a FIFO (named
+    /// pipe)"); nil for a regular file, a folder or a link.
+    public static func specialKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return nil
+        }
     }
 
     /// `stat` of the path (following links); nil when it fails, with `errno` set.

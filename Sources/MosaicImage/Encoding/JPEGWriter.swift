@@ -1,4 +1,7 @@
 import CMosaicShims
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Bitmap {
     /// Writes the bitmap as a baseline JPEG (RGB, 4:2:0, libjpeg's standard tables scaled
@@ -7,7 +10,8 @@ extension Bitmap {
     /// over black).
     ///
     /// - Throws: `ImageEncodingError.invalidParameter` for a quality outside 1...100,
-    ///   `.jpeg` with libjpeg's message or the system's.
+    ///   `.cannotWrite` with the system's reason when a write failed (a full disk), `.jpeg`
+    ///   with libjpeg's message otherwise.
     public func writeJPEG(to path: String, quality: Int) throws(ImageEncodingError) {
         guard (1...100).contains(quality) else { throw .invalidParameter(field: "quality", value: quality) }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
@@ -25,6 +29,9 @@ extension Bitmap {
         let result = rgb.withUnsafeBufferPointer { buffer in
             mosaic_jpeg_encode_file(path, buffer.baseAddress, Int32(width), Int32(height), 3, &options)
         }
-        guard result.status == MOSAIC_OK else { throw .jpeg(path: path, message: result.messageText) }
+        guard result.status == MOSAIC_OK else {
+            if result.system_errno != 0 { throw .cannotWrite(path: path, reason: String(cString: strerror(result.system_errno))) }
+            throw .jpeg(path: path, message: result.messageText)
+        }
     }
 }

@@ -226,7 +226,7 @@ public final class PNGWriter {
             let result = mosaic_png_writer_write_segment(writer, &segment, next.last ? 1 : 0)
             guard result.status == MOSAIC_OK else {
                 fail()
-                throw .png(path: path, message: messageText(result.message))
+                throw failure(result)
             }
         }
     }
@@ -244,10 +244,18 @@ public final class PNGWriter {
         let result = mosaic_png_writer_finish(writer)
         guard result.status == MOSAIC_OK else {
             unlink(temporaryPath)
-            throw .png(path: path, message: messageText(result.message))
+            throw failure(result)
         }
         finished = true
         if move { try moveIntoPlace() }
+    }
+
+    /// The error of a failed write: the system's reason when a system call failed (a full
+    /// disk), else libpng's message.
+    func failure(_ result: mosaic_result) -> ImageEncodingError {
+        result.system_errno != 0
+            ? .cannotWrite(path: path, reason: String(cString: strerror(result.system_errno)))
+            : .png(path: path, message: messageText(result.message))
     }
 
     /// Renames the finished file over the destination.

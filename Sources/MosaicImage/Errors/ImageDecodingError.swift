@@ -3,9 +3,12 @@
 public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read (`reason` is the system's message).
     case unreadable(path: String, reason: String)
-    /// No registered codec recognises the signature: the first bytes (up to 16), for the
-    /// message and for naming a known format mosaic does not read
-    /// (`ImageSignatures.unreadableFormat`).
+    /// The path is a FIFO, socket or device (`kind` says which: "a FIFO (named pipe)"):
+    /// never opened for reading, since reading it could block forever or never end.
+    case notAFile(path: String, kind: String)
+    /// No registered codec recognises the signature: the first bytes (up to 16), for naming
+    /// a known format mosaic does not read (`ImageSignatures.unreadableFormat`); never shown
+    /// in a message.
     case unsupportedFormat(path: String, signature: [UInt8])
     /// The format's library refused the file, with its own message.
     case codec(path: String, format: ImageFormat, message: String)
@@ -17,7 +20,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
+        case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _):
             return path
         }
@@ -27,6 +30,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     public var code: String {
         switch self {
         case .unreadable: return "unreadable"
+        case .notAFile: return "notAFile"
         case .unsupportedFormat: return "unsupportedFormat"
         case .codec: return "codec"
         case .tooLarge: return "tooLarge"
@@ -39,15 +43,16 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         switch self {
         case .unreadable(_, let reason):
             return "cannot read: \(reason)"
+        case .notAFile(_, let kind):
+            return "not a file: it is \(kind) (not read)"
         case .unsupportedFormat(_, let signature):
             if let format = ImageSignatures.unreadableFormat(signature) {
                 return "a \(format) image: mosaic reads \(CodecRegistry.standard.formatNames) only"
             }
-            let hex = signature.prefix(8).map { byte in
-                let digits = String(byte, radix: 16)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined(separator: " ")
-            return "not a \(CodecRegistry.standard.formatNames) file (it starts with \(hex.isEmpty ? "nothing: it is empty" : hex))"
+            // Never the bytes themselves: the file may be a secret (`/etc/shadow` through a
+            // manifest), and the message goes to terminals, logs and the image map.
+            if signature.isEmpty { return "not an image: the file is empty" }
+            return "not a \(CodecRegistry.standard.formatNames) file"
         case .codec(_, let format, let message):
             return "invalid \(format): \(message)"
         case .tooLarge(_, let width, let height, let limit):

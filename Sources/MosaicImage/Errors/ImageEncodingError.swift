@@ -2,6 +2,11 @@
 public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The temporary file beside the destination could not be created.
     case cannotCreate(path: String, reason: String)
+    /// Writing the file beside its destination failed (`reason` is the system's: "No space
+    /// left on device"); it was removed, and the destination is as it was.
+    case cannotWrite(path: String, reason: String)
+    /// Writing to a stream that is no file mosaic puts in place (standard output) failed.
+    case streamFailed(name: String, reason: String)
     /// libpng failed while writing.
     case png(path: String, message: String)
     /// libjpeg failed while writing.
@@ -18,6 +23,8 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
+        case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason) (nothing was replaced)"
+        case .streamFailed(let name, let reason): return "\(name): cannot write: \(reason)"
         case .png(let path, let message): return "\(path): cannot write PNG: \(message)"
         case .jpeg(let path, let message): return "\(path): cannot write JPEG: \(message)"
         case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"

@@ -8,6 +8,8 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
     case negative(field: String, value: Int)
     /// A length beyond `maximumLayoutLength`.
     case tooLarge(field: String, value: Int, limit: Int)
+    /// A count (of columns) beyond its limit: no unit, unlike `tooLarge`.
+    case tooMany(field: String, value: Int, limit: Int)
     /// An item's aspect ratio makes its image longer than `maximumLayoutLength` pixels
     /// (clamp the aspect ratio).
     case itemTooLong(section: Int, item: Int, length: Double)
@@ -33,6 +35,8 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(field) must not be negative, got \(value)"
         case .tooLarge(let field, let value, let limit):
             return "\(field) is \(value), more than the limit of \(limit) px"
+        case .tooMany(let field, let value, let limit):
+            return "\(field) is \(value), more than the limit of \(limit)"
         case .itemTooLong(let section, let item, let length):
             return "sections[\(section)].items[\(item)] would be \(length) px long; clamp its aspect ratio"
         case .invalidItemSize(let section, let item, let width, let height):

@@ -34,7 +34,10 @@ extension BoardConfiguration {
 extension SectionStyle {
     func validate(_ field: String) throws(LayoutError) {
         switch columns {
-        case .count(let n): try checkLength(n, field + ".columns.count", allowZero: false)
+        case .count(let n):
+            // A count, not a length: its limit is said without a unit.
+            if n > maximumLayoutLength { throw .tooMany(field: field + ".columns.count", value: n, limit: maximumLayoutLength) }
+            try checkLength(n, field + ".columns.count", allowZero: false)
         case .targetWidth(let w): try checkLength(w, field + ".columns.targetWidth", allowZero: false)
         }
         try checkLength(columnSpacing, field + ".columnSpacing")
