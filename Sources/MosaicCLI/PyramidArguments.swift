@@ -9,10 +9,14 @@ extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
 struct PyramidArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "png: one PNG per page; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's name: .dzi, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
+            "png, jpeg, webp, avif: one file per page; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
             valueName: "format"),
         completion: .list(OutputKinds.names))
     var format: String?
+    @Option(parsing: .unconditional, help: "JPEG, WebP and AVIF sheets: quality 1 to 100 (default: 90).")
+    var quality: Int?
+    @Flag(help: "WebP and AVIF sheets: lossless.")
+    var lossless = false
     @Option(parsing: .unconditional, help: "Pyramids: tile side in pixels (default: 254 for dzi, as libvips and OpenSeadragon use, so a tile with its overlap is 256; 256 for iiif).")
     var tileSize: Int?
     @Option(parsing: .unconditional, help: "Deep Zoom: pixels each tile repeats from its neighbours, so that viewers blend tiles without seams.")
@@ -57,5 +61,14 @@ struct PyramidArguments: ParsableArguments {
         settings.shard = shard
         settings.iiifID = iiifId
         return settings
+    }
+
+    /// What the user asked to be written to `output`, with the JSON map to `json`.
+    func request(output: String?, json: String?) -> OutputRequest {
+        var request = OutputRequest(destination: output, format: format, json: json)
+        request.pyramid = settings
+        request.quality = quality
+        request.lossless = lossless
+        return request
     }
 }

@@ -6,7 +6,7 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a contact sheet of images (masonry or grid) as PNG, or as a zoomable tile pyramid with a viewer.",
+        abstract: "Render a contact sheet of images (masonry or grid) as PNG, JPEG, WebP or AVIF, or as a zoomable tile pyramid with a viewer.",
         discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input), 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
@@ -16,7 +16,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The PNG to write (pages: NAME-1.png, NAME-2.png, ...), a NAME.dzi pyramid, or the folder of a IIIF one. Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write: NAME.png (pages: NAME-1.png, NAME-2.png, ...), .jpg, .webp or .avif (paginated past the format's limit), a NAME.dzi pyramid, or the folder of a IIIF one; - for standard output (one page; --format names its kind). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
     var output: String?
 
     /// Everything the option groups say, as the library's options.
@@ -31,17 +31,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
-    /// What the user asked to be written.
-    var request: OutputRequest {
-        var request = OutputRequest(destination: output, format: pyramid.format, json: json)
-        request.pyramid = pyramid.settings
-        return request
-    }
-
     /// The library's plan of the render: the output kind, its checks, its commit.
     func job(_ options: SheetOptions) throws -> RenderJob {
         do {
-            return try RenderJob(request: request, options: options, inputs: input.inputs + input.listFiles)
+            return try RenderJob(request: pyramid.request(output: output, json: json), options: options, inputs: input.inputs + input.listFiles)
         } catch {
             throw ValidationError(error.description)
         }
@@ -58,7 +51,7 @@ struct RenderCommand: ParsableCommand {
             let job = try self.job(options)
             // Before any work: the outputs are no folders, no inputs named, not each other.
             try job.checkOutputs(listed: input.listedCatalog)
-            let (contactSheet, warned) = try makeSheet(options, job: job)
+            let (contactSheet, warned) = try makeSheet(job.sheetOptions, job: job)
             // The sheet's copy (its entries in a temporary file): the catalog read is gone.
             let catalog = contactSheet.catalog
             if !quiet {
@@ -67,6 +60,7 @@ struct RenderCommand: ParsableCommand {
                     let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
                     printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
                 }
+                for note in job.notes(contactSheet) { printError("note: \(note)") }
                 if job.kind.takesPages {
                     let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
                     warnOfLargePages(contactSheet, files: files)

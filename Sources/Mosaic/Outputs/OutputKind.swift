@@ -16,6 +16,8 @@ public protocol OutputKind: Sendable {
     static var takesPages: Bool { get }
     /// How a destination names this kind, for messages (".dzi for a Deep Zoom pyramid").
     static var hint: String { get }
+    /// The settings of `OutputRequest` it takes (`--quality` ...); others are refused.
+    static var settings: [OutputSetting] { get }
     /// The files the destination itself names, checked against the inputs before any work
     /// (none for a folder).
     static func namedFiles(_ request: OutputRequest) -> [String]
@@ -29,6 +31,14 @@ public protocol OutputKind: Sendable {
     /// The kind as `request` asks for it.
     init(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError)
 
+    /// The sheet's options as this kind needs them laid out (a page size, a format's
+    /// longest side); the options given by default.
+    func sheetOptions(_ options: SheetOptions) -> SheetOptions
+
+    /// What to tell the user of the laid-out `sheet` before drawing (a board paginated to
+    /// the format's limit); none by default.
+    func notes(_ sheet: ContactSheet) -> [String]
+
     /// What the kind will write for the laid-out `sheet`: its files, added to `check` (with
     /// the inputs already there), its sink, its companions. Checks everything it can before
     /// a pixel is drawn.
@@ -38,10 +48,19 @@ public protocol OutputKind: Sendable {
     func plan(_ sheet: ContactSheet, check: OutputCheck) throws(SheetError) -> OutputPlan
 }
 
+extension OutputKind {
+    public static var settings: [OutputSetting] { [] }
+    public func sheetOptions(_ options: SheetOptions) -> SheetOptions { options }
+    public func notes(_ sheet: ContactSheet) -> [String] { [] }
+}
+
 /// Every output kind, in the order `--format` lists them.
 public enum OutputKinds {
     public static let all: [any OutputKind.Type] = [
         PNGPagesOutput.self,
+        JPEGOutput.self,
+        WebPOutput.self,
+        AVIFOutput.self,
         DeepZoomOutput.self,
         IIIFOutput.self,
     ]

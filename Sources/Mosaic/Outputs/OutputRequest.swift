@@ -10,6 +10,24 @@ public struct OutputRequest: Sendable {
     public var json: String?
     /// Tile pyramids' settings.
     public var pyramid = PyramidSettings()
+    /// Lossy formats' quality, 1 to 100 (`--quality`); nil: the kind's default (90).
+    public var quality: Int?
+    /// WebP and AVIF: lossless (`--lossless`).
+    public var lossless = false
+    /// PDF: the paper, `a4`, `letter` or `WIDTHxHEIGHTmm` (`--page-size`); nil: A4.
+    public var pageSize: String?
+    /// PDF: pixels per inch (`--dpi`); nil: 300.
+    public var dpi: Int?
+
+    /// The settings of kinds' own that the request gives (a kind refuses those it does not take).
+    public var givenSettings: [OutputSetting] {
+        var given: [OutputSetting] = []
+        if quality != nil { given.append(.quality) }
+        if lossless { given.append(.lossless) }
+        if pageSize != nil { given.append(.pageSize) }
+        if dpi != nil { given.append(.dpi) }
+        return given
+    }
 
     public init(destination: String? = nil, format: String? = nil, json: String? = nil) {
         self.destination = destination
@@ -48,4 +66,19 @@ public struct PyramidSettings: Sendable {
     }
 
     public init() {}
+}
+
+/// A setting that only some kinds take.
+public enum OutputSetting: String, Sendable, CaseIterable {
+    case quality, lossless, pageSize, dpi
+
+    /// Its flag.
+    public var flag: String {
+        switch self {
+        case .quality: return "--quality"
+        case .lossless: return "--lossless"
+        case .pageSize: return "--page-size"
+        case .dpi: return "--dpi"
+        }
+    }
 }

@@ -31,9 +31,23 @@ public struct RenderJob: Sendable {
         self.options = options
         self.inputs = inputs
         let kind = try OutputKinds.kind(for: request)
+        for setting in request.givenSettings where !kind.settings.contains(setting) {
+            var takers: [String] = []
+            for other in OutputKinds.all where other.settings.contains(setting) { takers.append(other.name) }
+            throw .settings("\(setting.flag) is not for \(kind.name) output (it is for \(takers.joined(separator: ", ")))")
+        }
+        if let quality = request.quality, !(1...100).contains(quality) { throw .settings("--quality must be 1 to 100, got \(quality)") }
         try kind.validate(request, options: options)
         output = try kind.init(request, options: options)
     }
+
+    /// The sheet's options as the kind needs them laid out (`OutputKind.sheetOptions`): lay
+    /// the sheet out with these.
+    public var sheetOptions: SheetOptions { output.sheetOptions(options) }
+
+    /// What to tell the user of the laid-out sheet before drawing (a board paginated to the
+    /// format's limit).
+    public func notes(_ sheet: ContactSheet) -> [String] { output.notes(sheet) }
 
     /// The check of the outputs against the inputs named (and the files a list named).
     func baseCheck(catalog: Catalog) -> OutputCheck {

@@ -27,8 +27,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case incompleteShards(path: String, missing: [Int], count: Int)
     /// `assemble`: the shards in `path` rendered different boards.
     case shardsDisagree(path: String, detail: String)
-    /// Standard output takes one page, and the board has `pageCount`.
-    case onePageOnly(pageCount: Int)
+    /// Standard output takes one page (a `format` file), and the board has `pageCount`.
+    case onePageOnly(format: String, pageCount: Int)
     /// The sheet at `path` could not be read back to send it to standard output.
     case cannotSend(path: String)
 
@@ -52,8 +52,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
             let listed = missing.prefix(20).map { "\($0)/\(count)" }.joined(separator: ", ") + (missing.count > 20 ? " and \(missing.count - 20) more" : "")
             return "\(path): \(missing.count) of \(count) shards missing (\(listed)); render \(missing.count == 1 ? "it" : "them") with --shard, then assemble again"
         case .shardsDisagree(let path, let detail): return "\(path): the shards do not belong together: \(detail)"
-        case .onePageOnly(let count):
-            return "--output - writes one PNG, and this sheet has \(count) pages; name a file, or drop --max-height"
+        case .onePageOnly(let format, let count):
+            return "--output - writes one \(format), and this sheet has \(count) pages; name a file, or drop --max-height"
         case .cannotSend(let path): return "\(path): cannot read the sheet back to send it to standard output"
         case .everyInputFailed(let count):
             return count == 1 ? "the only input failed; nothing written" : "all \(count) inputs failed; nothing written"

@@ -58,3 +58,9 @@ extension CodecRegistry: Hashable {
         for codec in codecs { hasher.combine(codec.format) }
     }
 }
+
+extension CodecRegistry: CustomStringConvertible {
+    /// The formats, in order ("jpeg png webp ..."): stable across processes, so that a
+    /// sheet's digest (which describes its options) is too.
+    public var description: String { codecs.map(\.format.rawValue).joined(separator: " ") }
+}
