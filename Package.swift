@@ -31,8 +31,9 @@ let package = Package(
         // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
             name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS"],
-            // giflib has no pkg-config file, so its module map's link does not reach C.
-            linkerSettings: [.linkedLibrary("gif")]),
+            // giflib has no pkg-config file, so its module map's link does not reach C; libwebpmux
+            // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's.
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpmux")]),
 
         // giflib ships no pkg-config file (CMosaicShims links it).
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),

@@ -2,26 +2,27 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
-/// What the board is written as: PNG pages, or a tile pyramid (`render` only).
+extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
+
+/// What the board is written as: an output kind (PNG pages, a tile pyramid...) and the
+/// pyramids' settings (`render` only).
 struct PyramidArguments: ParsableArguments {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case png, dzi, iiif
-    }
-
-    enum TileEncoding: String, ExpressibleByArgument, CaseIterable {
-        case png, jpeg
-    }
-
-    @Option(help: ArgumentHelp(
-        "png: one PNG per page; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's name: .dzi, else png).",
-        valueName: "format"))
-    var format: OutputFormat?
+    @Option(
+        help: ArgumentHelp(
+            "png, jpeg, webp, avif: one file per page; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
+            valueName: "format"),
+        completion: .list(OutputKinds.names))
+    var format: String?
+    @Option(parsing: .unconditional, help: "JPEG, WebP and AVIF sheets: quality 1 to 100 (default: 90).")
+    var quality: Int?
+    @Flag(help: "WebP and AVIF sheets: lossless.")
+    var lossless = false
     @Option(parsing: .unconditional, help: "Pyramids: tile side in pixels (default: 254 for dzi, as libvips and OpenSeadragon use, so a tile with its overlap is 256; 256 for iiif).")
     var tileSize: Int?
     @Option(parsing: .unconditional, help: "Deep Zoom: pixels each tile repeats from its neighbours, so that viewers blend tiles without seams.")
     var overlap = 1
     @Option(help: "Pyramids: tile encoding (default: jpeg for an opaque board, 5-10 times smaller than png on photos; png for a transparent one, or to keep every pixel exact).")
-    var tileFormat: TileEncoding?
+    var tileFormat: PyramidSettings.TileEncoding?
     @Option(parsing: .unconditional, help: "JPEG tiles: quality 1 to 100.")
     var tileQuality = 85
     @Flag(help: "Pyramids: leave out tiles that hold only the background (viewers show the background there).")
@@ -36,6 +37,9 @@ struct PyramidArguments: ParsableArguments {
     var iiifId: String?
 
     func validate() throws {
+        if let format, !OutputKinds.names.contains(format) {
+            throw ValidationError("--format: \"\(format)\" is not a format (use \(OutputKinds.names.joined(separator: ", ")))")
+        }
         if let tileSize, !(16...8192).contains(tileSize) { throw ValidationError("--tile-size must be 16 to 8192, got \(tileSize)") }
         if !(0...64).contains(overlap) { throw ValidationError("--overlap must be 0 to 64, got \(overlap)") }
         if let tileSize, overlap * 2 >= tileSize { throw ValidationError("--overlap \(overlap) must be less than half of --tile-size \(tileSize)") }
@@ -51,22 +55,26 @@ struct PyramidArguments: ParsableArguments {
         }
     }
 
-    /// The format the output `destination` is written in.
-    func resolvedFormat(destination: String) -> OutputFormat {
-        format ?? (destination.lowercased().hasSuffix(".dzi") ? .dzi : .png)
+    /// The settings, for the library's request.
+    var settings: PyramidSettings {
+        var settings = PyramidSettings()
+        settings.tileSize = tileSize
+        settings.overlap = overlap
+        settings.tileEncoding = tileFormat
+        settings.tileQuality = tileQuality
+        settings.skipBlankTiles = skipBlankTiles
+        settings.viewer = !noViewer
+        settings.shard = shard
+        settings.iiifID = iiifId
+        return settings
     }
 
-    /// The pyramid's settings for a board whose background is opaque or not.
-    func options(format: OutputFormat, opaque: Bool) throws -> PyramidOptions {
-        let encoding: TileFormat
-        switch tileFormat ?? (opaque ? .jpeg : .png) {
-        case .png: encoding = .png
-        case .jpeg:
-            guard opaque else { throw ValidationError("--tile-format jpeg: the board's background is transparent, and JPEG has no alpha; use png") }
-            encoding = .jpeg(quality: tileQuality)
-        }
-        return PyramidOptions(
-            tileSize: tileSize ?? (format == .iiif ? 256 : 254), overlap: format == .iiif ? 0 : overlap, format: encoding,
-            skipBlankTiles: skipBlankTiles)
+    /// What the user asked to be written to `output`, with the JSON map to `json`.
+    func request(output: String?, json: String?) -> OutputRequest {
+        var request = OutputRequest(destination: output, format: format, json: json)
+        request.pyramid = settings
+        request.quality = quality
+        request.lossless = lossless
+        return request
     }
 }

@@ -486,4 +486,9 @@ void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t firs
 }
 #endif
 
+// The sheet encoders, a header each.
+#include "mosaic_jpeg_write.h"
+#include "mosaic_webp_write.h"
+#include "mosaic_heif_write.h"
+
 #endif

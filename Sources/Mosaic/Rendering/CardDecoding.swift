@@ -41,7 +41,7 @@ struct CardDecoding: Sendable {
 
     init(sheet: ContactSheet, budget: DecodeBudget = .shared) {
         self.sheet = sheet
-        var decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict)
+        var decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict, codecs: sheet.options.codecs)
         decoder.manageColor = sheet.options.colorManagement
         self.decoder = decoder
         self.budget = budget

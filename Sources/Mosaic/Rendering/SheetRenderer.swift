@@ -48,20 +48,21 @@ public struct SheetRenderer: Sendable {
             missingCharacters: Array(sheet.typesetter.fonts.missingCharacters).sorted { $0.value < $1.value })
     }
 
-    /// Renders into PNG files at `output` (`NAME-1.png`, ... when paginated): each page is
-    /// written beside its destination and all are renamed into place when every page is
-    /// complete. An output that is one of the inputs is refused before anything is drawn.
+    /// Renders into the files at `output` as the command line does (`RenderJob`): PNG pages
+    /// (`NAME-1.png`, ... when paginated), or the kind its suffix picks; each page written
+    /// beside its destination and all renamed into place when every page is complete. An
+    /// output that is one of the inputs is refused before anything is drawn, and so is a
+    /// board whose every card failed.
+    ///
+    /// - Throws: `SheetError`; `.option(name: "output", ...)` for a destination no kind takes.
     public func render(to output: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) throws(SheetError) -> RenderSummary {
-        let options = sheet.options
-        let paths = PNGSink.pagePaths(for: output, pageCount: sheet.layout.pageCount)
-        var check = OutputCheck()
-        for path in paths { check.write(path, by: "--output") }
-        check.read(sheet.catalog)
-        try check.check()
-        let sink = PNGSink(destination: output, compressionLevel: options.compressionLevel, limits: options.limits, threads: options.jobs)
-        var summary = try render(into: sink, commit: true, progress: progress)
-        summary.files = paths
-        return summary
+        let job: RenderJob
+        do {
+            job = try RenderJob(request: OutputRequest(destination: output), options: sheet.options)
+        } catch {
+            throw .option(name: "output", message: error.description)
+        }
+        return try job.render(sheet, progress: progress).summary
     }
 
     /// A sink's call, its error as the sheet's.

@@ -38,6 +38,10 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `assemble`: another process holds the lock on the shards' folder `path` (an
     /// assembly, or a shard being rendered).
     case shardsBusy(path: String)
+    /// Standard output takes one page (a `format` file), and the board has `pageCount`.
+    case onePageOnly(format: String, pageCount: Int)
+    /// The sheet at `path` could not be read back to send it to standard output.
+    case cannotSend(path: String)
 
     /// The message as lines for people: one, or for `inputsFailed` a first line and one per
     /// input (every one named), so that a terminal writer can escape each line whole.
@@ -74,6 +78,9 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): shard \(shard) damaged: \(listed); render it again with --shard \(shard)/\(count), then assemble again"
         case .shardsBusy(let path):
             return "\(path): another mosaic is assembling these shards or rendering one of them (it holds the folder's lock); assemble when it is done"
+        case .onePageOnly(let format, let count):
+            return "--output - writes one \(format), and this sheet has \(count) pages; name a file, or drop --max-height"
+        case .cannotSend(let path): return "\(path): cannot read the sheet back to send it to standard output"
         case .everyInputFailed(let count):
             return count == 1 ? "the only input failed; nothing written" : "all \(count) inputs failed; nothing written"
         }

@@ -56,6 +56,9 @@ public struct SheetOptions: Hashable, Sendable {
     public var colorManagement = true
     /// Input and output pixel limits, checked from headers before decoding.
     public var limits = ImageLimits()
+    /// The codecs the renderer decodes with: the same registry the catalog probed with
+    /// (a program that adds a format passes it to both).
+    public var codecs: CodecRegistry = .standard
 
     /// The defaults: a 1800 px wide masonry sheet of 6 columns.
     public init() {}

@@ -15,8 +15,8 @@ public final class PNGSink: PageSink {
     /// The output pixel limit, checked per page.
     public let limits: ImageLimits
     /// The files of the pages, known once the first page begins.
-    public private(set) var files: [String] = []
-    var writers: [PNGWriter] = []
+    public var files: [String] { pages.files }
+    let pages: PageFiles<PNGWriter>
 
     /// - Parameters:
     ///   - destination: the PNG to write (pages: `NAME-1.png`, ...).
@@ -30,6 +30,7 @@ public final class PNGSink: PageSink {
         self.compressionLevel = compressionLevel
         self.limits = limits
         self.threads = threads
+        pages = PageFiles(destination: destination, isMosaicSheet: Self.isMosaicSheet)
     }
 
     /// The file of each of `pageCount` pages written to `destination`.
@@ -57,53 +58,23 @@ public final class PNGSink: PageSink {
 
     /// Opens the page's PNG beside its destination.
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
-        if files.count != count {
-            files = Self.pagePaths(for: destination, pageCount: count)
-            TemporaryFiles.removeLeftovers(besides: files)
+        try pages.begin(index, of: count) { path throws(ImageEncodingError) in
+            try PNGWriter(
+                path: path, width: size.width, height: size.height, hasAlpha: hasAlpha,
+                compressionLevel: compressionLevel, software: "mosaic", limits: limits, threads: threads)
         }
-        let writer = try PNGWriter(
-            path: files[index], width: size.width, height: size.height, hasAlpha: hasAlpha,
-            compressionLevel: compressionLevel, software: "mosaic", limits: limits, threads: threads)
-        writers.append(writer)
     }
 
     /// Encodes the band's rows.
-    public func write(band: Bitmap) throws(ImageEncodingError) {
-        guard let writer = writers.last else { throw .rowMismatch(path: destination, message: "a band before any page began") }
-        try writer.write(band)
-    }
+    public func write(band: Bitmap) throws(ImageEncodingError) { try pages.write(band) }
 
     /// Finishes the page's PNG (still beside its destination).
-    public func endPage() throws(ImageEncodingError) {
-        guard let writer = writers.last else { throw .rowMismatch(path: destination, message: "no page to end") }
-        try writer.finish(moveIntoPlace: false)
-    }
+    public func endPage() throws(ImageEncodingError) { try pages.end() }
 
-    /// Renames every page into place.
-    public func commit() throws(ImageEncodingError) {
-        for writer in writers { try writer.moveIntoPlace() }
-        writers.removeAll()
-        removeStalePages()
-    }
-
-    /// Pages of an earlier run at the same destination that this run did not write (a
-    /// `sheet-3.png` after a run of two pages, the `sheet.png` of an unpaginated run, or
-    /// `sheet-1.png`... after one): removed when mosaic wrote them (their PNG says Software
-    /// "mosaic"); another program's files stay.
-    func removeStalePages() {
-        var stale: [String] = []
-        if files.count > 1 { stale.append(destination) }
-        var number = files.count > 1 ? files.count + 1 : 1
-        while FileManager.default.fileExists(atPath: Self.pagePath(for: destination, number: number)) {
-            stale.append(Self.pagePath(for: destination, number: number))
-            number += 1
-        }
-        for path in stale where Self.isMosaicSheet(path) { unlink(path) }
-    }
+    /// Renames every page into place; removes the stale pages of an earlier run that
+    /// mosaic wrote (their PNG says Software "mosaic"); another program's files stay.
+    public func commit() throws(ImageEncodingError) { try pages.commit() }
 
     /// Removes every temporary file; the destinations stay as they were.
-    public func abandon() {
-        writers.forEach { $0.abandon() }
-        writers.removeAll()
-    }
+    public func abandon() { pages.abandon() }
 }

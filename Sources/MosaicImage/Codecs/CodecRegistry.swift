@@ -47,3 +47,20 @@ public struct CodecRegistry: Sendable {
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 }
+
+extension CodecRegistry: Hashable {
+    /// Two registries are the same when they list the same formats in the same order.
+    public static func == (a: CodecRegistry, b: CodecRegistry) -> Bool {
+        a.codecs.map(\.format) == b.codecs.map(\.format)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for codec in codecs { hasher.combine(codec.format) }
+    }
+}
+
+extension CodecRegistry: CustomStringConvertible {
+    /// The formats, in order ("jpeg png webp ..."): stable across processes, so that a
+    /// sheet's digest (which describes its options) is too.
+    public var description: String { codecs.map(\.format.rawValue).joined(separator: " ") }
+}

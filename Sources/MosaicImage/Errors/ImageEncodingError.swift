@@ -11,6 +11,12 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     case png(path: String, message: String)
     /// libjpeg failed while writing.
     case jpeg(path: String, message: String)
+    /// libwebp (or libwebpmux) failed while encoding.
+    case webp(path: String, message: String)
+    /// libheif or its AV1 encoder failed (or there is no AV1 encoder).
+    case avif(path: String, message: String)
+    /// A side longer than the format allows (`format` names it: "JPEG", "WebP", "AVIF").
+    case sideTooLong(path: String, width: Int, height: Int, format: String, maximumSide: Int)
     /// The finished file could not be moved into place.
     case cannotRename(path: String, reason: String)
     /// A parameter out of range (`field` names it).
@@ -27,6 +33,10 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
         case .streamFailed(let name, let reason): return "\(name): cannot write: \(reason)"
         case .png(let path, let message): return "\(path): cannot write PNG: \(message)"
         case .jpeg(let path, let message): return "\(path): cannot write JPEG: \(message)"
+        case .webp(let path, let message): return "\(path): cannot write WebP: \(message)"
+        case .avif(let path, let message): return "\(path): cannot write AVIF: \(message)"
+        case .sideTooLong(let path, let width, let height, let format, let maximumSide):
+            return "\(path): \(width)x\(height) is more than a \(format) holds (\(maximumSide) pixels a side)"
         case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
         case .invalidParameter(let field, let value): return "\(field) \(value) is out of range"
         case .rowMismatch(let path, let message): return "\(path): \(message)"

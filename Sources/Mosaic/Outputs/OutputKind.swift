@@ -1,0 +1,129 @@
+import Foundation
+
+/// A kind of output a render writes: PNG pages, a Deep Zoom or IIIF pyramid, and the
+/// others registered in `OutputKinds.all`. A kind owns its destination rules (the names
+/// and suffixes it takes, the folders it writes), the files it will write (for the output
+/// check), its sink, its companion files (a viewer) and, for pyramids, its shard identity.
+/// The renderer, the output check, the commit and the CLI know only this protocol: adding
+/// a kind is its file, its line in `OutputKinds.all`, and the flags of its settings.
+public protocol OutputKind: Sendable {
+    /// The name `--format` takes ("png", "dzi", "iiif").
+    static var name: String { get }
+    /// What a destination ends with to pick this kind (lowercase, with the dot); empty
+    /// when only `--format` picks it (a IIIF folder).
+    static var suffixes: [String] { get }
+    /// Whether the board may have several pages (a pyramid shows it whole, on one page).
+    static var takesPages: Bool { get }
+    /// How a destination names this kind, for messages (".dzi for a Deep Zoom pyramid").
+    static var hint: String { get }
+    /// The settings of `OutputRequest` it takes (`--quality` ...); others are refused.
+    static var settings: [OutputSetting] { get }
+    /// The files the destination itself names, checked against the inputs before any work
+    /// (none for a folder).
+    static func namedFiles(_ request: OutputRequest) -> [String]
+
+    /// Checks what the request asks of this kind before any work: the destination's name,
+    /// the settings that go with it.
+    ///
+    /// - Throws: `OutputRequestError` (a usage error).
+    static func validate(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError)
+
+    /// The kind as `request` asks for it.
+    init(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError)
+
+    /// The sheet's options as this kind needs them laid out (a page size, a format's
+    /// longest side); the options given by default.
+    func sheetOptions(_ options: SheetOptions) -> SheetOptions
+
+    /// What to tell the user of the laid-out `sheet` before drawing (a board paginated to
+    /// the format's limit); none by default.
+    func notes(_ sheet: ContactSheet) -> [String]
+
+    /// What the kind will write for the laid-out `sheet`: its files, added to `check` (with
+    /// the inputs already there), its sink, its companions. Checks everything it can before
+    /// a pixel is drawn.
+    ///
+    /// - Throws: `SheetError` (an output that would replace an input or another program's
+    ///   file, a folder that cannot be written).
+    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(SheetError) -> OutputPlan
+}
+
+extension OutputKind {
+    public static var settings: [OutputSetting] { [] }
+    public func sheetOptions(_ options: SheetOptions) -> SheetOptions { options }
+    public func notes(_ sheet: ContactSheet) -> [String] { [] }
+}
+
+/// Every output kind, in the order `--format` lists them.
+public enum OutputKinds {
+    public static let all: [any OutputKind.Type] = [
+        PNGPagesOutput.self,
+        JPEGOutput.self,
+        WebPOutput.self,
+        AVIFOutput.self,
+        DeepZoomOutput.self,
+        IIIFOutput.self,
+    ]
+
+    /// The kind `format` names, or else the one the destination's suffix picks (PNG pages
+    /// when none does: the destination is then checked by the PNG kind).
+    public static func kind(for request: OutputRequest) throws(OutputRequestError) -> any OutputKind.Type {
+        if let format = request.format {
+            for kind in all where kind.name == format { return kind }
+            throw .unknownFormat(format, known: names)
+        }
+        return kind(suffixOf: request.resolvedDestination) ?? PNGPagesOutput.self
+    }
+
+    /// The kinds' names, in order.
+    public static var names: [String] {
+        var names: [String] = []
+        for kind in all { names.append(kind.name) }
+        return names
+    }
+
+    /// The kind whose suffix ends `destination`, if any.
+    public static func kind(suffixOf destination: String) -> (any OutputKind.Type)? {
+        let name = destination.lowercased()
+        for kind in all {
+            for suffix in kind.suffixes where name.hasSuffix(suffix) { return kind }
+        }
+        return nil
+    }
+}
+
+/// What a kind will write for one render, made before drawing.
+public struct OutputPlan {
+    /// Where the pages go.
+    public var sink: any PageSink
+    /// Only these rows of the page are drawn (a shard's strip); nil for all.
+    public var rows: Range<Int>?
+    /// The files the summary names.
+    public var files: [String]
+    /// What the image map names as the pages' files (`ContactSheet.writeImageMap(output:)`).
+    public var mapOutput: String?
+    /// Files written once the pages are drawn (a viewer), committed after the sink.
+    public var companions: (RenderSummary) throws(SheetError) -> [PendingFile]
+    /// Done once everything is in place (sending the sheet to standard output).
+    public var delivered: () throws(SheetError) -> Void
+    /// Whether a board whose every card failed is refused (a shard's strip may hold only
+    /// placeholders: it is not).
+    public var refusesAllFailed = true
+    /// The closing line's account of what was written: "sheet.png (1800x4518, 6.2 MB)".
+    public var written: (RenderSummary) -> String
+
+    public init(
+        sink: any PageSink, rows: Range<Int>? = nil, files: [String], mapOutput: String?,
+        companions: @escaping (RenderSummary) throws(SheetError) -> [PendingFile] = { _ in [] },
+        delivered: @escaping () throws(SheetError) -> Void = {},
+        written: @escaping (RenderSummary) -> String
+    ) {
+        self.sink = sink
+        self.rows = rows
+        self.files = files
+        self.mapOutput = mapOutput
+        self.companions = companions
+        self.delivered = delivered
+        self.written = written
+    }
+}

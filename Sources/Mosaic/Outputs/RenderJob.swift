@@ -1,0 +1,138 @@
+import Foundation
+
+/// One render from inputs to files, as the command line runs it and as a program can: the
+/// output kind chosen and its request checked, the outputs checked against the inputs
+/// before any work, the sheet drawn into the kind's sink, and every output (pages, image
+/// map, companions) put in place together, or none.
+///
+/// ```swift
+/// let job = try RenderJob(request: OutputRequest(destination: "sheet.png"), options: options, inputs: ["photos"])
+/// try job.checkOutputs()
+/// let sheet = try ContactSheet(catalog: try Catalog.folder("photos"), options: options, typesetter: Typesetter())
+/// let result = try job.render(sheet)
+/// ```
+public struct RenderJob: Sendable {
+    /// What was asked.
+    public let request: OutputRequest
+    /// The sheet's options.
+    public let options: SheetOptions
+    /// The kind the request picks.
+    public var kind: any OutputKind.Type { type(of: output) }
+    /// The kind, set up as the request asks.
+    public let output: any OutputKind
+    /// The files and folders named as inputs (and lists of files read): an output may
+    /// replace none of them, nor anything under them.
+    public var inputs: [String]
+
+    /// - Throws: `OutputRequestError` when the request does not suit its kind (a usage
+    ///   error: a destination named wrongly, settings that do not go together).
+    public init(request: OutputRequest, options: SheetOptions, inputs: [String] = []) throws(OutputRequestError) {
+        self.request = request
+        self.options = options
+        self.inputs = inputs
+        let kind = try OutputKinds.kind(for: request)
+        for setting in request.givenSettings where !kind.settings.contains(setting) {
+            var takers: [String] = []
+            for other in OutputKinds.all where other.settings.contains(setting) { takers.append(other.name) }
+            throw .settings("\(setting.flag) is not for \(kind.name) output (it is for \(takers.joined(separator: ", ")))")
+        }
+        if let quality = request.quality, !(1...100).contains(quality) { throw .settings("--quality must be 1 to 100, got \(quality)") }
+        try kind.validate(request, options: options)
+        output = try kind.init(request, options: options)
+    }
+
+    /// The sheet's options as the kind needs them laid out (`OutputKind.sheetOptions`): lay
+    /// the sheet out with these.
+    public var sheetOptions: SheetOptions { output.sheetOptions(options) }
+
+    /// What to tell the user of the laid-out sheet before drawing (a board paginated to the
+    /// format's limit).
+    public func notes(_ sheet: ContactSheet) -> [String] { output.notes(sheet) }
+
+    /// The check of the outputs against the inputs named (and the files a list named).
+    func baseCheck(catalog: Catalog) -> OutputCheck {
+        var check = OutputCheck()
+        if let json = request.json, json != "-" { check.write(json, by: "--json") }
+        check.read(inputs)
+        check.read(catalog)
+        return check
+    }
+
+    /// Before any work: the files the destination names and the map are no folders, no
+    /// inputs named, and not each other (`listed`: the files a list named, not yet probed).
+    ///
+    /// - Throws: `SheetError` naming the output.
+    public func checkOutputs(listed: Catalog = Catalog(sections: [])) throws(SheetError) {
+        var check = OutputCheck()
+        for file in kind.namedFiles(request) { check.write(file, by: "--output") }
+        if let json = request.json, json != "-" { check.write(json, by: "--json") }
+        check.inputs = inputs
+        check.read(listed)
+        try check.check()
+    }
+
+    /// What a render wrote.
+    public struct Result: Sendable {
+        /// Counts, problems, files.
+        public var summary: RenderSummary
+        /// What was written, for people: "sheet.png (1800x4518, 6.2 MB)".
+        public var written: String
+    }
+
+    /// Draws `sheet` and puts every output in place: the map is written beside its
+    /// destination first, the pages committed, then the map and the companions; a failure
+    /// anywhere leaves every previous output as it was.
+    ///
+    /// - Parameter failing: called with the summary when every card failed, before
+    ///   `SheetError.everyInputFailed` is thrown (to name the failures).
+    /// - Throws: `SheetError` (an output check, the sink, strict mode, every input failed).
+    public func render(
+        _ sheet: ContactSheet, progress: (@Sendable (RenderProgress) -> Void)? = nil, failing: (RenderSummary) -> Void = { _ in }
+    ) throws(SheetError) -> Result {
+        let plan = try output.plan(sheet, check: baseCheck(catalog: sheet.catalog))
+        var renderer = SheetRenderer(sheet: sheet)
+        renderer.rows = plan.rows
+        var summary = try renderer.render(into: plan.sink, commit: false, progress: progress)
+        summary.files = plan.files
+        if plan.refusesAllFailed && summary.rendered == 0 && !summary.failures.isEmpty {
+            // A sheet of placeholders helps nobody: say so and keep the previous one.
+            plan.sink.abandon()
+            failing(summary)
+            throw .everyInputFailed(count: summary.failures.count)
+        }
+        let companions: [PendingFile]
+        do {
+            companions = try plan.companions(summary)
+        } catch {
+            plan.sink.abandon()
+            throw error
+        }
+        let failures = summary.failures
+        try commit(plan.sink) { stream throws(SheetError) in try sheet.writeImageMap(to: stream, output: plan.mapOutput, problems: failures) }
+        for file in companions { try file.commit() }
+        try plan.delivered()
+        return Result(summary: summary, written: plan.written(summary))
+    }
+
+    /// The sink's pages and the map together.
+    func commit(_ sink: any PageSink, map: (JSONStream) throws(SheetError) -> Void) throws(SheetError) {
+        var pending: PendingFile?
+        if let json = request.json, json != "-" {
+            do {
+                pending = try PendingFile(at: json, writing: map)
+            } catch {
+                sink.abandon()
+                throw error
+            }
+        }
+        do {
+            try sink.commit()
+        } catch {
+            pending?.discard()
+            sink.abandon()
+            throw .output(error)
+        }
+        try pending?.commit()
+        if request.json == "-" { try map(JSONStream(descriptor: STDOUT_FILENO, name: "standard output")) }
+    }
+}

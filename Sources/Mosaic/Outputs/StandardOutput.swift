@@ -1,0 +1,37 @@
+import Foundation
+
+/// Sends a finished file to standard output.
+enum StandardOutput {
+    /// Sends the file at `path` to standard output, a block at a time, and removes it.
+    ///
+    /// - Throws: `SheetError.cannotSend` when the file cannot be read back,
+    ///   `.output(.streamFailed)` when the write fails (a closed pipe, a full disk) with
+    ///   the system's reason.
+    static func send(file path: String) throws(SheetError) {
+        // Registered, so that a closed pipe (SIGPIPE) or Ctrl-C while sending removes it.
+        TemporaryFiles.register(path)
+        defer {
+            unlink(path)
+            TemporaryFiles.unregister(path)
+        }
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .cannotSend(path: path) }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .cannotSend(path: path) }
+            if count == 0 { return }
+            var done = 0
+            while done < count {
+                let written = buffer.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + done, count - done) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else {
+                    throw .output(.streamFailed(name: "standard output", reason: String(cString: strerror(errno))))
+                }
+                done += written
+            }
+        }
+    }
+}
