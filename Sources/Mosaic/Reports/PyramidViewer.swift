@@ -17,7 +17,7 @@ public struct PyramidViewer: Sendable {
     /// The viewer of the pyramid written at `destination` (`board.dzi`, or the IIIF folder
     /// `board`): `board.html` and `board.map.js` beside it.
     public init(destination: String) {
-        let base = destination.lowercased().hasSuffix(".dzi") ? (destination as NSString).deletingPathExtension : destination
+        let base = PyramidFormats.baseName(for: destination)
         page = base + ".html"
         mapScript = base + ".map.js"
     }
@@ -43,6 +43,9 @@ public struct PyramidViewer: Sendable {
     public struct Pyramid: Sendable {
         /// "dzi" or "iiif".
         public var kind: String
+        /// A tile's path in the folder, to fill in (`PyramidFormat.viewerTilePath`): the page
+        /// reads it, and knows no format.
+        public var tilePath: String
         public var tileSize: Int
         public var overlap: Int
         /// The tiles' file extension.
@@ -52,8 +55,9 @@ public struct PyramidViewer: Sendable {
         /// The tiles' folder.
         public var folder: String
 
-        public init(kind: String, tileSize: Int, overlap: Int, fileExtension: String, levels: Int, folder: String) {
+        public init(kind: String, tilePath: String, tileSize: Int, overlap: Int, fileExtension: String, levels: Int, folder: String) {
             self.kind = kind
+            self.tilePath = tilePath
             self.tileSize = tileSize
             self.overlap = overlap
             self.fileExtension = fileExtension
@@ -84,6 +88,8 @@ public struct PyramidViewer: Sendable {
         try stream.write(size.height)
         try stream.write(",\"kind\":")
         try stream.write(string: pyramid.kind)
+        try stream.write(",\"tilePath\":")
+        try stream.write(string: pyramid.tilePath)
         try stream.write(",\"tileSize\":")
         try stream.write(pyramid.tileSize)
         try stream.write(",\"overlap\":")
@@ -252,13 +258,13 @@ function resize() {
 // Tiles: reduction k (0: full size) holds the board halved k times, rounded up.
 const cache = new Map();
 function levelSize(k) { const f = 2 ** k; return [Math.ceil(M.width / f), Math.ceil(M.height / f)]; }
+// The tile's path is the pyramid format's (M.tilePath), its fields filled in here.
 function tileURL(k, c, r) {
-  if (M.kind === "iiif") {
-    const f = 2 ** k, x = c * T * f, y = r * T * f;
-    const w = Math.min(T * f, M.width - x), h = Math.min(T * f, M.height - y);
-    return `${M.folder}/${x},${y},${w},${h}/${Math.ceil(w / f)},${Math.ceil(h / f)}/0/default.${M.ext}`;
-  }
-  return `${M.folder}/${K - 1 - k}/${c}_${r}.${M.ext}`;
+  const f = 2 ** k, x = c * T * f, y = r * T * f;
+  const w = Math.min(T * f, M.width - x), h = Math.min(T * f, M.height - y);
+  const fields = { level: K - 1 - k, column: c, row: r, x: x, y: y, width: w, height: h,
+    scaledWidth: Math.ceil(w / f), scaledHeight: Math.ceil(h / f), ext: M.ext };
+  return M.folder + "/" + M.tilePath.replace(/\{(\w+)\}/g, (_, name) => String(fields[name]));
 }
 function tile(k, c, r, request) {
   const url = tileURL(k, c, r);

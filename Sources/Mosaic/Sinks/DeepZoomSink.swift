@@ -8,7 +8,7 @@ public struct DeepZoom: PyramidFormat {
     public init() {}
 
     public func folder(for destination: String) -> String {
-        (destination as NSString).deletingPathExtension + "_files"
+        Self.baseName(for: destination) + "_files"
     }
 
     public func isLastLevel(width: Int, height: Int, tileSize: Int) -> Bool {
@@ -22,7 +22,10 @@ public struct DeepZoom: PyramidFormat {
     public func fileExtension(_ format: TileFormat) -> String { format.fileExtension }
 
     public var allowsOverlap: Bool { true }
-    public var kind: String { "dzi" }
+    public static let name = "dzi"
+    public static let suffix: String? = ".dzi"
+    public static func restored(id: String?) -> DeepZoom { DeepZoom() }
+    public var viewerTilePath: String { "{level}/{column}_{row}.{ext}" }
 
     public func descriptors(destination: String, base: Size, levelCount: Int, options: PyramidOptions) -> [(path: String, inside: Bool, data: Data)] {
         let xml = """

@@ -37,7 +37,10 @@ public struct IIIF: PyramidFormat {
     }
 
     public var allowsOverlap: Bool { false }
-    public var kind: String { "iiif" }
+    public static let name = "iiif"
+    public static let suffix: String? = nil
+    public static func restored(id: String?) -> IIIF { IIIF(id: id) }
+    public var viewerTilePath: String { "{x},{y},{width},{height}/{scaledWidth},{scaledHeight}/0/default.{ext}" }
 
     public func descriptors(destination: String, base: Size, levelCount: Int, options: PyramidOptions) -> [(path: String, inside: Bool, data: Data)] {
         let factors = (0..<levelCount).map { String(1 << $0) }.joined(separator: ", ")

@@ -47,10 +47,10 @@ public enum PyramidAssembly {
             let damage = shard.record.damage(found: shard.record.found(in: shard.folder))
             if !damage.isEmpty { throw .damagedShard(path: root, shard: index, count: count, damage: damage) }
         }
-        if first.kind == "iiif" {
-            return try assemble(destination, format: IIIF(id: first.iiifID), shards: shards, lock: lock, threads: threads)
+        guard let format = PyramidFormats.restored(name: first.kind, id: first.iiifID) else {
+            throw .unreadableShard(path: root, shard: 0, count: count, problem: .inconsistent(detail: "kind \"\(first.kind)\""))
         }
-        return try assemble(destination, format: DeepZoom(), shards: shards, lock: lock, threads: threads)
+        return try assemble(destination, format: format, shards: shards, lock: lock, threads: threads)
     }
 
     /// The folder `path` is in ("." for a bare name).

@@ -17,8 +17,54 @@ public protocol PyramidFormat: Sendable {
     func fileExtension(_ format: TileFormat) -> String
     /// Whether tiles may overlap.
     var allowsOverlap: Bool { get }
-    /// "dzi" or "iiif": what shard records and the viewer call it.
-    var kind: String { get }
+    /// What shard records and the viewer call the format ("dzi", "iiif").
+    static var name: String { get }
+    /// The suffix of a destination that names a descriptor beside the folder (".dzi"), nil
+    /// when the destination is the folder itself.
+    static var suffix: String? { get }
+    /// What a shard record keeps of the format's own settings (IIIF's id).
+    var id: String? { get }
+    /// The format as a shard record describes it.
+    static func restored(id: String?) -> Self
+    /// A tile's path inside the folder, for the viewer, with `{level}` (Deep Zoom's level
+    /// number), `{column}`, `{row}`, `{x}`, `{y}`, `{width}`, `{height}` (the region of the
+    /// full board the tile covers), `{scaledWidth}`, `{scaledHeight}` (its size) and `{ext}`
+    /// to fill in: the same path as `tilePath`.
+    var viewerTilePath: String { get }
+}
+
+extension PyramidFormat {
+    /// "dzi" or "iiif".
+    public var kind: String { Self.name }
+    public var id: String? { nil }
+
+    /// The name the folder, the viewer and the shards derive from: the destination
+    /// without the format's suffix.
+    public static func baseName(for destination: String) -> String {
+        guard let suffix, destination.lowercased().hasSuffix(suffix) else { return destination }
+        return String(destination.dropLast(suffix.count))
+    }
+}
+
+/// Every pyramid format, for what is found by name (a shard record) or by suffix (the
+/// destination `assemble` is given).
+public enum PyramidFormats {
+    public static let all: [any PyramidFormat.Type] = [DeepZoom.self, IIIF.self]
+
+    /// The format a shard record names, with its id.
+    public static func restored(name: String, id: String?) -> (any PyramidFormat)? {
+        for format in all where format.name == name { return format.restored(id: id) }
+        return nil
+    }
+
+    /// The destination without the suffix of the format it names (`board.dzi` -> `board`).
+    public static func baseName(for destination: String) -> String {
+        for format in all {
+            let base = format.baseName(for: destination)
+            if base != destination { return base }
+        }
+        return destination
+    }
 }
 
 /// The files a pyramid's folders hold besides tiles, and where shards put their parts:
@@ -42,7 +88,7 @@ public enum PyramidFiles {
 
     /// Where shards put their parts until `assemble`: `board.shards/` beside `board.dzi`.
     public static func shardsFolder(for destination: String) -> String {
-        (destination.lowercased().hasSuffix(".dzi") ? (destination as NSString).deletingPathExtension : destination) + ".shards"
+        PyramidFormats.baseName(for: destination) + ".shards"
     }
 
     /// Shard `index` of `count`'s folder.
@@ -177,7 +223,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
 
     public func viewerPyramid(levels: Int) -> PyramidViewer.Pyramid {
         PyramidViewer.Pyramid(
-            kind: format.kind, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0,
+            kind: format.kind, tilePath: format.viewerTilePath, tileSize: options.tileSize, overlap: format.allowsOverlap ? options.overlap : 0,
             fileExtension: format.fileExtension(options.format), levels: levels, folder: folder)
     }
 
@@ -291,7 +337,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             for extra in shardExtras { files[extra.path] = ShardRecord.checksum(extra.data) }
             let record = ShardRecord(
                 plan: shard, width: base.width, height: base.height, levelCount: levelCount, options: options,
-                kind: format.kind, iiifID: (format as? IIIF)?.id, boardDigest: boardDigest,
+                kind: format.kind, iiifID: format.id, boardDigest: boardDigest,
                 handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background,
                 files: files)
             do {

@@ -148,10 +148,10 @@ public struct ShardRecord: Codable, Hashable, Sendable {
         try require((16...8192).contains(tileSize), "tiles of \(tileSize) px")
         try require(overlap >= 0 && overlap * 2 < tileSize, "an overlap of \(overlap) px")
         try require(tileFormat == "png" || (tileFormat == "jpeg" && (1...100).contains(quality ?? 85)), "tile format \"\(tileFormat)\"")
-        try require(kind == "dzi" || (kind == "iiif" && overlap == 0), "kind \"\(kind)\"")
+        guard let format = PyramidFormats.restored(name: kind, id: iiifID) else { throw .inconsistent(detail: "kind \"\(kind)\"") }
+        try require(format.allowsOverlap || overlap == 0, "an overlap of \(overlap) px in a \(kind) pyramid")
         try require(blank.count == 4, "a background of \(blank.count) bytes")
         try require((1...10_000).contains(plan.count) && (0..<plan.count).contains(plan.index), "shard \(plan.index) of \(plan.count)")
-        let format: any PyramidFormat = kind == "iiif" ? IIIF(id: iiifID) : DeepZoom()
         let sizes = TilePyramid.levelSizes(width: width, height: height) { format.isLastLevel(width: $0, height: $1, tileSize: tileSize) }
         try require(levelCount == sizes.count, "\(levelCount) levels, where the board has \(sizes.count)")
         let expected = ShardPlan(index: plan.index, count: plan.count, height: height, tileSize: tileSize, overlap: overlap, maximumLevels: levelCount)
