@@ -46,7 +46,10 @@ swift package --scratch-path .build-release generate-manual --multi-page --date 
 manuals=.build-release/plugins/GenerateManual/outputs/MosaicCLI
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-deb.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+package=$output/mosaic_${version}_${arch}.deb
+# An interrupted run leaves no tree and no half-written package (the .deb is renamed into
+# place whole).
+trap 'rm -rf "$root" "$root.shlibs" "$package.partial"' EXIT
 doc=$root/usr/share/doc/mosaic
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$doc/examples" \
     "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
@@ -94,7 +97,6 @@ find "$root" -type f ! -path "$root/usr/bin/mosaic" -exec chmod 0644 {} +
 find "$root" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$output"
-package=$output/mosaic_${version}_${arch}.deb
 dpkg-deb --root-owner-group -Zxz --build "$root" "$package.partial" >/dev/null
 mv -f "$package.partial" "$package"
 echo "== $package ($(du -k "$package" | cut -f1) KiB; installed $installed_size KiB)"

@@ -29,8 +29,11 @@ for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/source
 done
 [ ${#sources[@]} -gt 0 ] || fail "no apt source in /etc/apt names bookworm: nothing to build the root from"
 
+# The root itself is mmdebstrap's (target /dev/null): it makes it in a folder of its own,
+# mounts /proc and /dev there for the hooks, and unmounts and removes it at the end or on
+# an interrupt; this folder holds only the package and the two scripts.
 work=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-test-deb.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf --one-file-system "$work"' EXIT
 cp "$deb" "$work/"
 package=$(basename "$deb")
 
@@ -95,5 +98,5 @@ start=$(date +%s)
 mmdebstrap --mode=root --variant=minbase --include=man-db,bash-completion --quiet \
     --customize-hook="copy-in '$work/$package' '$work/check.sh' /tmp" \
     --customize-hook="sh '$work/hook.sh' \"\$1\" '$package'" \
-    bookworm "$work/root" "${sources[@]}" || fail "see the output above"
+    bookworm /dev/null "${sources[@]}" || fail "see the output above"
 echo "== test-deb: passed in $(( $(date +%s) - start )) s ($package, $(du -k "$deb" | cut -f1) KiB)"
