@@ -22,7 +22,7 @@ if [ "$changelog_version" != "$version" ]; then
     exit 1
 fi
 # Every date in the package (the man pages', the files' times) is the last commit's, or
-# SOURCE_DATE_EPOCH's: the same commit gives the same .deb.
+# SOURCE_DATE_EPOCH's, not the time of the build.
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
     SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
 fi
