@@ -19,7 +19,7 @@ if [ -z "$deb" ]; then
     bash scripts/package-deb.sh out
     deb=$(ls -t out/mosaic_*_"$(dpkg --print-architecture)".deb | head -1)
 fi
-[ -f "$deb" ] || fail "$deb: no such package"
+[ -f "$deb" ] || fail "$deb: not a package file"
 
 # The machine's own sources that name bookworm (one-line or deb822), handed to mmdebstrap
 # as they are.
@@ -34,8 +34,9 @@ done
 # an interrupt; this folder holds only the package and the two scripts.
 work=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-test-deb.XXXXXX")
 trap 'rm -rf --one-file-system "$work"' EXIT
-cp "$deb" "$work/"
-package=$(basename "$deb")
+# Under a fixed name, so no quote or space in the given name reaches the hooks' shell.
+package=mosaic.deb
+cp "$deb" "$work/$package"
 
 # What runs in the root once the package is in. Each step says what it checks; the first
 # that fails stops the run with its output above.
@@ -78,7 +79,11 @@ set -eu
 root=$1 package=$2
 # Every name in Depends and Recommends must resolve in the archive (the Noto fonts, about
 # 100 MB, are not installed: the checks need only what Depends brings).
-chroot "$root" apt-get install --simulate -qq "/tmp/$package" >/dev/null
+if ! chroot "$root" apt-get install --simulate -q "/tmp/$package" >"$root/tmp/simulate.log" 2>&1; then
+    echo "the package's dependencies do not resolve in the archive:"
+    grep -v '^Inst \|^Conf ' "$root/tmp/simulate.log"
+    exit 1
+fi
 for name in $(dpkg-deb -f "$root/tmp/$package" Recommends | tr -d ','); do
     chroot "$root" apt-cache show "$name" >/dev/null || { echo "Recommends: $name is not in the archive"; exit 1; }
 done
@@ -99,4 +104,4 @@ mmdebstrap --mode=root --variant=minbase --include=man-db,bash-completion --quie
     --customize-hook="copy-in '$work/$package' '$work/check.sh' /tmp" \
     --customize-hook="sh '$work/hook.sh' \"\$1\" '$package'" \
     bookworm /dev/null "${sources[@]}" || fail "see the output above"
-echo "== test-deb: passed in $(( $(date +%s) - start )) s ($package, $(du -k "$deb" | cut -f1) KiB)"
+echo "== test-deb: passed in $(( $(date +%s) - start )) s ($(basename "$deb"), $(du -k "$deb" | cut -f1) KiB)"
