@@ -5,6 +5,10 @@ import Testing
 /// `mosaic --version`: the release and the git commit it was built from; the commit never
 /// enters what must be byte-identical across builds.
 @Suite struct VersionTests {
+    /// Whether the package was built from a git work tree (`.git` is a folder, or a file in
+    /// a linked work tree), so that its build names a commit.
+    static let inWorkTree = FileManager.default.fileExists(atPath: CLI.repository.path + "/.git")
+
     /// Runs `git` with `arguments`; its standard output, trimmed, or nil when it fails.
     static func git(_ arguments: [String]) throws -> String? {
         let process = Process()
@@ -38,8 +42,7 @@ import Testing
     @Test func versionNamesTheCommit() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
-        let inWorkTree = FileManager.default.fileExists(atPath: CLI.repository.path + "/.git")
-        let head = inWorkTree ? try Self.git(["-C", CLI.repository.path, "rev-parse", "--short=7", "HEAD"]) : nil
+        let head = Self.inWorkTree ? try Self.git(["-C", CLI.repository.path, "rev-parse", "--short=7", "HEAD"]) : nil
         #expect(result.stdout == "\(MosaicVersion.string)\(head.map { " (\($0))" } ?? "")\n")
         #expect(result.stdout.hasPrefix("0.6.0"))
     }
@@ -59,17 +62,30 @@ import Testing
     }
 
     /// A pyramid shard (its record and tiles), a sheet and its image map hold the release
-    /// but never the commit, so builds of two commits give the same bytes and shards
-    /// rendered by them assemble.
-    @Test func theCommitNeverEntersOutputs() throws {
+    /// but never the commit, and the shard record's board digest is the library's own, so
+    /// builds of two commits give the same bytes and shards rendered by them assemble
+    /// (checked to fail with the commit mixed into the record's digest).
+    @Test(.enabled(if: inWorkTree, "a build from a tarball names no commit to look for"))
+    func theCommitNeverEntersOutputs() throws {
         let version = try CLI.run(["--version"]).stdout
         let commit = try #require(version.split(separator: "(").dropFirst().first?.dropLast(2), "built outside a git work tree: \(version)")
         let dir = CLI.temporaryDirectory()
         let manifest = CLI.sampleImages + "/manifest.json"
-        let shard = try CLI.run(["render", manifest, "--tile-format", "png", "--tile-size", "510", "--shard", "0/2", "-o", dir + "/board.dzi"])
+        let shard = try CLI.run(["render", manifest, "--tile-format", "png", "--tile-size", "510", "--shard", "0/2", "-o", dir + "/board.dzi",
+            "--width", "900", "--columns", "3"] + RenderCommandTests.fixed)
         #expect(shard.status == 0, "\(shard.stderr)")
         let sheet = try CLI.run(["render", manifest, "--width", "600", "-o", dir + "/sheet.png", "--json", dir + "/sheet.json"])
         #expect(sheet.status == 0, "\(sheet.stderr)")
+        // The shard record's board digest is the library's own for that board: the
+        // command mixes nothing (no commit) into it.
+        let record = dir + "/board.shards/0-of-2/shard.json"
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any])
+        var options = SheetOptions()
+        options.width = 900
+        options.columns = 3
+        options.style.font = .file(RenderCommandTests.font)
+        let board = try ContactSheet(catalog: try Catalog.manifest(manifest), options: options, typesetter: Typesetter(fonts: try FontLibrary()))
+        #expect(fields["boardDigest"] as? String == board.digest)
         let files = ShardTests.files(dir)
         #expect(files.keys.contains { $0.hasPrefix("board.shards/") }, "\(files.keys.sorted())")
         #expect(files.keys.contains("sheet.png") && files.keys.contains("sheet.json"))
