@@ -58,7 +58,10 @@ let package = Package(
         .executableTarget(
             name: "MosaicCLI",
             dependencies: ["Mosaic", "MosaicSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: warnings),
+            swiftSettings: warnings,
+            // `mosaic --version` names the git commit it was built from (BuildCommit.hash).
+            plugins: ["BuildCommit"]),
+        .plugin(name: "BuildCommit", capability: .buildTool()),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),

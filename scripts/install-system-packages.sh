@@ -2,7 +2,8 @@
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
 # the -dev packages of the C libraries it links (libpng, zlib, ISA-L, libjpeg-turbo, libwebp, giflib, libheif, libtiff, Little CMS, libexif, FreeType,
 # fontconfig), pkg-config, the fixed fonts that the text tests use, and Chromium, in which
-# the tests open the HTML reports (headless).
+# the tests open the HTML reports (headless). With --packaging, also what
+# scripts/package-deb.sh and scripts/test-deb.sh use: dpkg-dev, lintian, mmdebstrap.
 set -euo pipefail
 
 packages=(
@@ -23,6 +24,9 @@ packages=(
     fonts-wqy-microhei
     chromium
 )
+if [ "${1:-}" = "--packaging" ]; then
+    packages+=(dpkg-dev lintian mmdebstrap)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -24,9 +24,14 @@ struct MosaicCommand: ParsableCommand {
         Terminal.exit(with: nil)
     }
 
+    /// What `mosaic --version` prints: the release and, when built from a git work tree,
+    /// the commit (`0.6.0 (b40706f)`). The commit stays here: sheets, pyramids and shard
+    /// identities record `MosaicVersion.string` alone, so they do not change with it.
+    static let versionLine = MosaicVersion.string + (BuildCommit.hash.map { " (\($0))" } ?? "")
+
     static let configuration = CommandConfiguration(
         commandName: "mosaic",
         abstract: "Masonry contact sheets of photos, as PNG.",
-        version: MosaicVersion.string,
+        version: versionLine,
         subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self])
 }

@@ -47,13 +47,6 @@ import Testing
         #expect(json.stdout.contains("\"colorProfile\" : \"Display P3 primaries, sRGB curve\""))
     }
 
-    /// `mosaic --version` prints the version and exits 0 (before: exit 64, unknown option).
-    @Test func version() throws {
-        let result = try CLI.run(["--version"])
-        #expect(result.status == 0)
-        #expect(result.stdout == "0.6.0\n")
-    }
-
     @Test func failuresAreReportedAndExitOne() throws {
         let dir = CLI.temporaryDirectory()
         _ = FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
