@@ -16,7 +16,7 @@ import Testing
         for line in manifest.split(separator: "\n") {
             let text = line.trimmingCharacters(in: .whitespaces)
             guard !text.hasPrefix("//"), !text.hasPrefix(".testTarget"), !text.hasPrefix(".library"), !text.hasPrefix(".executable(") else { continue }
-            guard text.hasPrefix(".target(") || text.hasPrefix(".systemLibrary(") || text.hasPrefix(".executableTarget(")
+            guard text.hasPrefix(".target(") || text.hasPrefix(".systemLibrary(") || text.hasPrefix(".executableTarget(") || text.hasPrefix(".plugin(")
                 || text.hasPrefix("name: ")
             else { continue }
             guard let start = text.range(of: "name: \"") else { continue }
