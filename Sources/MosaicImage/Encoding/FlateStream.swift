@@ -16,7 +16,9 @@ public final class FlateStream {
     public let path: String
     public let width: Int
     public let height: Int
-    public private(set) var rowsWritten = 0
+    /// The rows pushed so far.
+    public var rowsWritten: Int { rows.written }
+    var rows: RowCount
     var writer: OpaquePointer?
 
     /// Starts a zlib stream into `file` at its current position.
@@ -30,6 +32,7 @@ public final class FlateStream {
         self.path = path
         self.width = width
         self.height = height
+        rows = RowCount(path: path, width: width, height: height)
         var result = mosaic_result()
         writer = mosaic_flate_writer_open(file, Int32(width), Int32(level), &result)
         guard writer != nil else { throw .cannotWrite(path: path, reason: result.messageText) }
@@ -42,21 +45,18 @@ public final class FlateStream {
     /// - Throws: `.rowMismatch`, `.cannotWrite` with the system's reason (a full disk).
     public func write(_ band: Bitmap) throws(ImageEncodingError) {
         guard let writer else { throw .rowMismatch(path: path, message: "the image stream was already finished or failed") }
-        guard band.width == width, rowsWritten + band.height <= height else {
-            throw .rowMismatch(path: path, message: "a band of \(band.width)x\(band.height) does not fit the image at row \(rowsWritten)")
-        }
+        try rows.take(band)
         let result = band.pixels.withUnsafeBufferPointer { mosaic_flate_writer_write(writer, $0.baseAddress, width * 4, Int32(band.height)) }
         guard result.status == MOSAIC_OK else {
             abandon()
             throw .cannotWrite(path: path, reason: result.messageText)
         }
-        rowsWritten += band.height
     }
 
     /// Ends the zlib stream; every row must have been written.
     public func finish() throws(ImageEncodingError) {
         guard let writer else { throw .rowMismatch(path: path, message: "the image stream was already finished or failed") }
-        guard rowsWritten == height else { throw .rowMismatch(path: path, message: "only \(rowsWritten) of \(height) rows were pushed") }
+        try rows.checkComplete()
         self.writer = nil
         let result = mosaic_flate_writer_finish(writer)
         guard result.status == MOSAIC_OK else { throw .cannotWrite(path: path, reason: result.messageText) }

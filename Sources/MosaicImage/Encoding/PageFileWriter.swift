@@ -52,3 +52,24 @@ extension ImageLimits {
         }
     }
 }
+
+/// The rows pushed into an image so far, checked band by band.
+struct RowCount {
+    let path: String
+    let width: Int
+    let height: Int
+    private(set) var written = 0
+
+    /// Counts `band`'s rows once it is known to fit: as wide as the image, not past its end.
+    mutating func take(_ band: Bitmap) throws(ImageEncodingError) {
+        guard band.width == width, written + band.height <= height else {
+            throw .rowMismatch(path: path, message: "a band of \(band.width)x\(band.height) does not fit the image at row \(written)")
+        }
+        written += band.height
+    }
+
+    /// Checks that every row was pushed.
+    func checkComplete() throws(ImageEncodingError) {
+        guard written == height else { throw .rowMismatch(path: path, message: "only \(written) of \(height) rows were pushed") }
+    }
+}
