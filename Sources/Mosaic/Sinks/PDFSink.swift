@@ -73,7 +73,7 @@ public final class PDFSink: PageSink {
     /// True when the file at `path` is a PDF whose Info (within its first 1 KiB, where
     /// mosaic writes it) says `/Producer (mosaic)`; false for anything else.
     public static func isMosaicSheet(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard MosaicMark.isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 1024) else { return false }
         return head.starts(with: Array("%PDF-".utf8)) && head.range(of: Data(producer.utf8)) != nil

@@ -45,8 +45,10 @@ public final class PNGSink: PageFiles<PNGWriter> {
     }
 
     /// True when the file at `path` is a PNG that mosaic wrote (its tEXt Software says so);
-    /// false for anything else, readable or not.
+    /// false for anything else, readable or not, and never opened unless it is a regular
+    /// file (a FIFO at a stale page's name made the commit wait for a writer).
     public static func isMosaicSheet(_ path: String) -> Bool {
+        guard MosaicMark.isRegularFile(path) else { return false }
         do {
             return try ImageDecoder().probe(path).software == "mosaic"
         } catch {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An encoder that writes one page as one image file beside its destination: rows pushed
 /// band by band, finished, then renamed into place (so that a sink can put all its pages
 /// in place together), or abandoned (the temporary file goes, the destination stays).
@@ -25,6 +31,14 @@ public enum MosaicMark {
         + "xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" " + creatorTool + "/></rdf:RDF></x:xmpmeta><?xpacket end=\"r\"?>"
     /// What a packet holds when mosaic wrote it.
     static let creatorTool = "xmp:CreatorTool=\"mosaic\""
+
+    /// True when `path` is a regular file (links followed): the only kind of file a mark is
+    /// read from, so that a FIFO or a device at a page's name is never opened (opening a
+    /// FIFO waits for a writer).
+    public static func isRegularFile(_ path: String) -> Bool {
+        guard let status = FileNames.status(path) else { return false }
+        return (status.st_mode & S_IFMT) == S_IFREG
+    }
 
     /// True when `packet` (an XMP packet's bytes) names mosaic as its creator tool.
     static func isMosaic<Bytes: Collection<UInt8>>(xmp packet: Bytes) -> Bool {
