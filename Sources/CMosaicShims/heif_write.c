@@ -4,6 +4,7 @@
 // which adds libaom's working memory (its YUV frame, lookahead and per-thread buffers).
 #include "mosaic_heif_write.h"
 #include "results.h"
+#include "straight.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -78,24 +79,12 @@ mosaic_result mosaic_avif_writer_write(mosaic_avif_writer *writer, const uint8_t
         const uint8_t *row = rgba + (size_t)y * stride;
         uint8_t *out = writer->plane + (size_t)(writer->rows + y) * (size_t)writer->stride;
         for (int x = 0; x < writer->width; x++) {
-            unsigned r = row[4 * x], g = row[4 * x + 1], b = row[4 * x + 2], a = row[4 * x + 3];
             if (writer->channels == 3) {
-                out[3 * x] = (uint8_t)r;
-                out[3 * x + 1] = (uint8_t)g;
-                out[3 * x + 2] = (uint8_t)b;
-                continue;
+                memcpy(out + 3 * x, row + 4 * x, 3);  // opaque: premultiplied is straight
+            } else {
+                mosaic_straight_rgb(row + 4 * x, out + 4 * x);
+                out[4 * x + 3] = row[4 * x + 3];
             }
-            if (a == 0) {
-                r = g = b = 0;
-            } else if (a < 255) {
-                r = (r * 255 + a / 2) / a;
-                g = (g * 255 + a / 2) / a;
-                b = (b * 255 + a / 2) / a;
-            }
-            out[4 * x] = (uint8_t)(r > 255 ? 255 : r);
-            out[4 * x + 1] = (uint8_t)(g > 255 ? 255 : g);
-            out[4 * x + 2] = (uint8_t)(b > 255 ? 255 : b);
-            out[4 * x + 3] = (uint8_t)a;
         }
     }
     writer->rows += rows;

@@ -189,3 +189,55 @@ import Testing
         }
     }
 }
+
+/// A FIFO (or any file that is not a regular one) where a stale page would be is never
+/// opened to read its mark: opening a FIFO waits for a writer, and the commit hung.
+@Suite struct StalePageFIFOTests {
+    /// What the background check found.
+    final class Outcome: @unchecked Sendable {
+        var isMosaicSheet = true
+        var files: [String] = []
+        var error: (any Error)?
+    }
+
+    @Test(arguments: ["png", "jpg", "webp", "avif", "pdf"])
+    func aFIFOAtAStalePageIsLeftAlone(ext: String) throws {
+        let dir = PageSinkTests.folder("fifo\(ext)")
+        let stale = ext == "pdf" ? dir + "/s.pdf" : dir + "/s-2.\(ext)"
+        #expect(mkfifo(stale, 0o644) == 0)
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { done.signal() }
+            switch ext {
+            case "png": outcome.isMosaicSheet = PNGSink.isMosaicSheet(stale)
+            case "jpg": outcome.isMosaicSheet = JPEGSink.isMosaicSheet(stale)
+            case "webp": outcome.isMosaicSheet = WebPSink.isMosaicSheet(stale)
+            case "avif": outcome.isMosaicSheet = AVIFSink.isMosaicSheet(stale)
+            default: outcome.isMosaicSheet = PDFSink.isMosaicSheet(stale)
+            }
+            guard ext != "pdf" else { return }
+            let sink: any PageSink =
+                switch ext {
+                case "png": PNGSink(destination: dir + "/s.png")
+                case "jpg": JPEGSink(destination: dir + "/s.jpg")
+                case "webp": WebPSink(destination: dir + "/s.webp")
+                default: AVIFSink(destination: dir + "/s.avif")
+                }
+            do {
+                try SheetSinkTests.writePages(sink, count: 1)
+                try sink.commit()
+                outcome.files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+            } catch { outcome.error = error }
+        }
+        if done.wait(timeout: .now() + 30) == .timedOut {
+            Issue.record("\(ext): reading the FIFO's mark waited for a writer")
+            let fd = open(stale, O_WRONLY | O_NONBLOCK)  // lets the waiting open return, then read EOF
+            if fd >= 0 { close(fd) }
+            done.wait()
+        }
+        #expect(!outcome.isMosaicSheet)
+        #expect(outcome.error == nil)
+        if ext != "pdf" { #expect(outcome.files == ["s-2.\(ext)", "s.\(ext)"]) }
+    }
+}

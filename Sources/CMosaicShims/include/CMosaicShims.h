@@ -490,5 +490,6 @@ void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t firs
 #include "mosaic_jpeg_write.h"
 #include "mosaic_webp_write.h"
 #include "mosaic_heif_write.h"
+#include "mosaic_flate_write.h"
 
 #endif

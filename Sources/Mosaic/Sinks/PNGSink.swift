@@ -4,9 +4,7 @@ import Foundation
 /// several. Each page is written to a temporary file beside its destination and all are
 /// renamed into place by `commit()`; `abandon()` (a failure, an interrupt) removes them,
 /// leaving the previous files untouched.
-public final class PNGSink: PageSink {
-    /// The path given; the pages' names derive from it.
-    public let destination: String
+public final class PNGSink: PageFiles<PNGWriter> {
     /// Level 0...9, as zlib's.
     /// nil: `PNGWriter.defaultCompressionLevel` for each page's size.
     public let compressionLevel: Int?
@@ -14,9 +12,6 @@ public final class PNGSink: PageSink {
     public let threads: Int
     /// The output pixel limit, checked per page.
     public let limits: ImageLimits
-    /// The files of the pages, known once the first page begins.
-    public var files: [String] { pages.files }
-    let pages: PageFiles<PNGWriter>
 
     /// - Parameters:
     ///   - destination: the PNG to write (pages: `NAME-1.png`, ...).
@@ -26,11 +21,14 @@ public final class PNGSink: PageSink {
     public init(
         destination: String, compressionLevel: Int? = nil, limits: ImageLimits = ImageLimits(), threads: Int = 1
     ) {
-        self.destination = destination
         self.compressionLevel = compressionLevel
         self.limits = limits
         self.threads = threads
-        pages = PageFiles(destination: destination, isMosaicSheet: Self.isMosaicSheet)
+        super.init(destination: destination, isMosaicSheet: Self.isMosaicSheet) { path, size, hasAlpha throws(ImageEncodingError) in
+            try PNGWriter(
+                path: path, width: size.width, height: size.height, hasAlpha: hasAlpha,
+                compressionLevel: compressionLevel, software: "mosaic", limits: limits, threads: threads)
+        }
     }
 
     /// The file of each of `pageCount` pages written to `destination`.
@@ -47,34 +45,14 @@ public final class PNGSink: PageSink {
     }
 
     /// True when the file at `path` is a PNG that mosaic wrote (its tEXt Software says so);
-    /// false for anything else, readable or not.
+    /// false for anything else, readable or not, and never opened unless it is a regular
+    /// file (a FIFO at a stale page's name made the commit wait for a writer).
     public static func isMosaicSheet(_ path: String) -> Bool {
+        guard MosaicMark.isRegularFile(path) else { return false }
         do {
             return try ImageDecoder().probe(path).software == "mosaic"
         } catch {
             return false  // not an image mosaic can read: certainly not one it wrote
         }
     }
-
-    /// Opens the page's PNG beside its destination.
-    public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
-        try pages.begin(index, of: count) { path throws(ImageEncodingError) in
-            try PNGWriter(
-                path: path, width: size.width, height: size.height, hasAlpha: hasAlpha,
-                compressionLevel: compressionLevel, software: "mosaic", limits: limits, threads: threads)
-        }
-    }
-
-    /// Encodes the band's rows.
-    public func write(band: Bitmap) throws(ImageEncodingError) { try pages.write(band) }
-
-    /// Finishes the page's PNG (still beside its destination).
-    public func endPage() throws(ImageEncodingError) { try pages.end() }
-
-    /// Renames every page into place; removes the stale pages of an earlier run that
-    /// mosaic wrote (their PNG says Software "mosaic"); another program's files stay.
-    public func commit() throws(ImageEncodingError) { try pages.commit() }
-
-    /// Removes every temporary file; the destinations stay as they were.
-    public func abandon() { pages.abandon() }
 }

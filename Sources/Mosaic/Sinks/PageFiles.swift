@@ -1,46 +1,55 @@
 import Foundation
 
-/// The pages of a sink that writes one image file per page (PNG, JPEG, WebP, AVIF):
-/// `sheet.EXT`, or `sheet-1.EXT`, `sheet-2.EXT`, ... when there are several
-/// (`PNGSink.pagePaths`). Each page's writer works beside its destination; `commit()`
-/// renames them all into place and removes the stale pages of an earlier run that mosaic
-/// wrote; `abandon()` removes what was written, leaving the previous files untouched.
-final class PageFiles<Writer: PageFileWriter> {
-    let destination: String
+/// A sink that writes one image file per page (PNG, JPEG, WebP, AVIF): `sheet.EXT`, or
+/// `sheet-1.EXT`, `sheet-2.EXT`, ... when there are several (`PNGSink.pagePaths`). Each
+/// page's writer works beside its destination; `commit()` renames them all into place and
+/// removes the stale pages of an earlier run that mosaic wrote; `abandon()` removes what
+/// was written, leaving the previous files untouched. A format's sink says how to open a
+/// page's writer and how to tell its own files.
+public class PageFiles<Writer: PageFileWriter>: PageSink {
+    /// The path given; the pages' names derive from it.
+    public let destination: String
+    /// The files of the pages, known once the first page begins.
+    public private(set) var files: [String] = []
+    var writers: [Writer] = []
     /// True when mosaic wrote the file at a path (its format's own mark says so).
     let isMosaicSheet: (String) -> Bool
-    /// The files of the pages, known once the first page begins.
-    private(set) var files: [String] = []
-    var writers: [Writer] = []
+    /// The writer of a page: its path, size and whether the sheet has alpha.
+    let open: (String, Size, Bool) throws(ImageEncodingError) -> Writer
 
-    init(destination: String, isMosaicSheet: @escaping (String) -> Bool) {
+    init(
+        destination: String, isMosaicSheet: @escaping (String) -> Bool,
+        open: @escaping (String, Size, Bool) throws(ImageEncodingError) -> Writer
+    ) {
         self.destination = destination
         self.isMosaicSheet = isMosaicSheet
+        self.open = open
     }
 
-    /// Starts page `index` of `count` with the writer `open` makes for its file.
-    func begin(_ index: Int, of count: Int, open: (String) throws(ImageEncodingError) -> Writer) throws(ImageEncodingError) {
+    /// Opens the page's file beside its destination (removing the temporary files that a
+    /// killed run left beside the pages).
+    public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         if files.count != count {
             files = PNGSink.pagePaths(for: destination, pageCount: count)
             TemporaryFiles.removeLeftovers(besides: files)
         }
-        writers.append(try open(files[index]))
+        writers.append(try open(files[index], size, hasAlpha))
     }
 
-    /// The current page's next rows.
-    func write(_ band: Bitmap) throws(ImageEncodingError) {
+    /// Encodes the band's rows (or gathers them, for encoders of whole pictures).
+    public func write(band: Bitmap) throws(ImageEncodingError) {
         guard let writer = writers.last else { throw .rowMismatch(path: destination, message: "a band before any page began") }
         try writer.write(band)
     }
 
     /// Finishes the current page's file (still beside its destination).
-    func end() throws(ImageEncodingError) {
+    public func endPage() throws(ImageEncodingError) {
         guard let writer = writers.last else { throw .rowMismatch(path: destination, message: "no page to end") }
         try writer.finish(moveIntoPlace: false)
     }
 
     /// Renames every page into place, then removes stale pages.
-    func commit() throws(ImageEncodingError) {
+    public func commit() throws(ImageEncodingError) {
         for writer in writers { try writer.moveIntoPlace() }
         writers.removeAll()
         removeStalePages()
@@ -62,7 +71,7 @@ final class PageFiles<Writer: PageFileWriter> {
     }
 
     /// Removes every temporary file; the destinations stay as they were.
-    func abandon() {
+    public func abandon() {
         writers.forEach { $0.abandon() }
         writers.removeAll()
     }

@@ -5,56 +5,31 @@
 /// them all into place, `abandon()` removes them. A page says it is mosaic's with an XMP
 /// chunk, so a later run replaces (and removes as stale) only WebPs mosaic wrote. Alpha
 /// is kept.
-public final class WebPSink: PageSink {
+public final class WebPSink: PageFiles<WebPFileWriter> {
     /// WebP's largest side: a board taller or wider is paginated to it.
     public static let maximumSide: Int? = WebPFileWriter.maximumSide
-    /// The path given; the pages' names derive from it.
-    public let destination: String
     /// 0 to 100 (default 90): lossy quality, or with `lossless` libwebp's effort.
     public let quality: Int
     public let lossless: Bool
     /// The output pixel limit, checked per page.
     public let limits: ImageLimits
-    /// The files of the pages, known once the first page begins.
-    public var files: [String] { pages.files }
-    let pages: PageFiles<WebPFileWriter>
 
     /// - Parameters:
     ///   - destination: the WebP to write (pages: `NAME-1.webp`, ...).
-    ///   - quality: 0 to 100 (checked when the first page begins).
+    ///   - quality: 0 to 100 (checked when the first page begins: `.invalidParameter`).
     ///   - lossless: libwebp's lossless mode (then `quality` is its effort).
     ///   - limits: `maximumOutputPixels` is checked for every page before it is written.
     public init(
         destination: String, quality: Int = WebPFileWriter.defaultQuality, lossless: Bool = false, limits: ImageLimits = ImageLimits()
     ) {
-        self.destination = destination
         self.quality = quality
         self.lossless = lossless
         self.limits = limits
-        pages = PageFiles(destination: destination, isMosaicSheet: Self.isMosaicSheet)
-    }
-
-    /// True when the file at `path` is a WebP mosaic wrote (its XMP chunk says so).
-    public static func isMosaicSheet(_ path: String) -> Bool { WebPFileWriter.isMosaicFile(path) }
-
-    /// Allocates the page's picture.
-    ///
-    /// - Throws: `.invalidParameter` (quality), `.sideTooLong`, `.tooLarge`, `.webp`.
-    public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
-        try pages.begin(index, of: count) { path throws(ImageEncodingError) in
+        super.init(destination: destination, isMosaicSheet: Self.isMosaicSheet) { path, size, _ throws(ImageEncodingError) in
             try WebPFileWriter(path: path, width: size.width, height: size.height, quality: quality, lossless: lossless, limits: limits)
         }
     }
 
-    /// Copies the band's rows into the page's picture.
-    public func write(band: Bitmap) throws(ImageEncodingError) { try pages.write(band) }
-
-    /// Encodes the page into its file (still beside its destination).
-    public func endPage() throws(ImageEncodingError) { try pages.end() }
-
-    /// Renames every page into place; removes stale pages mosaic wrote.
-    public func commit() throws(ImageEncodingError) { try pages.commit() }
-
-    /// Removes every temporary file; the destinations stay as they were.
-    public func abandon() { pages.abandon() }
+    /// True when the file at `path` is a WebP mosaic wrote (its XMP chunk says so).
+    public static func isMosaicSheet(_ path: String) -> Bool { WebPFileWriter.isMosaicFile(path) }
 }

@@ -60,7 +60,7 @@ public final class AVIFFileWriter: GatheredPageWriter {
     /// True when the file at `path` is a HEIF or AVIF whose primary image has XMP metadata
     /// naming mosaic as its creator tool; false for anything else, readable or not.
     public static func isMosaicFile(_ path: String) -> Bool {
-        guard let xmp = mosaic_heif_xmp(path) else { return false }
+        guard MosaicMark.isRegularFile(path), let xmp = mosaic_heif_xmp(path) else { return false }
         defer { free(xmp) }
         return MosaicMark.isMosaic(xmp: UnsafeRawBufferPointer(start: xmp, count: strlen(xmp)))
     }

@@ -29,7 +29,9 @@ public class GatheredPageWriter: PageFileWriter {
     public let path: String
     public let width: Int
     public let height: Int
-    public private(set) var rowsWritten = 0
+    /// The rows pushed so far.
+    public var rowsWritten: Int { rows.written }
+    var rows: RowCount
     var picture: OpaquePointer?
     var output: OutputFile?
     let encoder: Encoder
@@ -38,6 +40,7 @@ public class GatheredPageWriter: PageFileWriter {
         self.path = path
         self.width = width
         self.height = height
+        rows = RowCount(path: path, width: width, height: height)
         self.picture = picture
         self.encoder = encoder
     }
@@ -47,11 +50,8 @@ public class GatheredPageWriter: PageFileWriter {
     /// Copies the band's rows into the picture.
     public func write(_ band: Bitmap) throws(ImageEncodingError) {
         guard let picture else { throw .rowMismatch(path: path, message: "the \(encoder.format) was already finished or failed") }
-        guard band.width == width, rowsWritten + band.height <= height else {
-            throw .rowMismatch(path: path, message: "a band of \(band.width)x\(band.height) does not fit the image at row \(rowsWritten)")
-        }
+        try rows.take(band)
         _ = band.pixels.withUnsafeBufferPointer { encoder.write(picture, $0.baseAddress, width * 4, Int32(band.height)) }
-        rowsWritten += band.height
     }
 
     /// Encodes the picture into the file beside the destination.
@@ -60,7 +60,7 @@ public class GatheredPageWriter: PageFileWriter {
     ///   with the library's message, `.cannotWrite` with the system's reason (a full disk).
     public func finish(moveIntoPlace move: Bool = true) throws(ImageEncodingError) {
         guard let picture else { throw .rowMismatch(path: path, message: "the \(encoder.format) was already finished or failed") }
-        guard rowsWritten == height else { throw .rowMismatch(path: path, message: "only \(rowsWritten) of \(height) rows were pushed") }
+        try rows.checkComplete()
         self.picture = nil
         let output: OutputFile
         do { output = try OutputFile(path: path) } catch {

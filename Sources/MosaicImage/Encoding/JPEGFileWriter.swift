@@ -57,7 +57,7 @@ public final class JPEGFileWriter: PageFileWriter {
     /// True when the file at `path` is a JPEG whose headers (before the first scan) hold
     /// the COM segment "mosaic"; false for anything else, readable or not.
     public static func isMosaicFile(_ path: String) -> Bool {
-        guard let (bytes, _) = try? FileBytes.read(path, limit: 1 << 16), bytes.starts(with: [0xFF, 0xD8]) else { return false }
+        guard MosaicMark.isRegularFile(path), let (bytes, _) = try? FileBytes.read(path, limit: 1 << 16), bytes.starts(with: [0xFF, 0xD8]) else { return false }
         var at = 2
         while at + 4 <= bytes.count, bytes[at] == 0xFF {
             let marker = bytes[at + 1]

@@ -26,7 +26,9 @@ public final class JPEGStream {
     public let height: Int
     /// Composite over white (a sheet with transparency); otherwise alpha is ignored.
     public let flatten: Bool
-    public private(set) var rowsWritten = 0
+    /// The rows pushed so far.
+    public var rowsWritten: Int { rows.written }
+    var rows: RowCount
     var writer: OpaquePointer?
 
     /// Starts a JPEG into `file` at its current position.
@@ -47,6 +49,7 @@ public final class JPEGStream {
         self.path = path
         self.width = width
         self.height = height
+        rows = RowCount(path: path, width: width, height: height)
         self.flatten = flatten
         var result = mosaic_result()
         writer = mosaic_jpeg_writer_open(file, Int32(width), Int32(height), Int32(quality), comment, &result)
@@ -62,9 +65,7 @@ public final class JPEGStream {
     ///   disk space?").
     public func write(_ band: Bitmap) throws(ImageEncodingError) {
         guard let writer else { throw .rowMismatch(path: path, message: "the JPEG was already finished or failed") }
-        guard band.width == width, rowsWritten + band.height <= height else {
-            throw .rowMismatch(path: path, message: "a band of \(band.width)x\(band.height) does not fit the image at row \(rowsWritten)")
-        }
+        try rows.take(band)
         let result = band.pixels.withUnsafeBufferPointer { pixels in
             mosaic_jpeg_writer_write(writer, pixels.baseAddress, width * 4, Int32(band.height), flatten ? 1 : 0)
         }
@@ -72,13 +73,12 @@ public final class JPEGStream {
             abandon()
             throw .jpeg(path: path, message: result.messageText)
         }
-        rowsWritten += band.height
     }
 
     /// Ends the JPEG (EOI); every row must have been written.
     public func finish() throws(ImageEncodingError) {
         guard let writer else { throw .rowMismatch(path: path, message: "the JPEG was already finished or failed") }
-        guard rowsWritten == height else { throw .rowMismatch(path: path, message: "only \(rowsWritten) of \(height) rows were pushed") }
+        try rows.checkComplete()
         self.writer = nil
         let result = mosaic_jpeg_writer_finish(writer)
         guard result.status == MOSAIC_OK else { throw .jpeg(path: path, message: result.messageText) }

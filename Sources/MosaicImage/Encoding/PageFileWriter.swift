@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An encoder that writes one page as one image file beside its destination: rows pushed
 /// band by band, finished, then renamed into place (so that a sink can put all its pages
 /// in place together), or abandoned (the temporary file goes, the destination stays).
@@ -26,6 +32,14 @@ public enum MosaicMark {
     /// What a packet holds when mosaic wrote it.
     static let creatorTool = "xmp:CreatorTool=\"mosaic\""
 
+    /// True when `path` is a regular file (links followed): the only kind of file a mark is
+    /// read from, so that a FIFO or a device at a page's name is never opened (opening a
+    /// FIFO waits for a writer).
+    public static func isRegularFile(_ path: String) -> Bool {
+        guard let status = FileNames.status(path) else { return false }
+        return (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// True when `packet` (an XMP packet's bytes) names mosaic as its creator tool.
     static func isMosaic<Bytes: Collection<UInt8>>(xmp packet: Bytes) -> Bool {
         let wanted = Array(creatorTool.utf8)
@@ -50,5 +64,26 @@ extension ImageLimits {
         guard !overflow, pixels <= maximumOutputPixels else {
             throw .tooLarge(path: path, width: width, height: height, limit: maximumOutputPixels)
         }
+    }
+}
+
+/// The rows pushed into an image so far, checked band by band.
+struct RowCount {
+    let path: String
+    let width: Int
+    let height: Int
+    private(set) var written = 0
+
+    /// Counts `band`'s rows once it is known to fit: as wide as the image, not past its end.
+    mutating func take(_ band: Bitmap) throws(ImageEncodingError) {
+        guard band.width == width, written + band.height <= height else {
+            throw .rowMismatch(path: path, message: "a band of \(band.width)x\(band.height) does not fit the image at row \(written)")
+        }
+        written += band.height
+    }
+
+    /// Checks that every row was pushed.
+    func checkComplete() throws(ImageEncodingError) {
+        guard written == height else { throw .rowMismatch(path: path, message: "only \(written) of \(height) rows were pushed") }
     }
 }

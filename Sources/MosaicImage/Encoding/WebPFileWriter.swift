@@ -41,7 +41,7 @@ public final class WebPFileWriter: GatheredPageWriter {
     /// True when the file at `path` is a WebP with an XMP chunk naming mosaic as its
     /// creator tool; false for anything else, readable or not.
     public static func isMosaicFile(_ path: String) -> Bool {
-        guard let xmp = RIFFChunks.find("XMP ", in: path, form: "WEBP") else { return false }
+        guard MosaicMark.isRegularFile(path), let xmp = RIFFChunks.find("XMP ", in: path, form: "WEBP") else { return false }
         return MosaicMark.isMosaic(xmp: xmp)
     }
 }

@@ -1,0 +1,175 @@
+import CZlib
+import Foundation
+import Testing
+
+@testable import Mosaic
+
+/// The PDF sink: a valid PDF 1.4 (every xref offset points at its "N 0 obj", the trailer's
+/// startxref at the table), one page per sheet page at the page size asked, the page's
+/// image decoding back to the sheet, the same bytes twice, PNG's atomic-write rules.
+@Suite struct PDFSinkTests {
+    /// The SampleImages sheet as A4 pages at 100 dpi (827 x 1169 pixels): several pages.
+    static func sheet() throws -> ContactSheet {
+        var options = SheetOptions()
+        let pixels = PDFPageSize.a4.pixels(dpi: 100)
+        options.width = pixels.width
+        options.maxHeight = pixels.height
+        options.columns = 2
+        options.style.font = .file(RenderGoldenTests.font)
+        let catalog = try Catalog.manifest(RenderGoldenTests.samples + "/manifest.json")
+        return try ContactSheet(catalog: catalog, options: options, typesetter: Typesetter(fonts: try FontLibrary()))
+    }
+
+    static func render(to path: String, encoding: PDFSink.ImageEncoding = .jpeg(quality: 90)) throws -> ContactSheet {
+        let sheet = try sheet()
+        let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, encoding: encoding)
+        _ = try SheetRenderer(sheet: sheet).render(into: sink)
+        return sheet
+    }
+
+    /// What a reader needs of the file: the xref table's entries, checked against the
+    /// bytes, and each object's text up to its stream.
+    struct Parsed {
+        var objects: [Int: String] = [:]
+        /// Each object's stream bytes.
+        var streams: [Int: [UInt8]] = [:]
+        var trailer = ""
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> Parsed {
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        func find(_ needle: String, from start: Int) -> Int? {
+            let n = Array(needle.utf8)
+            guard bytes.count >= n.count, start <= bytes.count - n.count else { return nil }
+            return (start...(bytes.count - n.count)).first { bytes[$0..<($0 + n.count)].elementsEqual(n) }
+        }
+        #expect(text(0..<9) == "%PDF-1.4\n")
+        #expect(text((bytes.count - 6)..<bytes.count) == "%%EOF\n")
+        // startxref's offset is the table's.
+        let startxref = try #require(find("startxref\n", from: max(0, bytes.count - 64)))
+        let tail = text((startxref + 10)..<bytes.count).split(separator: "\n")
+        let table = try #require(Int(tail[0]))
+        #expect(text(table..<(table + 5)) == "xref\n")
+        let lines = text(table..<startxref).split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines[1].split(separator: " ")
+        #expect(header[0] == "0")
+        let count = try #require(Int(header[1]))
+        #expect(lines[2] == "0000000000 65535 f ")
+        var parsed = Parsed()
+        for number in 1..<count {
+            let entry = lines[2 + number]
+            #expect(entry.count == 19 && entry.hasSuffix(" 00000 n "), "entry \(number): \(entry)")  // 20 bytes with its \n
+            let offset = try #require(Int(entry.prefix(10)))
+            let opening = "\(number) 0 obj\n"
+            #expect(text(offset..<(offset + opening.utf8.count)) == opening, "object \(number) at \(offset)")
+            let end = try #require(find("endobj\n", from: offset))
+            if let stream = find("stream\n", from: offset), stream < end {
+                parsed.objects[number] = text(offset..<stream)
+                let data = stream + 7
+                let close = try #require(find("\nendstream\n", from: data))
+                parsed.streams[number] = Array(bytes[data..<close])
+            } else {
+                parsed.objects[number] = text(offset..<end)
+            }
+        }
+        parsed.trailer = text(startxref..<bytes.count)
+        let trailer = text(table..<startxref)
+        #expect(trailer.contains("trailer\n<< /Size \(count) /Root 1 0 R /Info 3 0 R >>"))
+        return parsed
+    }
+
+    @Test func thePDFIsValidAndHoldsEveryPageAtA4() throws {
+        let dir = PageSinkTests.folder()
+        let path = dir + "/sheet.pdf"
+        let sheet = try Self.render(to: path)
+        let pages = sheet.layout.pageCount
+        #expect(pages >= 2)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let pdf = try Self.parse(bytes)
+        #expect(pdf.objects.count == 3 + 4 * pages)
+        #expect(pdf.objects[3]?.contains("/Producer (mosaic)") == true)
+        #expect(pdf.objects[2]?.contains("/Count \(pages)") == true)
+        #expect(PDFSink.isMosaicSheet(path))
+        let memory = MemorySink()
+        _ = try SheetRenderer(sheet: sheet).render(into: memory)
+        for page in 0..<pages {
+            let first = PDFSink.firstObject(ofPage: page)
+            #expect(pdf.objects[first]?.contains("/MediaBox [0 0 595.28 841.89]") == true)
+            let size = sheet.layout.pageSize(page)
+            let image = try #require(pdf.objects[first + 1])
+            #expect(image.contains("/Width \(size.width) /Height \(size.height)") && image.contains("/DCTDecode /Length \(first + 2) 0 R"))
+            let data = try #require(pdf.streams[first + 1])
+            #expect(pdf.objects[first + 2]?.hasSuffix("\n\(data.count)\n") == true)
+            // The embedded JPEG is the page.
+            let jpeg = dir + "/page\(page).jpg"
+            try Data(data).write(to: URL(fileURLWithPath: jpeg))
+            let decoded = try ImageDecoder().decode(jpeg).bitmap
+            #expect(SheetSinkTests.psnr(decoded, memory.pages[page]) >= 35)
+            // Placed at the page's top, 595.28 points across for the sheet's 827 pixels.
+            let height = Double(size.height) * PDFPageSize.a4.width / 827
+            let placement = try #require(pdf.streams[first + 3])
+            #expect(String(decoding: placement, as: UTF8.self) == "q\n595.28 0 0 \(PDFSink.number(height)) 0 \(PDFSink.number(PDFPageSize.a4.height - height)) cm\n/Im0 Do\nQ\n")
+        }
+    }
+
+    /// Flate: lossless, the page's pixels exactly (after PDF's PNG predictor).
+    @Test func aFlatePageIsLossless() throws {
+        let dir = PageSinkTests.folder()
+        let sink = PDFSink(destination: dir + "/f.pdf", pagePixels: Size(width: 5, height: 4), pageSize: .letter, encoding: .flate(level: 9))
+        try sink.beginPage(0, of: 1, size: Size(width: 5, height: 3), hasAlpha: false)
+        try sink.write(band: Bitmap(width: 5, height: 3, fill: RGBA(red: 10, green: 200, blue: 30)))
+        try sink.endPage()
+        try sink.commit()
+        let pdf = try Self.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/f.pdf"))))
+        #expect(pdf.objects[5]?.contains("/FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns 5 >>") == true)
+        #expect(pdf.objects[4]?.contains("/MediaBox [0 0 612 792]") == true)
+        let stream = try #require(pdf.streams[5])
+        let inflated = try #require(Self.inflate(stream))
+        // Row 0: Paeth of a flat colour: the first pixel, then zeros; later rows all zeros.
+        #expect(inflated.count == 3 * 16)
+        #expect(Array(inflated[0..<4]) == [4, 10, 200, 30] && inflated[4..<16].allSatisfy { $0 == 0 } && inflated[16] == 4)
+        #expect(inflated[17..<48].allSatisfy { $0 == 0 || $0 == 4 })
+    }
+
+    /// zlib's inflate of `data` (at most 1 MiB), or nil when it is not a zlib stream.
+    static func inflate(_ data: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: 1 << 20)
+        var size = uLongf(out.count)
+        let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { uncompress(o.baseAddress, &size, $0.baseAddress, uLong($0.count)) } }
+        return status == Z_OK ? Array(out[0..<Int(size)]) : nil
+    }
+
+    @Test func theSamePagesGiveTheSameBytes() throws {
+        let dir = PageSinkTests.folder()
+        _ = try Self.render(to: dir + "/a.pdf")
+        _ = try Self.render(to: dir + "/b.pdf")
+        let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.pdf"))
+        let b = try Data(contentsOf: URL(fileURLWithPath: dir + "/b.pdf"))
+        #expect(a.count > 10_000 && a == b)
+    }
+
+    /// Abandoning (or a failure) leaves the previous file and no temporary file; an
+    /// interrupt's walk over the temporary files removes the half-written PDF.
+    @Test func abandoningLeavesThePreviousPDF() throws {
+        let dir = PageSinkTests.folder()
+        let path = dir + "/s.pdf"
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: path))
+        let sink = PDFSink(destination: path, pagePixels: Size(width: 8, height: 8), pageSize: .a4)
+        try sink.beginPage(0, of: 2, size: Size(width: 8, height: 8), hasAlpha: false)
+        try sink.write(band: Bitmap(width: 8, height: 8, fill: .white))
+        try sink.endPage()
+        #expect(try SheetSinkTests.temporaryFiles(dir).count == 1)
+        #expect(throws: ImageEncodingError.rowMismatch(path: path, message: "only 1 of 2 pages were written")) { try sink.commit() }
+        sink.abandon()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["s.pdf"])
+        #expect(FileManager.default.contents(atPath: path) == Data("previous".utf8))
+        #expect(!PDFSink.isMosaicSheet(path))
+    }
+
+    @Test func pageSizesConvertToPointsAndPixels() {
+        #expect(PDFPageSize.a4.pixels(dpi: 300) == Size(width: 2480, height: 3508))
+        #expect(PDFPageSize.letter.pixels(dpi: 300) == Size(width: 2550, height: 3300))
+        #expect(PDFPageSize.millimetres(100, 150).pixels(dpi: 254) == Size(width: 1000, height: 1500))
+        #expect(PDFSink.number(595.2755) == "595.28" && PDFSink.number(612) == "612" && PDFSink.number(0.5) == "0.5" && PDFSink.number(1.05) == "1.05")
+    }
+}
