@@ -104,6 +104,7 @@ public struct ImageDecoder: Sendable {
         request.manageColor = manageColor
         var decoded = try codec.decode(bytes, info: info, request: request)
         decoded.bitmap = decoded.bitmap.oriented(info.orientation)
+        if info.orientation.swapsAxes { decoded.extent = (decoded.extent.height, decoded.extent.width) }
         return decoded
     }
 
