@@ -361,8 +361,9 @@ mosaic_result mosaic_jpeg_decode(
     return result;
 }
 
-uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size) {
+uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size, mosaic_result *damage) {
     *icc_size = 0;
+    *damage = mosaic_ok();
     mosaic_result result = mosaic_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
@@ -380,7 +381,17 @@ uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     JOCTET *icc = NULL;
     unsigned int length = 0;
     // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
-    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) icc = NULL;
+    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) {
+        icc = NULL;
+        // There were chunks, and they do not make one profile (one missing or repeated, a
+        // count that disagrees): a profile that cannot be used, not an sRGB file.
+        for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker; marker = marker->next) {
+            if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
+                *damage = mosaic_error(result.warning_count > 0 ? result.warning : "its chunks do not make one profile");
+                break;
+            }
+        }
+    }
     jpeg_destroy_decompress(&cinfo);
     *icc_size = icc ? length : 0;
     return icc;

@@ -131,8 +131,10 @@ mosaic_result mosaic_jpeg_encode_file(
     const mosaic_jpeg_encode_options *options);
 
 /// The ICC profile of a JPEG (its APP2 chunks joined, in any order), or NULL; `*size` its
-/// length. The caller frees it with free().
-uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
+/// length. The caller frees it with free(). When the file has ICC_PROFILE chunks that do
+/// not make one profile (one missing or repeated, a count that disagrees), NULL and
+/// `*damage` MOSAIC_ERROR with libjpeg's warning; else `*damage` is MOSAIC_OK.
+uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size, mosaic_result *damage);
 
 /// The ICC profile of a PNG's iCCP chunk (inflated), or NULL; free() it.
 uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
