@@ -1,3 +1,4 @@
+import CMosaicShims
 import Foundation
 import MosaicImage
 import MosaicLayout
@@ -146,6 +147,24 @@ enum RawPNG {
             try Data(Array(jpeg[..<firstEnd]) + [0x12, 0x34, 0x56] + Array(jpeg[firstEnd...])).write(to: URL(fileURLWithPath: between))
             #expect(try strict.decode(between, minimumSize: minimumSize).warning?.isDataLoss != true)
         }
+    }
+
+    /// The DC-only reader still takes clean progressive files with restart markers (the
+    /// damage checks above must not hand every such file to libjpeg, whose 1/8 decode
+    /// holds the whole coefficient buffer), and gives the pixels libjpeg gives.
+    @Test func theDCReaderStillReadsCleanRestartIntervals() throws {
+        let dir = Fixtures.directory()
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF)] } }
+        Fixtures.writeJPEG(dir + "/p.jpg", pixels: pixels, width: 64, height: 64, components: 3, progressive: true, restartInterval: 1)
+        let jpeg = Fixtures.bytes(dir + "/p.jpg")
+        var out = [UInt8](repeating: 0, count: 8 * 8 * 4)
+        var result = mosaic_result()
+        let taken = jpeg.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { mosaic_jpeg_decode_dc(input.baseAddress, input.count, $0.baseAddress, 32, 8, 8, 200, &result) }
+        }
+        #expect(taken == 1 && result.status == MOSAIC_OK && result.warning_count == 0)
+        #expect(try decoder.decode(dir + "/p.jpg", minimumSize: Size(width: 8, height: 8)).warning == nil)
     }
 
     /// A progressive JPEG whose DC scan is missing: libjpeg draws the AC scans on nothing
