@@ -21,7 +21,7 @@ public struct WebPCodec: ImageCodec {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_webp_probe) else { return nil }
         let model: String
         if raw.color_space == 3 {
-            // `isAnimation` reads this prefix.
+            // The "animation" prefix is what `isAnimation` reads.
             model = "animation (\(raw.frames) frame\(raw.frames == 1 ? "" : "s"))"
         } else {
             model = raw.color_space == 2 ? "lossless" : "lossy"
