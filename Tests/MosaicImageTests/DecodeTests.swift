@@ -375,6 +375,25 @@ import Testing
         #expect(interlaced.reduction == 1 && interlaced.bitmap.width == 120)
     }
 
+    /// A 7x5 PNG read in 2 x 2 blocks spans 3.5 x 2.5 of its 4 x 3 block pixels, the
+    /// partial blocks at the right and bottom as stored; turned upright they lie where the
+    /// orientation puts them (orientation 6: the stored bottom row is the left column), and
+    /// the card is resampled from there. Only the size was swapped: a portrait photo's
+    /// card was off by the partial block (artwork at 260 px: 39.5 dB, 57.2 upright; now
+    /// 56.6).
+    @Test(arguments: [
+        (1, 0.0, 0.0, 3.5, 2.5), (2, 0.5, 0.0, 3.5, 2.5), (3, 0.5, 0.5, 3.5, 2.5), (4, 0.0, 0.5, 3.5, 2.5),
+        (5, 0.0, 0.0, 2.5, 3.5), (6, 0.5, 0.0, 2.5, 3.5), (7, 0.5, 0.5, 2.5, 3.5), (8, 0.0, 0.5, 2.5, 3.5),
+    ])
+    func thePartialBlocksOfAReductionFollowTheOrientation(orientation: Int, x: Double, y: Double, width: Double, height: Double) throws {
+        let dir = Fixtures.directory()
+        let rgb = Fixtures.picture(width: 7, height: 5)
+        Fixtures.writePNG(dir + "/o.png", width: 7, height: 5, rows: rgb, .init(colorType: 2, exif: Fixtures.exif(orientation: orientation, withHeader: false)))
+        let reduced = try decoder.decode(dir + "/o.png", minimumSize: Size(width: 1, height: 1))
+        #expect(reduced.reduction == 2)
+        #expect(reduced.extent == (x, y, width, height))
+    }
+
     @Test func orientedAndDamagedReductions() throws {
         let dir = Fixtures.directory()
         let rgb = Fixtures.picture(width: 200, height: 100)

@@ -70,7 +70,7 @@ import Testing
             #expect(reduced.reduction == k && reduced.bitmap.width == (width + k - 1) / k && reduced.bitmap.height == (height + k - 1) / k)
             // 131 / 2 = 65.5 of its 66 columns: the card is resampled from what the image
             // spans (it was the whole bitmap, the partial block stretching the scale).
-            #expect(reduced.extent == (Double(width) / Double(k), Double(height) / Double(k)))
+            #expect(reduced.extent == (0, 0, Double(width) / Double(k), Double(height) / Double(k)))
             var worst = 0
             for oy in 0..<reduced.bitmap.height {
                 for ox in 0..<reduced.bitmap.width {

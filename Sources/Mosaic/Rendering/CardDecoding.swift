@@ -87,10 +87,10 @@ struct CardDecoding: Sendable {
         // does): a scaled IDCT or a block average alone aliases, the filter does not.
         minimum = Size(width: minimum.width * Self.filterHeadroom, height: minimum.height * Self.filterHeadroom)
         let source: Bitmap
-        let extent: (width: Double, height: Double)
+        let extent: ImageExtent
         if let bitmap = card.entry.bitmap {
             source = bitmap
-            extent = (Double(bitmap.width), Double(bitmap.height))
+            extent = (0, 0, Double(bitmap.width), Double(bitmap.height))
         } else {
             let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)

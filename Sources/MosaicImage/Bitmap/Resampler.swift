@@ -27,12 +27,12 @@ extension Bitmap {
         resampled(width: width, height: height, filter: filter, region: nil)
     }
 
-    /// The first `extent` pixels across and down (fractional: `DecodedImage.extent`, at
-    /// most the bitmap's size) resampled to exactly `width` x `height`: a block-averaged
-    /// read's partial last block counts for the part of a pixel it covers, so the scale is
-    /// exact and edges stay where they are.
-    public func resampled(width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: (width: Double, height: Double)) -> Bitmap {
-        resampled(width: width, height: height, filter: filter, region: SourceRegion(x: 0, y: 0, width: extent.width, height: extent.height))
+    /// The region `extent` (fractional pixels: `DecodedImage.extent`, within the bitmap)
+    /// resampled to exactly `width` x `height`: a block-averaged read's partial last block
+    /// counts for the part of a pixel it covers, so the scale is exact and edges stay where
+    /// they are.
+    public func resampled(width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: ImageExtent) -> Bitmap {
+        resampled(width: width, height: height, filter: filter, region: SourceRegion(x: extent.x, y: extent.y, width: extent.width, height: extent.height))
     }
 
     /// `region` (fractional source pixels; nil for all) resampled to `width` x `height`.
@@ -93,20 +93,20 @@ extension Bitmap {
     /// fill"): no distortion, no empty bands.
     /// `extent` (`DecodedImage.extent`; nil: the whole bitmap) is what the image spans.
     public func resampledToFill(
-        width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: (width: Double, height: Double)? = nil
+        width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: ImageExtent? = nil
     ) -> Bitmap {
         let width = max(1, width), height = max(1, height)
         guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
-        let (spanX, spanY) = extent ?? (Double(self.width), Double(self.height))
+        let (x, y, spanX, spanY) = extent ?? (0, 0, Double(self.width), Double(self.height))
         let sourceAspect = spanX / spanY
         let targetAspect = Double(width) / Double(height)
-        var region = SourceRegion(x: 0, y: 0, width: spanX, height: spanY)
+        var region = SourceRegion(x: x, y: y, width: spanX, height: spanY)
         if sourceAspect > targetAspect {
             region.width = spanY * targetAspect
-            region.x = (spanX - region.width) / 2
+            region.x = x + (spanX - region.width) / 2
         } else if sourceAspect < targetAspect {
             region.height = spanX / targetAspect
-            region.y = (spanY - region.height) / 2
+            region.y = y + (spanY - region.height) / 2
         }
         return resampled(width: width, height: height, filter: filter, region: region)
     }

@@ -76,7 +76,7 @@ public struct HEIFCodec: ImageCodec {
         // A partial last block: the image spans less than the bitmap (`DecodedImage.extent`).
         return DecodedImage(
             bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: k, warning: decoded.warning,
-            extent: (Double(width) / Double(k), Double(height) / Double(k)))
+            extent: (0, 0, Double(width) / Double(k), Double(height) / Double(k)))
     }
 
     /// The block size an image of `size` is averaged by for `minimumSize` (already

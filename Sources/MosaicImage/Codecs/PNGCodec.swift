@@ -141,7 +141,7 @@ public struct PNGCodec: ImageCodec {
             throw .codec(path: request.path, format: format, message: "the reduction made \(output.count) bytes for \(outWidth)x\(outHeight)")
         }
         return DecodedImage(
-            bitmap: reduced, info: info, scaleEighths: 8, reduction: k, warning: warning, extent: (Double(width) / Double(k), Double(height) / Double(k)))
+            bitmap: reduced, info: info, scaleEighths: 8, reduction: k, warning: warning, extent: (0, 0, Double(width) / Double(k), Double(height) / Double(k)))
     }
 
     /// Sums each `k`-pixel-wide column block of the first `rows` rows of `band` into `sums`
