@@ -27,6 +27,7 @@ static int mosaic_gif_read(GifFileType *gif, GifByteType *buffer, int count) {
 /// giflib's error after a failed call: "the file ends early" when the reader ran dry.
 static mosaic_result mosaic_gif_failed(GifFileType *gif, const mosaic_gif_source *source) {
     if (source->starved) return mosaic_error("the file ends early");
+    if (gif && gif->Error == D_GIF_ERR_NOT_ENOUGH_MEM) return mosaic_out_of_memory("giflib's buffers");
     const char *text = GifErrorString(gif ? gif->Error : 0);
     return mosaic_error(text ? text : "giflib failed");
 }
@@ -111,7 +112,7 @@ static mosaic_result mosaic_gif_first_image(const uint8_t *data, size_t size, mo
         }
         line = malloc((size_t)image->Width);
         if (!line) {
-            result = mosaic_error("out of memory");
+            result = mosaic_out_of_memory("a row of the image");
             break;
         }
         for (int y = 0; y < height; y++) memset(out + (size_t)y * stride, 0, (size_t)width * 4);

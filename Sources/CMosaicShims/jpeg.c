@@ -22,17 +22,25 @@ typedef struct {
 } mosaic_jpeg_error;
 
 /// Warnings that mean image data was lost or is corrupt. Others (extraneous bytes
-/// between markers, an odd JFIF version, a bogus progression or ICC chunk) leave the
-/// pixels as the file meant them.
-static int mosaic_jpeg_is_damage(int code) {
-    switch (code) {
+/// between header markers, an odd JFIF version, a bad ICC chunk) leave the pixels as the
+/// file meant them. `cinfo->err->msg_parm` holds the warning's parameters.
+static int mosaic_jpeg_is_damage(j_common_ptr cinfo) {
+    switch (cinfo->err->msg_code) {
     case JWRN_JPEG_EOF:         // Premature end of JPEG file
     case JWRN_HIT_MARKER:       // premature end of data segment
     case JWRN_HUFF_BAD_CODE:    // bad Huffman code
     case JWRN_ARITH_BAD_CODE:   // bad arithmetic code
     case JWRN_MUST_RESYNC:      // lost track of restart markers
     case JWRN_NOT_SEQUENTIAL:   // invalid SOS parameters
+    case JWRN_BOGUS_PROGRESSION:  // a scan refines or extends coefficients never sent (AC before DC)
         return 1;
+    case JWRN_EXTRANEOUS_DATA: {
+        // "N extraneous bytes before marker 0xXX": before a restart marker (RST0-RST7) the
+        // bytes are inside an entropy-coded segment, and the interval they end is skipped;
+        // before any other marker they lie between segments and nothing is lost.
+        int marker = cinfo->err->msg_parm.i[1];
+        return marker >= 0xD0 && marker <= 0xD7;
+    }
     default:
         return 0;
     }
@@ -70,7 +78,7 @@ static void mosaic_jpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;  // trace messages
     mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
     mosaic_result *result = error->result;
-    int damage = mosaic_jpeg_is_damage(cinfo->err->msg_code);
+    int damage = mosaic_jpeg_is_damage(cinfo);
     if (result->warning_count == 0 || (damage && result->damage_count == 0)) {
         char buffer[JMSG_LENGTH_MAX];
         (*cinfo->err->format_message)(cinfo, buffer);
@@ -354,8 +362,9 @@ mosaic_result mosaic_jpeg_decode(
     return result;
 }
 
-uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size) {
+uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size, mosaic_result *damage) {
     *icc_size = 0;
+    *damage = mosaic_ok();
     mosaic_result result = mosaic_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
@@ -373,7 +382,17 @@ uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     JOCTET *icc = NULL;
     unsigned int length = 0;
     // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
-    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) icc = NULL;
+    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) {
+        icc = NULL;
+        // There were chunks, and they do not make one profile (one missing or repeated, a
+        // count that disagrees): a profile that cannot be used, not an sRGB file.
+        for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker; marker = marker->next) {
+            if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
+                *damage = mosaic_error(result.warning_count > 0 ? result.warning : "its chunks do not make one profile");
+                break;
+            }
+        }
+    }
     jpeg_destroy_decompress(&cinfo);
     *icc_size = icc ? length : 0;
     return icc;

@@ -10,7 +10,11 @@
 //
 // Only what it can do exactly is taken: 8-bit progressive Huffman files with one (grey) or
 // three (YCbCr, or RGB by an Adobe marker) components. Anything else returns 0 and the
-// caller decodes with libjpeg. Plain C, no setjmp: every failure is a return.
+// caller decodes with libjpeg: so does a file whose DC data is damaged (bytes left over
+// before a restart marker, a scan that runs into a marker) or out of order (an AC scan or
+// a refinement before a component's first DC scan, or no DC scan at all), so that
+// libjpeg's own warnings, and their judgement under --strict, are the same at every
+// scale. Plain C, no setjmp: every failure is a return.
 #include "CMosaicShims.h"
 
 #include <stdio.h>
@@ -30,6 +34,8 @@ typedef struct {
 
 typedef struct {
     int id, h, v, tq;
+    /// Its first DC scan (Ah 0) has been read.
+    int dc_started;
     int blocks_across, blocks_down;       // the component's own blocks
     int padded_across, padded_down;       // whole MCUs, as interleaved scans code them
     int16_t *dc;
@@ -42,6 +48,9 @@ typedef struct {
     uint32_t bits;
     int count;
     int hit_marker;
+    /// Bytes were skipped before a restart marker, or a scan ran into a marker: damage
+    /// libjpeg would warn about.
+    int irregular;
 } dc_reader;
 
 static int dc_fail(mosaic_result *result, const char *message) {
@@ -128,8 +137,12 @@ static void dc_run_scan(dc_reader *r, dc_component **scan, int ns, const dc_huff
         for (int mx = 0; mx < across; mx++) {
             if (restart_interval > 0) {
                 if (until_restart == 0) {
-                    // Skip to after the RSTn marker, fresh bits and predictors.
+                    // Skip to after the RSTn marker, fresh bits and predictors. Anything
+                    // before it but the interval's data is damage.
+                    if (r->hit_marker) r->irregular = 1;
+                    size_t interval_end = r->pos;
                     while (r->pos + 1 < r->size && !(r->data[r->pos] == 0xFF && r->data[r->pos + 1] >= 0xD0 && r->data[r->pos + 1] <= 0xD7)) r->pos += 1;
+                    if (r->pos != interval_end) r->irregular = 1;
                     if (r->pos + 1 < r->size) r->pos += 2;
                     r->count = 0;
                     r->hit_marker = 0;
@@ -163,6 +176,7 @@ static void dc_run_scan(dc_reader *r, dc_component **scan, int ns, const dc_huff
             }
         }
     }
+    if (r->hit_marker) r->irregular = 1;
 }
 
 /// libjpeg's ycc_rgb_convert arithmetic (jdcolor.c, SCALEBITS 16).
@@ -277,12 +291,18 @@ static int dc_read_scan(dc_state *st, const uint8_t *data, size_t size, size_t *
         return DC_REFUSED;
     }
     size_t end = dc_scan_end(data, size, header_end);
+    // An AC scan or a DC refinement needs the component's first DC scan before it.
+    for (int i = 0; i < ns; i++) {
+        if ((ss != 0 || ah != 0) && !scan[i]->dc_started) return DC_NOT_MINE;
+    }
     if (ss == 0) {
         for (int i = 0; i < ns; i++) {
             if (ah == 0 && !st->tables[td[i]].defined) return DC_NOT_MINE;
         }
-        dc_reader reader = {data, end, header_end, 0, 0, 0};
+        dc_reader reader = {data, end, header_end, 0, 0, 0, 0};
         dc_run_scan(&reader, scan, ns, st->tables, td, ah, al, st->restart_interval, st->mcus_across, st->mcus_down);
+        if (reader.irregular) return DC_NOT_MINE;
+        for (int i = 0; i < ns; i++) scan[i]->dc_started = 1;
     }
     *pos = end;
     return DC_OK;
@@ -354,7 +374,11 @@ static int dc_read_markers(dc_state *st, const uint8_t *data, size_t size, int w
         if (status != DC_OK) return status;
         pos += length;
     }
-    return st->have_frame && st->scans > 0 ? DC_OK : DC_NOT_MINE;
+    if (!st->have_frame || st->scans == 0) return DC_NOT_MINE;
+    for (int c = 0; c < st->ncomp; c++) {
+        if (!st->components[c].dc_started) return DC_NOT_MINE;
+    }
+    return DC_OK;
 }
 
 int mosaic_jpeg_decode_dc(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height,

@@ -1,6 +1,8 @@
 // The C allocator's handling of large blocks: see mosaic_return_large_allocations.
 #include "CMosaicShims.h"
 
+#include <stdlib.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -29,4 +31,11 @@ int mosaic_use_one_heap(void) {
 #else
     return 0;
 #endif
+}
+
+int mosaic_can_allocate(size_t bytes) {
+    void *block = malloc(bytes);
+    if (!block) return 0;
+    free(block);
+    return 1;
 }

@@ -24,6 +24,13 @@ static inline mosaic_result mosaic_error(const char *message) {
     return result;
 }
 
+/// A MOSAIC_OUT_OF_MEMORY result: `what` could not be allocated.
+static inline mosaic_result mosaic_out_of_memory(const char *what) {
+    mosaic_result result = mosaic_error(what);
+    result.status = MOSAIC_OUT_OF_MEMORY;
+    return result;
+}
+
 /// A MOSAIC_NEED_MORE_DATA result (a probe ran out of bytes).
 static inline mosaic_result mosaic_need_more_data(void) {
     mosaic_result result = mosaic_ok();

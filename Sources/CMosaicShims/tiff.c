@@ -1,7 +1,7 @@
 // TIFF through libtiff, from memory, with per-file error handlers (libtiff 4.5's
 // TIFFOpenOptions: no global state): the first page, strips or tiles, 1 to 16 bits, RGB(A),
-// grey, palette, CMYK, YCbCr: grey and RGB(A) of 8 and 16 bits read directly, the rest
-// through libtiff's RGBA reader. The pixels come as stored;
+// grey, palette, CMYK, YCbCr: grey and RGB(A) of 8 and 16 bits and 16-bit CMYK (and any
+// CMYK bound for its profile) read directly, the rest through libtiff's RGBA reader. The pixels come as stored;
 // the Orientation tag is reported for the caller to apply.
 #include "CMosaicShims.h"
 #include "results.h"
@@ -149,15 +149,25 @@ static void mosaic_tiff_store(unsigned r, unsigned g, unsigned b, unsigned a, in
     o[3] = (uint8_t)a;
 }
 
+/// What `mosaic_tiff_pixel` makes of CMYK: not CMYK, its ink bytes (for a CMYK
+/// profile), or RGB by libtiff's own formula (its RGBA reader's, without a profile).
+enum { MOSAIC_TIFF_NOT_CMYK = 0, MOSAIC_TIFF_CMYK_INK = 1, MOSAIC_TIFF_CMYK_FORMULA = 2 };
+
 /// One pixel of `samples` samples of `bits` (8 or 16, native order) into straight RGBA.
-/// CMYK (4 samples, `cmyk`) is copied as its ink bytes.
+/// CMYK (4 samples) as `cmyk` says.
 static void mosaic_tiff_pixel(const uint8_t *in, int samples, int bits, int white_is_zero, int alpha, int associated, int cmyk, uint8_t *o) {
     unsigned v[4] = {0, 0, 0, 255};
     for (int i = 0; i < samples && i < 4; i++) {
         v[i] = bits == 16 ? ((unsigned)((const uint16_t *)(const void *)in)[i] + 128) / 257 : in[i];
     }
-    if (cmyk) {
+    if (cmyk == MOSAIC_TIFF_CMYK_INK) {
         for (int i = 0; i < 4; i++) o[i] = (uint8_t)v[i];
+        return;
+    }
+    if (cmyk == MOSAIC_TIFF_CMYK_FORMULA) {
+        // libtiff's putRGBcontig8bitCMYKtile, on the samples reduced to 8 bits.
+        unsigned k = 255 - v[3];
+        mosaic_tiff_store(k * (255 - v[0]) / 255, k * (255 - v[1]) / 255, k * (255 - v[2]) / 255, 255, 0, o);
         return;
     }
     unsigned r, g, b, a = 255;
@@ -175,8 +185,9 @@ static void mosaic_tiff_pixel(const uint8_t *in, int samples, int bits, int whit
 
 /// Grey and RGB, with or without alpha, 8 or 16 bits, contiguous: read strip by strip or
 /// tile by tile (libtiff 4.5's RGBA reader drops pixels of 16-bit grey tiles at the
-/// image's edge); with `raw_cmyk`, CMYK too, as ink bytes. 0 when the file is not such a
-/// layout; -1 on a read error.
+/// image's edge); with `raw_cmyk`, CMYK too, as ink bytes; without, 16-bit CMYK by
+/// libtiff's formula (its RGBA reader refuses 16-bit CMYK: "can not handle image"). 0 when
+/// the file is not such a layout; -1 on a read error.
 static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height, int raw_cmyk) {
     uint16_t samples = 1, bits = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, extra_count = 0;
     uint16_t *extra = NULL;
@@ -188,7 +199,11 @@ static int mosaic_tiff_direct(TIFF *tiff, uint8_t *out, int width, int height, i
     int grey = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE;
     uint16_t inkset = INKSET_CMYK;
     TIFFGetFieldDefaulted(tiff, TIFFTAG_INKSET, &inkset);
-    int cmyk = raw_cmyk && photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && samples == 4;
+    int separated = photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && samples == 4;
+    int cmyk = !separated ? MOSAIC_TIFF_NOT_CMYK
+               : raw_cmyk ? MOSAIC_TIFF_CMYK_INK
+               : bits == 16 ? MOSAIC_TIFF_CMYK_FORMULA
+                            : MOSAIC_TIFF_NOT_CMYK;
     if (!(grey || cmyk || photometric == PHOTOMETRIC_RGB) || planar != PLANARCONFIG_CONTIG || (bits != 8 && bits != 16)) return 0;
     int colour = grey ? 1 : cmyk ? 4 : 3;
     int alpha = !cmyk && extra_count > 0 && extra && (extra[0] == EXTRASAMPLE_ASSOCALPHA || extra[0] == EXTRASAMPLE_UNASSALPHA);

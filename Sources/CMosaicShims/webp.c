@@ -17,7 +17,7 @@ static mosaic_result mosaic_webp_failed(const char *what, VP8StatusCode code) {
                                   "unsupported feature", "the decoder was suspended", "the decoder was stopped",
                                   "the file ends early"};
     mosaic_result result = mosaic_ok();
-    result.status = MOSAIC_ERROR;
+    result.status = code == VP8_STATUS_OUT_OF_MEMORY ? MOSAIC_OUT_OF_MEMORY : MOSAIC_ERROR;
     const char *name = (code >= 0 && code <= VP8_STATUS_NOT_ENOUGH_DATA) ? names[code] : "unknown error";
     snprintf(result.message, MOSAIC_MESSAGE_SIZE, "%s%s%s", what, *what ? ": " : "", name);
     return result;
@@ -35,8 +35,8 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
     info->height = features.height;
     info->has_alpha = features.has_alpha;
     info->components = features.has_alpha ? 4 : 3;
-    // 0 undefined/mixed, 1 lossy, 2 lossless (libwebp's `format`).
-    info->color_space = features.format;
+    // 0 undefined/mixed, 1 lossy, 2 lossless (libwebp's `format`); 3 an animation.
+    info->color_space = features.has_animation ? 3 : features.format;
     info->bit_depth = 8;
     info->orientation = 1;
     info->frames = features.has_animation ? 2 : 1;
@@ -48,6 +48,12 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
     if (demux) {
         // An animation's canvas may be larger than its first frame's bitstream.
         if (features.has_animation) {
+            // The frame count is the demuxer's once it has seen every chunk: a prefix
+            // holds only the first frames, so ask for the whole file.
+            if (state != WEBP_DEMUX_DONE && !is_whole_file) {
+                WebPDemuxDelete(demux);
+                return mosaic_need_more_data();
+            }
             info->width = (int)WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH);
             info->height = (int)WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
             info->frames = (int)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
@@ -98,7 +104,14 @@ static mosaic_result mosaic_webp_first_frame(const uint8_t *data, size_t size, u
     options.use_threads = 0;
     WebPData whole = {data, size};
     WebPAnimDecoder *decoder = WebPAnimDecoderNew(&whole, &options);
-    if (!decoder) return mosaic_webp_failed("the animation", VP8_STATUS_BITSTREAM_ERROR);
+    if (!decoder) {
+        // It fails alike for bad data and for its two canvases' memory: a file the
+        // demuxer reads whole is not the cause.
+        WebPDemuxer *demux = WebPDemux(&whole);
+        if (!demux) return mosaic_webp_failed("the animation", VP8_STATUS_BITSTREAM_ERROR);
+        WebPDemuxDelete(demux);
+        return mosaic_out_of_memory("the animation's canvases");
+    }
     WebPAnimInfo info;
     uint8_t *frame = NULL;
     int timestamp = 0;

@@ -172,4 +172,34 @@ import Testing
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stderr.contains("rendered 1 image ->"))
     }
+
+    /// An animated WebP declaring an 8000 x 8000 canvas (768 MB decoded: within the
+    /// per-image limit) under a 600 MB address-space limit: the memory the decode needs is
+    /// refused, and the warning says so. It said "invalid WebP: the animation: corrupt or
+    /// invalid data".
+    @Test func aDecodeTheSystemHasNoMemoryForIsNamedAsSuch() throws {
+        let dir = CLI.temporaryDirectory()
+        func le(_ v: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(v >> (8 * $0) & 0xFF) } }
+        func chunk(_ tag: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(tag.utf8) + le(payload.count, 4) + payload + (payload.count % 2 == 1 ? [0] : [])
+        }
+        // A 1x1 lossless bitstream (libwebp's encoding of one opaque pixel).
+        let pixel: [UInt8] = [0x2f, 0, 0, 0, 0, 0x07, 0x50, 0x8f, 0x22, 0x97, 0xa7, 0xff, 0x81, 0x88, 0xe8, 0x7f, 0]
+        var body = chunk("VP8X", [0x02, 0, 0, 0] + le(7999, 3) + le(7999, 3)) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for _ in 0..<2 { body += chunk("ANMF", le(0, 12) + le(100, 3) + [0] + chunk("VP8L", pixel)) }
+        let file = Array("RIFF".utf8) + le(4 + body.count, 4) + Array("WEBP".utf8) + body
+        try Data(file).write(to: URL(fileURLWithPath: dir + "/canvas.webp"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let mosaic = CLI.productsDirectory.appendingPathComponent("mosaic").path
+        process.arguments = ["-c", "ulimit -v 600000 && exec \"$0\" render \"$1\" -o \"$1/../oom.png\" --jobs 1 --no-progress", mosaic, dir]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.contains("canvas.webp: out of memory: the system refused the memory decoding needs (733 MB)"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/../oom.png"))
+    }
 }

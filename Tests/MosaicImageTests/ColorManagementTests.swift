@@ -54,7 +54,7 @@ import Testing
         Fixtures.writePNG(dir + "/adobe.png", width: 32, height: 32, rows: Self.rgb(), .init(colorType: 2, icc: Self.adobeRGB))
         Self.check(try ImageDecoder().decode(dir + "/adobe.png").bitmap, converted: true, tolerance: 1)
         // Read reduced (2 x 2 blocks of flat patches): converted as well.
-        let reduced = try ImageDecoder().decode(dir + "/adobe.png", minimumSize: Size(width: 16, height: 16)).bitmap
+        let reduced = try ImageDecoder().decode(dir + "/adobe.png", minimumSize: Size(width: 8, height: 8)).bitmap
         #expect(reduced.width == 16)
         let p = reduced[4, 4]
         #expect(abs(Int(p.red) - 232) <= 1 && abs(Int(p.green) - 57) <= 1)
@@ -69,6 +69,30 @@ import Testing
         #expect(decoded.warning?.message == "the embedded ICC profile cannot be read; drawn as sRGB")
         #expect(decoded.warning?.isDataLoss == false)
         Self.check(decoded.bitmap, converted: false, tolerance: 3)
+    }
+
+    /// A profile too large for one APP2 marker comes in chunks; one lost, libjpeg cannot
+    /// join them and returned no profile: the file was drawn as sRGB without a word. It is
+    /// a profile that cannot be used: the documented warning, never data loss.
+    @Test func aDamagedMultiChunkProfileIsAWarning() throws {
+        let dir = Fixtures.directory()
+        // The Adobe RGB profile, padded past two markers' worth (65,519 bytes each).
+        let large = Self.adobeRGB + [UInt8](repeating: 0, count: 140_000 - Self.adobeRGB.count)
+        Fixtures.writeJPEG(dir + "/whole.jpg", pixels: Self.rgb(), width: 32, height: 32, components: 3, quality: 100, icc: large)
+        let whole = Fixtures.bytes(dir + "/whole.jpg")
+        let chunks = (0..<(whole.count - 16)).filter { whole[$0] == 0xFF && whole[$0 + 1] == 0xE2 && whole[($0 + 4)..<($0 + 15)].elementsEqual("ICC_PROFILE".utf8) }
+        try #require(chunks.count == 3)
+        let intact = try ImageDecoder(strict: true).decode(dir + "/whole.jpg")
+        #expect(intact.warning == nil)
+        Self.check(intact.bitmap, converted: true, tolerance: 3)
+        // The second chunk dropped.
+        let length = Int(whole[chunks[1] + 2]) << 8 | Int(whole[chunks[1] + 3])
+        Fixtures.write(Array(whole[..<chunks[1]]) + Array(whole[(chunks[1] + 2 + length)...]), to: dir + "/lost.jpg")
+        let decoded = try ImageDecoder(strict: true).decode(dir + "/lost.jpg")
+        #expect(decoded.warning?.message == "the embedded ICC profile is damaged (Corrupt JPEG data: bad ICC marker); drawn as sRGB")
+        #expect(decoded.warning?.isDataLoss == false)
+        Self.check(decoded.bitmap, converted: false, tolerance: 3)
+        #expect(try ImageDecoder().colorProfile(dir + "/lost.jpg") == .unsupported("the embedded ICC profile is damaged (Corrupt JPEG data: bad ICC marker)"))
     }
 
     /// The sheet says it is sRGB (an sRGB chunk), so viewers do not reinterpret it.

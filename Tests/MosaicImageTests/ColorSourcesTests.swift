@@ -143,7 +143,7 @@ import Testing
         Self.png(dir + "/srgb.png", [("sRGB", [0]), ("gAMA", Self.be32([55556]))])
         Self.check(try ImageDecoder().decode(dir + "/srgb.png").bitmap, Self.stored, tolerance: 0, "sRGB")
         // Read reduced (the band path) as well.
-        let reduced = try ImageDecoder().decode(dir + "/g18.png", minimumSize: Size(width: 16, height: 16)).bitmap
+        let reduced = try ImageDecoder().decode(dir + "/g18.png", minimumSize: Size(width: 8, height: 8)).bitmap
         #expect(reduced.width == 16 && abs(Int(reduced[4, 4].red) - 210) <= 1)
     }
 
@@ -155,7 +155,7 @@ import Testing
             if i % 3 == 2 { rows.append(255) }
         }
         Fixtures.writePNG(dir + "/a.png", width: 32, height: 32, rows: rows, .init(colorType: 6, icc: Patches.adobeRGB))
-        let reduced = try ImageDecoder().decode(dir + "/a.png", minimumSize: Size(width: 16, height: 16)).bitmap
+        let reduced = try ImageDecoder().decode(dir + "/a.png", minimumSize: Size(width: 8, height: 8)).bitmap
         #expect(reduced.width == 16)
         let p = reduced[4, 4]
         // Before, alpha PNGs read reduced kept the Adobe numbers: (200, 60, 40).
@@ -206,6 +206,24 @@ import Testing
         Self.check(try ImageDecoder().decode(dir + "/c.tif").bitmap, Self.throughProfile, tolerance: 3, "CMYK TIFF")
         TIFFTests.write(dir + "/n.tif", pixels: Self.cmyk(inverted: false), width: 32, height: 32, samples: 4, photometric: 5)
         Self.check(try ImageDecoder().decode(dir + "/n.tif").bitmap, Self.withoutProfile, tolerance: 3, "CMYK TIFF, no profile")
+    }
+
+    /// 16-bit CMYK (ImageMagick writes it; libvips reads it) failed "invalid TIFF: Sorry, can
+    /// not handle image" without a profile: libtiff's RGBA reader takes 8 bits only. Read
+    /// here, strips or tiles, through the profile when there is one, else libtiff's formula.
+    @Test(arguments: [false, true])
+    func aSixteenBitCMYKTIFFDecodes(tiled: Bool) throws {
+        let dir = Fixtures.directory()
+        let wide = Self.cmyk(inverted: false).flatMap { v -> [UInt8] in let w = UInt16(v) * 257; return [UInt8(w & 0xFF), UInt8(w >> 8)] }
+        TIFFTests.write(dir + "/c.tif", pixels: wide, width: 32, height: 32, samples: 4, bits: 16, photometric: 5, tiled: tiled, icc: Self.cmykProfile)
+        Self.check(try ImageDecoder().decode(dir + "/c.tif").bitmap, Self.throughProfile, tolerance: 3, "16-bit CMYK TIFF")
+        TIFFTests.write(dir + "/n.tif", pixels: wide, width: 32, height: 32, samples: 4, bits: 16, photometric: 5, tiled: tiled)
+        let plain = try ImageDecoder(strict: true).decode(dir + "/n.tif")
+        #expect(plain.warning == nil)
+        Self.check(plain.bitmap, Self.withoutProfile, tolerance: 0, "16-bit CMYK TIFF, no profile")
+        // The 8-bit file without a profile (libtiff's reader) gives the same pixels.
+        TIFFTests.write(dir + "/n8.tif", pixels: Self.cmyk(inverted: false), width: 32, height: 32, samples: 4, photometric: 5, tiled: tiled)
+        #expect(try ImageDecoder().decode(dir + "/n8.tif").bitmap == plain.bitmap)
     }
 
     /// A profile for other pixels than the image's is a warning; the pixels are drawn as

@@ -357,7 +357,8 @@ import Testing
             if alpha { rows.append(UInt8((i * 7) % 256)) }
         }
         Fixtures.writePNG(dir + "/big.png", width: w, height: h, rows: rows, .init(colorType: alpha ? 6 : 2))
-        let reduced = try decoder.decode(dir + "/big.png", minimumSize: Size(width: 100, height: 75))
+        // Blocks that cover the size asked for twice over (`PNGCodec.boxHeadroom`).
+        let reduced = try decoder.decode(dir + "/big.png", minimumSize: Size(width: 50, height: 37))
         #expect(reduced.reduction == 4)
         #expect((reduced.bitmap.width, reduced.bitmap.height) == (101, 76))
         let full = try decoder.decode(dir + "/big.png").bitmap
@@ -374,20 +375,39 @@ import Testing
         #expect(interlaced.reduction == 1 && interlaced.bitmap.width == 120)
     }
 
+    /// A 7x5 PNG read in 2 x 2 blocks spans 3.5 x 2.5 of its 4 x 3 block pixels, the
+    /// partial blocks at the right and bottom as stored; turned upright they lie where the
+    /// orientation puts them (orientation 6: the stored bottom row is the left column), and
+    /// the card is resampled from there. Only the size was swapped: a portrait photo's
+    /// card was off by the partial block (artwork at 260 px: 39.5 dB, 57.2 upright; now
+    /// 56.6).
+    @Test(arguments: [
+        (1, 0.0, 0.0, 3.5, 2.5), (2, 0.5, 0.0, 3.5, 2.5), (3, 0.5, 0.5, 3.5, 2.5), (4, 0.0, 0.5, 3.5, 2.5),
+        (5, 0.0, 0.0, 2.5, 3.5), (6, 0.5, 0.0, 2.5, 3.5), (7, 0.5, 0.5, 2.5, 3.5), (8, 0.0, 0.5, 2.5, 3.5),
+    ])
+    func thePartialBlocksOfAReductionFollowTheOrientation(orientation: Int, x: Double, y: Double, width: Double, height: Double) throws {
+        let dir = Fixtures.directory()
+        let rgb = Fixtures.picture(width: 7, height: 5)
+        Fixtures.writePNG(dir + "/o.png", width: 7, height: 5, rows: rgb, .init(colorType: 2, exif: Fixtures.exif(orientation: orientation, withHeader: false)))
+        let reduced = try decoder.decode(dir + "/o.png", minimumSize: Size(width: 1, height: 1))
+        #expect(reduced.reduction == 2)
+        #expect(reduced.extent == (x, y, width, height))
+    }
+
     @Test func orientedAndDamagedReductions() throws {
         let dir = Fixtures.directory()
         let rgb = Fixtures.picture(width: 200, height: 100)
         Fixtures.writePNG(dir + "/o6.png", width: 200, height: 100, rows: rgb, .init(colorType: 2, exif: Fixtures.exif(orientation: 6, withHeader: false)))
-        // Upright it is 100 x 200: 25 x 50 wanted -> every 4th pixel block.
-        let turned = try decoder.decode(dir + "/o6.png", minimumSize: Size(width: 25, height: 50))
+        // Upright it is 100 x 200: 12 x 25 wanted, twice over -> 4 x 4 pixel blocks.
+        let turned = try decoder.decode(dir + "/o6.png", minimumSize: Size(width: 12, height: 25))
         #expect(turned.reduction == 4 && (turned.bitmap.width, turned.bitmap.height) == (25, 50))
         let whole = Fixtures.bytes(dir + "/o6.png")
         Fixtures.write(Array(whole.prefix(whole.count - 12)), to: dir + "/no-end.png")
-        let damaged = try decoder.decode(dir + "/no-end.png", minimumSize: Size(width: 25, height: 50))
+        let damaged = try decoder.decode(dir + "/no-end.png", minimumSize: Size(width: 12, height: 25))
         #expect(damaged.warning?.message == "after the image data: the file ends early")
         Fixtures.write(Array(whole.prefix(whole.count / 2)), to: dir + "/cut.png")
         #expect(throws: ImageDecodingError.codec(path: dir + "/cut.png", format: .png, message: "the file ends early")) {
-            try decoder.decode(dir + "/cut.png", minimumSize: Size(width: 25, height: 50))
+            try decoder.decode(dir + "/cut.png", minimumSize: Size(width: 12, height: 25))
         }
     }
 }

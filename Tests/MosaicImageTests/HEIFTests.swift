@@ -68,6 +68,9 @@ import Testing
         for k in [2, 3, 4] {
             let reduced = try decoder.decode(path, minimumSize: Size(width: width / k, height: height / k))
             #expect(reduced.reduction == k && reduced.bitmap.width == (width + k - 1) / k && reduced.bitmap.height == (height + k - 1) / k)
+            // 131 / 2 = 65.5 of its 66 columns: the card is resampled from what the image
+            // spans (it was the whole bitmap, the partial block stretching the scale).
+            #expect(reduced.extent == (0, 0, Double(width) / Double(k), Double(height) / Double(k)))
             var worst = 0
             for oy in 0..<reduced.bitmap.height {
                 for ox in 0..<reduced.bitmap.width {

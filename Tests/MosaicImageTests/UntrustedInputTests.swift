@@ -1,3 +1,4 @@
+import CMosaicShims
 import Foundation
 import MosaicImage
 import MosaicLayout
@@ -99,6 +100,98 @@ enum RawPNG {
         let warned = try decoder.decode(dir + "/profile.png")
         #expect(warned.warning != nil && warned.warning?.isDataLoss == false)
         #expect(try strict.decode(dir + "/profile.png").bitmap[1, 1] == RGBA(red: 10, green: 20, blue: 30))
+    }
+
+    /// Where the entropy-coded data that starts at `start` ends: at the first marker that is
+    /// neither a stuffed 0xFF00 nor a restart marker.
+    static func scanEnd(_ jpeg: [UInt8], from start: Int) -> Int {
+        var i = start
+        while i + 1 < jpeg.count, !(jpeg[i] == 0xFF && jpeg[i + 1] != 0 && !(0xD0...0xD7).contains(jpeg[i + 1])) { i += 1 }
+        return i
+    }
+
+    /// Bytes left inside an entropy-coded segment, before a restart marker, are lost image
+    /// data (libjpeg skips to the marker and the interval's blocks are what it made of
+    /// them): an error under --strict, at full size and shrunk on load. They were a benign
+    /// warning, as extraneous bytes between header segments still are.
+    @Test(arguments: [nil, Size(width: 8, height: 8)])
+    func strictRefusesGarbageBeforeARestartMarker(minimumSize: Size?) throws {
+        let dir = Fixtures.directory()
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF)] } }
+        for progressive in [false, true] {
+            let name = dir + (progressive ? "/progressive.jpg" : "/baseline.jpg")
+            Fixtures.writeJPEG(name, pixels: pixels, width: 64, height: 64, components: 3, progressive: progressive, restartInterval: 1)
+            let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: name)))
+            // The first restart marker (of the first scan: the DC scan of a progressive file).
+            let firstSOS = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+            let rst = try #require((firstSOS..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD0 })
+            let damaged = Array(jpeg[..<rst]) + [0x12, 0x34, 0x56] + Array(jpeg[rst...])
+            let path = dir + "/damaged-\(progressive).jpg"
+            try Data(damaged).write(to: URL(fileURLWithPath: path))
+            // libjpeg-turbo's Huffman decoder reads ahead, so which restart marker it finds
+            // the bytes before depends on the interval (RST0 or a later one).
+            let lenient = try decoder.decode(path, minimumSize: minimumSize)
+            let message = try #require(lenient.warning?.message)
+            #expect(message.hasPrefix("Corrupt JPEG data: 3 extraneous bytes before marker 0xd"), "\(message)")
+            #expect(lenient.warning?.isDataLoss == true)
+            var strict = decoder
+            strict.strict = true
+            #expect(throws: ImageDecodingError.damaged(path: path, message: message)) {
+                try strict.decode(path, minimumSize: minimumSize)
+            }
+            // The same bytes between two header segments: benign (or, read by the DC-only
+            // reader at 1/8, not even a warning), also under --strict.
+            let firstEnd = 4 + Int(jpeg[4]) << 8 + Int(jpeg[5])
+            let between = dir + "/between-\(progressive).jpg"
+            try Data(Array(jpeg[..<firstEnd]) + [0x12, 0x34, 0x56] + Array(jpeg[firstEnd...])).write(to: URL(fileURLWithPath: between))
+            #expect(try strict.decode(between, minimumSize: minimumSize).warning?.isDataLoss != true)
+        }
+    }
+
+    /// The DC-only reader still takes clean progressive files with restart markers (the
+    /// damage checks above must not hand every such file to libjpeg, whose 1/8 decode
+    /// holds the whole coefficient buffer), and gives the pixels libjpeg gives.
+    @Test func theDCReaderStillReadsCleanRestartIntervals() throws {
+        let dir = Fixtures.directory()
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF)] } }
+        Fixtures.writeJPEG(dir + "/p.jpg", pixels: pixels, width: 64, height: 64, components: 3, progressive: true, restartInterval: 1)
+        let jpeg = Fixtures.bytes(dir + "/p.jpg")
+        var out = [UInt8](repeating: 0, count: 8 * 8 * 4)
+        var result = mosaic_result()
+        let taken = jpeg.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { mosaic_jpeg_decode_dc(input.baseAddress, input.count, $0.baseAddress, 32, 8, 8, 200, &result) }
+        }
+        #expect(taken == 1 && result.status == MOSAIC_OK && result.warning_count == 0)
+        #expect(try decoder.decode(dir + "/p.jpg", minimumSize: Size(width: 8, height: 8)).warning == nil)
+    }
+
+    /// A progressive JPEG whose DC scan is missing: libjpeg draws the AC scans on nothing
+    /// ("Inconsistent progression sequence"), grey where the picture was: lost data, an
+    /// error under --strict, at full size and at 1/8 (where the DC-only reader took the
+    /// AC scans' absence of DC for zero and said nothing).
+    @Test(arguments: [nil, Size(width: 8, height: 8), Size(width: 16, height: 16)])
+    func strictRefusesAProgressiveJPEGWithoutItsDCScan(minimumSize: Size?) throws {
+        let dir = Fixtures.directory()
+        var pixels: [UInt8] = []
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF)] } }
+        Fixtures.writeJPEG(dir + "/p.jpg", pixels: pixels, width: 64, height: 64, components: 3, progressive: true)
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/p.jpg")))
+        // libjpeg's standard script starts with the DC scan of every component: drop it.
+        let firstSOS = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        let end = Self.scanEnd(jpeg, from: firstSOS + 2)
+        let path = dir + "/no-dc.jpg"
+        try Data(Array(jpeg[..<firstSOS]) + Array(jpeg[end...])).write(to: URL(fileURLWithPath: path))
+        let lenient = try decoder.decode(path, minimumSize: minimumSize)
+        let message = try #require(lenient.warning?.message)
+        #expect(message.hasPrefix("Inconsistent progression sequence for component 0 coefficient"))
+        #expect(lenient.warning?.isDataLoss == true)
+        var strict = decoder
+        strict.strict = true
+        #expect(throws: ImageDecodingError.damaged(path: path, message: message)) {
+            try strict.decode(path, minimumSize: minimumSize)
+        }
     }
 
     /// A progressive JPEG with a scan repeated past the cap is refused, quickly.

@@ -112,4 +112,62 @@ import Testing
             try small.decode(dir + "/ok.webp")
         }
     }
+
+    /// An animated WebP put together chunk by chunk: a `canvas` (VP8X, ANIM) and `frames`
+    /// ANMF frames, each the same 1x1 lossless bitstream at (2, 2). 70 bytes a frame.
+    static func animation(canvas: Size, frames: Int) throws -> [UInt8] {
+        func le(_ v: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(v >> (8 * $0) & 0xFF) } }
+        func chunk(_ tag: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(tag.utf8) + le(payload.count, 4) + payload + (payload.count % 2 == 1 ? [0] : [])
+        }
+        let dir = Fixtures.directory()
+        let pixel: [UInt8] = [200, 30, 60, 255]
+        let encoded = pixel.withUnsafeBufferPointer { mosaic_webp_encode_file(dir + "/pixel.webp", $0.baseAddress, 1, 1, 90, 1) }
+        try #require(encoded.status == MOSAIC_OK)
+        // RIFF header (12 bytes), then the still image's one chunk: VP8L.
+        let bitstream = Array(Fixtures.bytes(dir + "/pixel.webp").dropFirst(12))
+        var body = chunk("VP8X", [0x02, 0, 0, 0] + le(canvas.width - 1, 3) + le(canvas.height - 1, 3))
+        body += chunk("ANIM", [0, 0, 0, 0] + le(0, 2))
+        let frame = chunk("ANMF", le(1, 3) + le(1, 3) + le(0, 3) + le(0, 3) + le(100, 3) + [0] + bitstream)
+        for _ in 0..<frames { body += frame }
+        return Array("RIFF".utf8) + le(4 + body.count, 4) + Array("WEBP".utf8) + body
+    }
+
+    /// A 144-byte animation declaring a 16384 x 16384 canvas took 3.2 GB
+    /// and seconds, and under a memory limit its failure read "corrupt": its canvas is
+    /// counted against the per-image limit first (libwebp holds it three times) and
+    /// refused before any allocation. A canvas within the limit still decodes.
+    @Test func aHugeAnimatedCanvasIsRefusedBeforeAnyAllocation() throws {
+        let dir = Fixtures.directory()
+        Fixtures.write(try Self.animation(canvas: Size(width: 16384, height: 16384), frames: 2), to: dir + "/huge.webp")
+        let info = try decoder.probe(dir + "/huge.webp")
+        #expect(info.size == Size(width: 16384, height: 16384))
+        let started = Date()
+        #expect(throws: ImageDecodingError.overMemoryLimit(path: dir + "/huge.webp", bytes: 16384 * 16384 * 4 * 3, limit: 1 << 30)) {
+            try decoder.decode(dir + "/huge.webp", minimumSize: Size(width: 260, height: 260))
+        }
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(
+            ImageDecodingError.overMemoryLimit(path: "huge.webp", bytes: 16384 * 16384 * 4 * 3, limit: 1 << 30).description
+                == "huge.webp: decoding needs 3072 MB, more than the limit of 1024 MB per image")
+        Fixtures.write(try Self.animation(canvas: Size(width: 40, height: 30), frames: 2), to: dir + "/small.webp")
+        let small = try decoder.decode(dir + "/small.webp", minimumSize: Size(width: 10, height: 10)).bitmap
+        #expect(small.width == 40 && small.height == 30)
+        #expect(small[2, 2] == RGBA(red: 200, green: 30, blue: 60))
+        #expect(small[0, 0] == RGBA(red: 0, green: 0, blue: 0, alpha: 0))
+        let tight = ImageDecoder(limits: ImageLimits(maximumDecodeMemory: 40 * 30 * 4 * 3 - 1))
+        #expect(throws: ImageDecodingError.overMemoryLimit(path: dir + "/small.webp", bytes: 40 * 30 * 4 * 3, limit: 40 * 30 * 4 * 3 - 1)) {
+            try tight.decode(dir + "/small.webp")
+        }
+    }
+
+    /// A 3,000-frame animation's frame count is the demuxer's over the whole file: the
+    /// probe read a 64 KiB prefix and counted the frames in it ("animation (1309 frames)").
+    @Test func theFrameCountOfALongAnimationIsTheWholeFiles() throws {
+        let dir = Fixtures.directory()
+        let bytes = try Self.animation(canvas: Size(width: 40, height: 30), frames: 3000)
+        #expect(bytes.count > 2 * 64 * 1024)
+        Fixtures.write(bytes, to: dir + "/long.webp")
+        #expect(try decoder.probe(dir + "/long.webp").colorModel == "animation (3000 frames)")
+    }
 }

@@ -27,6 +27,9 @@ typedef enum {
     /// A system call failed (the output file could not be created); `system_errno` is its
     /// errno, read at once.
     MOSAIC_SYSTEM_ERROR = 3,
+    /// Memory the call needed could not be allocated (the data may be fine); `message`
+    /// says for what.
+    MOSAIC_OUT_OF_MEMORY = 4,
 } mosaic_status;
 
 enum { MOSAIC_MESSAGE_SIZE = 200 };
@@ -59,7 +62,8 @@ typedef struct {
     int has_alpha;
     /// JPEG: components in the file (1 grey, 3, 4 CMYK/YCCK); PNG: channels.
     int components;
-    /// JPEG: libjpeg's J_COLOR_SPACE of the file; PNG: the colour type.
+    /// JPEG: libjpeg's J_COLOR_SPACE of the file; PNG: the colour type; WebP: libwebp's
+    /// format (0 mixed, 1 lossy, 2 lossless), 3 for an animation (of any frame count).
     int color_space;
     /// PNG: bits per sample; JPEG: 8 (or 12).
     int bit_depth;
@@ -129,8 +133,10 @@ mosaic_result mosaic_jpeg_encode_file(
     const mosaic_jpeg_encode_options *options);
 
 /// The ICC profile of a JPEG (its APP2 chunks joined, in any order), or NULL; `*size` its
-/// length. The caller frees it with free().
-uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
+/// length. The caller frees it with free(). When the file has ICC_PROFILE chunks that do
+/// not make one profile (one missing or repeated, a count that disagrees), NULL and
+/// `*damage` MOSAIC_ERROR with libjpeg's warning; else `*damage` is MOSAIC_OK.
+uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_size, mosaic_result *damage);
 
 /// The ICC profile of a PNG's iCCP chunk (inflated), or NULL; free() it.
 uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
@@ -460,6 +466,9 @@ void mosaic_set_progress_line(int active);
 int mosaic_return_large_allocations(size_t threshold);
 /// Makes every thread allocate from one heap (glibc's M_ARENA_MAX 1); 0 when refused.
 int mosaic_use_one_heap(void);
+/// 1 when `bytes` can be allocated now (a block is taken and given back at once), 0 when
+/// the system refuses: Swift's own allocations stop the process instead of failing.
+int mosaic_can_allocate(size_t bytes);
 /// Lets the heap keep up to `bytes` freed at its top before giving pages back (glibc's
 /// M_TRIM_THRESHOLD); 0 when refused.
 int mosaic_keep_freed_heap(size_t bytes);

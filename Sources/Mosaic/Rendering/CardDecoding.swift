@@ -93,8 +93,10 @@ struct CardDecoding: Sendable {
         // does): a scaled IDCT or a block average alone aliases, the filter does not.
         minimum = Size(width: minimum.width * Self.filterHeadroom, height: minimum.height * Self.filterHeadroom)
         let source: Bitmap
+        let extent: ImageExtent
         if let bitmap = card.entry.bitmap {
             source = bitmap
+            extent = (0, 0, Double(bitmap.width), Double(bitmap.height))
         } else {
             let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)
@@ -102,11 +104,12 @@ struct CardDecoding: Sendable {
             let decoded = try decoder.decode(card.entry.path, minimumSize: minimum)
             result.warning = decoded.warning
             source = decoded.bitmap
+            extent = decoded.extent
         }
         let filter = sheet.options.filter
         switch scaling {
-        case .fill: result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter)
-        case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter)
+        case .fill: result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter, extent: extent)
+        case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter, extent: extent)
         }
         result.imageOrigin = target.origin
     }

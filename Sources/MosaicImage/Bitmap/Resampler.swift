@@ -27,6 +27,14 @@ extension Bitmap {
         resampled(width: width, height: height, filter: filter, region: nil)
     }
 
+    /// The region `extent` (fractional pixels: `DecodedImage.extent`, within the bitmap)
+    /// resampled to exactly `width` x `height`: a block-averaged read's partial last block
+    /// counts for the part of a pixel it covers, so the scale is exact and edges stay where
+    /// they are.
+    public func resampled(width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: ImageExtent) -> Bitmap {
+        resampled(width: width, height: height, filter: filter, region: SourceRegion(x: extent.x, y: extent.y, width: extent.width, height: extent.height))
+    }
+
     /// `region` (fractional source pixels; nil for all) resampled to `width` x `height`.
     func resampled(width: Int, height: Int, filter: ResamplingFilter, region: SourceRegion?) -> Bitmap {
         let width = max(1, width), height = max(1, height)
@@ -83,18 +91,22 @@ extension Bitmap {
 
     /// Scaled to cover `width` x `height` and cropped to it around the centre ("crop to
     /// fill"): no distortion, no empty bands.
-    public func resampledToFill(width: Int, height: Int, filter: ResamplingFilter = .lanczos3) -> Bitmap {
+    /// `extent` (`DecodedImage.extent`; nil: the whole bitmap) is what the image spans.
+    public func resampledToFill(
+        width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: ImageExtent? = nil
+    ) -> Bitmap {
         let width = max(1, width), height = max(1, height)
         guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
-        let sourceAspect = Double(self.width) / Double(self.height)
+        let (x, y, spanX, spanY) = extent ?? (0, 0, Double(self.width), Double(self.height))
+        let sourceAspect = spanX / spanY
         let targetAspect = Double(width) / Double(height)
-        var region = SourceRegion(x: 0, y: 0, width: Double(self.width), height: Double(self.height))
+        var region = SourceRegion(x: x, y: y, width: spanX, height: spanY)
         if sourceAspect > targetAspect {
-            region.width = Double(self.height) * targetAspect
-            region.x = (Double(self.width) - region.width) / 2
+            region.width = spanY * targetAspect
+            region.x = x + (spanX - region.width) / 2
         } else if sourceAspect < targetAspect {
-            region.height = Double(self.width) / targetAspect
-            region.y = (Double(self.height) - region.height) / 2
+            region.height = spanX / targetAspect
+            region.y = y + (spanY - region.height) / 2
         }
         return resampled(width: width, height: height, filter: filter, region: region)
     }

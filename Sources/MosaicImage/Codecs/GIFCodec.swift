@@ -22,6 +22,9 @@ public struct GIFCodec: ImageCodec {
     }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        // The logical screen is decoded whole, whatever the image in it: a few bytes can
+        // declare 16384 x 16384.
+        try checkDecodeMemory(info, request: request)
         let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
             mosaic_gif_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height))
         }

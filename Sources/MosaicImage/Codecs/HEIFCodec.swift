@@ -73,7 +73,10 @@ public struct HEIFCodec: ImageCodec {
                 input.baseAddress, input.count, Int32(minimum.width), Int32(minimum.height), Int32(k), output.baseAddress, stride,
                 Int32(out.width), Int32(out.height))
         }
-        return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: k, warning: decoded.warning)
+        // A partial last block: the image spans less than the bitmap (`DecodedImage.extent`).
+        return DecodedImage(
+            bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: k, warning: decoded.warning,
+            extent: (0, 0, Double(width) / Double(k), Double(height) / Double(k)))
     }
 
     /// The block size an image of `size` is averaged by for `minimumSize` (already

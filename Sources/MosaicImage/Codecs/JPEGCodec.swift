@@ -23,7 +23,14 @@ public struct JPEGCodec: ImageCodec {
     }
 
     /// The ICC profile of the APP2 chunks (joined in sequence order).
-    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_jpeg_icc_profile) }
+    public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? {
+        var damage = mosaic_result()
+        let profile = profileWithShim(bytes) { data, size, iccSize in mosaic_jpeg_icc_profile(data, size, iccSize, &damage) }
+        // Chunks that do not make a profile: a profile that cannot be used (a warning, the
+        // pixels drawn as sRGB), not a file without one.
+        if profile == nil, damage.status != MOSAIC_OK { return .unsupported("the embedded ICC profile is damaged (\(damage.messageText))") }
+        return profile
+    }
 
     /// The APP1 segment that starts with "Exif\0\0", before the first scan.
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {

@@ -140,7 +140,8 @@ public struct PNGCodec: ImageCodec {
         guard let reduced = Bitmap(width: outWidth, height: outHeight, pixels: output) else {
             throw .codec(path: request.path, format: format, message: "the reduction made \(output.count) bytes for \(outWidth)x\(outHeight)")
         }
-        return DecodedImage(bitmap: reduced, info: info, scaleEighths: 8, reduction: k, warning: warning)
+        return DecodedImage(
+            bitmap: reduced, info: info, scaleEighths: 8, reduction: k, warning: warning, extent: (0, 0, Double(width) / Double(k), Double(height) / Double(k)))
     }
 
     /// Sums each `k`-pixel-wide column block of the first `rows` rows of `band` into `sums`
@@ -178,13 +179,22 @@ public struct PNGCodec: ImageCodec {
     }
 
     /// The block size a PNG is read reduced by for `minimumSize` (upright pixels): the
-    /// largest whole factor that still covers it; below 2 the PNG is decoded whole.
-    /// Interlaced PNGs are always decoded whole (1).
+    /// largest whole factor that still covers it `boxHeadroom` times over; below 2 the PNG
+    /// is decoded whole. Interlaced PNGs are always decoded whole (1).
     public static func reduction(_ info: ImageInfo, minimumSize: Size) -> Int {
         guard info.interlacing == nil else { return 1 }
         let wanted = info.orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
-        return max(1, min(info.width / max(1, wanted.width), info.height / max(1, wanted.height)))
+        let across = max(1, wanted.width) * boxHeadroom, down = max(1, wanted.height) * boxHeadroom
+        return max(1, min(info.width / across, info.height / down))
     }
+
+    /// How many times over the block averages cover the size asked for (which already
+    /// leaves the resampler a factor of two). A block average is a box filter: it blurs
+    /// what it keeps and lets through what it should stop, and the factor of two a JPEG's
+    /// scaled IDCT gets is not enough to hide it on fine textures and one-pixel rules.
+    /// Smaller blocks cost the resampler more
+    /// input pixels, not the read: every row of the file is inflated either way.
+    static let boxHeadroom = 2
 }
 
 extension ImageFormat {

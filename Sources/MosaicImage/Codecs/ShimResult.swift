@@ -77,6 +77,18 @@ extension ImageCodec {
 }
 
 extension ImageCodec {
+    /// Refuses, before any allocation, a decode of `info` for `request` that would hold
+    /// more than the per-image limit (`ImageLimits.maximumDecodeMemory`): for the formats
+    /// whose canvas a few bytes can declare (an animation's, a GIF's screen).
+    func checkDecodeMemory(_ info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) {
+        let bytes = decodedBytes(info, minimumSize: request.minimumSize)
+        guard bytes <= request.limits.maximumDecodeMemory else {
+            throw .overMemoryLimit(path: request.path, bytes: bytes, limit: request.limits.maximumDecodeMemory)
+        }
+    }
+}
+
+extension ImageCodec {
     /// Runs one of the shim's decoders (`decode(input, output, stride)`: the file's bytes,
     /// a `width` x `height` RGBA8 buffer it fills, straight alpha, or ink bytes when
     /// `color` takes CMYK) and turns its result into this codec's error, or the bitmap
@@ -85,11 +97,18 @@ extension ImageCodec {
         _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: ColorConversion?,
         _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> mosaic_result
     ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
+        // A Swift array that cannot be allocated stops the process: ask the allocator first
+        // for a large one.
+        let needed = decodedBytes(info, minimumSize: request.minimumSize)
+        if width * height * 4 >= 16 << 20, mosaic_can_allocate(width * height * 4) == 0 {
+            throw .outOfMemory(path: request.path, bytes: needed)
+        }
         // Every byte is written by the decoder (or the call fails): no zero-fill.
         var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
         let result = bytes.withUnsafeBufferPointer { input in
             storage.withUnsafeMutableBufferPointer { output in decode(input, output, width * 4) }
         }
+        if result.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: needed) }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
         var warning = try result.warning(path: request.path, strict: request.strict)
         color?.apply(&storage)

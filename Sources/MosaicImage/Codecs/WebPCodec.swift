@@ -20,8 +20,9 @@ public struct WebPCodec: ImageCodec {
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_webp_probe) else { return nil }
         let model: String
-        if raw.frames > 1 {
-            model = "animation (\(raw.frames) frames)"
+        if raw.color_space == 3 {
+            // The "animation" prefix is what `isAnimation` reads.
+            model = "animation (\(raw.frames) frame\(raw.frames == 1 ? "" : "s"))"
         } else {
             model = raw.color_space == 2 ? "lossless" : "lossy"
         }
@@ -44,6 +45,8 @@ public struct WebPCodec: ImageCodec {
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_webp_icc_profile) }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        // A few bytes can declare a 16384 x 16384 canvas, which libwebp holds three times.
+        if Self.isAnimation(info) { try checkDecodeMemory(info, request: request) }
         let size = Self.decodedSize(info, minimumSize: request.minimumSize)
         let decoded = try decodeWithShim(bytes, width: size.width, height: size.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
             mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(size.width), Int32(size.height))
@@ -55,7 +58,7 @@ public struct WebPCodec: ImageCodec {
     /// covers `minimumSize` (turned to the stored axes), or the whole image (always for an
     /// animation, whose frames are composited at full size).
     static func decodedSize(_ info: ImageInfo, minimumSize: Size?) -> Size {
-        guard let minimumSize, info.colorModel.hasPrefix("animation") == false, info.width > 0, info.height > 0 else { return info.size }
+        guard let minimumSize, !isAnimation(info), info.width > 0, info.height > 0 else { return info.size }
         let wanted = info.orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
         let scale = max(Double(wanted.width) / Double(info.width), Double(wanted.height) / Double(info.height))
         guard scale < 1 else { return info.size }
@@ -64,13 +67,16 @@ public struct WebPCodec: ImageCodec {
         return Size(width: width, height: height)
     }
 
-    /// The decoded pixels (libwebp decodes into them directly; an animation also holds its
-    /// canvas and the frame being composited).
+    /// The decoded pixels (libwebp decodes into them directly; an animation also holds the
+    /// two canvases of libwebp's animation decoder).
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let size = Self.decodedSize(info, minimumSize: minimumSize)
         let output = size.width * size.height * 4
-        return info.colorModel.hasPrefix("animation") ? output * 3 : output
+        return Self.isAnimation(info) ? output * 3 : output
     }
+
+    /// The probe found an animation (its colour model says so).
+    static func isAnimation(_ info: ImageInfo) -> Bool { info.colorModel.hasPrefix("animation") }
 }
 
 extension ImageFormat {

@@ -103,7 +103,9 @@ public struct ImageDecoder: Sendable {
         var request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict, limits: limits)
         request.manageColor = manageColor
         var decoded = try codec.decode(bytes, info: info, request: request)
+        let stored = (decoded.bitmap.width, decoded.bitmap.height)
         decoded.bitmap = decoded.bitmap.oriented(info.orientation)
+        decoded.extent = DecodedImage.oriented(decoded.extent, storedWidth: stored.0, storedHeight: stored.1, info.orientation)
         return decoded
     }
 

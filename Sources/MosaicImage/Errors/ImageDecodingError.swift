@@ -17,11 +17,18 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
     /// Strict mode: the decoder had to work around damaged or missing data.
     case damaged(path: String, message: String)
+    /// Decoding would hold `bytes` of memory, more than the per-image limit
+    /// (`ImageLimits.maximumDecodeMemory`): an animation's canvas, a GIF's screen. Checked
+    /// from the header, before any allocation.
+    case overMemoryLimit(path: String, bytes: Int, limit: Int)
+    /// The system refused memory the decode needed (about `bytes` in all): the file may
+    /// well be fine.
+    case outOfMemory(path: String, bytes: Int)
 
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
-            .tooLarge(let path, _, _, _), .damaged(let path, _):
+            .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _):
             return path
         }
     }
@@ -35,6 +42,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .codec: return "codec"
         case .tooLarge: return "tooLarge"
         case .damaged: return "damaged"
+        case .overMemoryLimit: return "overMemoryLimit"
+        case .outOfMemory: return "outOfMemory"
         }
     }
 
@@ -59,7 +68,16 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
         case .damaged(_, let message):
             return "damaged: \(message)"
+        case .overMemoryLimit(_, let bytes, let limit):
+            return "decoding needs \(Self.megabytes(bytes)), more than the limit of \(Self.megabytes(limit)) per image"
+        case .outOfMemory(_, let bytes):
+            return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
         }
+    }
+
+    /// `bytes` in whole megabytes (MiB), at least 1: "1024 MB".
+    static func megabytes(_ bytes: Int) -> String {
+        "\(max(1, (bytes + (1 << 20) - 1) >> 20)) MB"
     }
 
     /// "path: reason", the path as people read it (bytes that are not UTF-8 as U+FFFD).
