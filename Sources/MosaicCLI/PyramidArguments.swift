@@ -9,14 +9,18 @@ extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
 struct PyramidArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "png, jpeg, webp, avif: one file per page; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
+            "png, jpeg, webp, avif: one file per page; pdf: one PDF of pages at --page-size; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
             valueName: "format"),
         completion: .list(OutputKinds.names))
     var format: String?
-    @Option(parsing: .unconditional, help: "JPEG, WebP and AVIF sheets: quality 1 to 100 (default: 90).")
+    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF and PDF sheets: quality 1 to 100 (default: 90).")
     var quality: Int?
-    @Flag(help: "WebP and AVIF sheets: lossless.")
+    @Flag(help: "WebP and AVIF sheets: lossless; PDF: pages embedded losslessly (Flate) instead of as JPEG.")
     var lossless = false
+    @Option(help: ArgumentHelp("PDF: the paper, a4, letter, or WIDTHxHEIGHTmm or WIDTHxHEIGHTin (default: a4); with --dpi it sets the sheet's width and page height.", valueName: "size"))
+    var pageSize: String?
+    @Option(parsing: .unconditional, help: "PDF: pixels per inch of the pages (default: 300).")
+    var dpi: Int?
     @Option(parsing: .unconditional, help: "Pyramids: tile side in pixels (default: 254 for dzi, as libvips and OpenSeadragon use, so a tile with its overlap is 256; 256 for iiif).")
     var tileSize: Int?
     @Option(parsing: .unconditional, help: "Deep Zoom: pixels each tile repeats from its neighbours, so that viewers blend tiles without seams.")
@@ -75,6 +79,8 @@ struct PyramidArguments: ParsableArguments {
         request.pyramid = settings
         request.quality = quality
         request.lossless = lossless
+        request.pageSize = pageSize
+        request.dpi = dpi
         return request
     }
 }

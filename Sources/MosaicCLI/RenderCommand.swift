@@ -6,7 +6,7 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a contact sheet of images (masonry or grid) as PNG, JPEG, WebP or AVIF, or as a zoomable tile pyramid with a viewer.",
+        abstract: "Render a contact sheet of images (masonry or grid) as PNG, JPEG, WebP, AVIF or PDF, or as a zoomable tile pyramid with a viewer.",
         discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
@@ -16,7 +16,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write: NAME.png (pages: NAME-1.png, NAME-2.png, ...), .jpg, .webp or .avif (paginated past the format's limit), a NAME.dzi pyramid, or the folder of a IIIF one; - for standard output (one page; --format names its kind). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write: NAME.png (pages: NAME-1.png, NAME-2.png, ...), .jpg, .webp or .avif (paginated past the format's limit), a NAME.pdf of printed pages, a NAME.dzi pyramid, or the folder of a IIIF one; - for standard output (one page; --format names its kind). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
     var output: String?
 
     /// Everything the option groups say, as the library's options.

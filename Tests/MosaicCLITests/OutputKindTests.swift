@@ -48,19 +48,19 @@ import Testing
         let dir = CLI.temporaryDirectory()
         let quality = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--quality", "50"] + Self.font)
         #expect(quality.status == 64)
-        #expect(quality.stderr.contains("--quality is not for png output (it is for jpeg, webp, avif)"))
+        #expect(quality.stderr.contains("--quality is not for png output (it is for jpeg, webp, avif, pdf)"))
         let lossless = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.jpg", "--lossless"] + Self.font)
         #expect(lossless.status == 64)
-        #expect(lossless.stderr.contains("--lossless is not for jpeg output (it is for webp, avif)"))
+        #expect(lossless.stderr.contains("--lossless is not for jpeg output (it is for webp, avif, pdf)"))
         let range = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.webp", "--quality", "0"] + Self.font)
         #expect(range.status == 64 && range.stderr.contains("--quality must be 1 to 100, got 0"))
         let alpha = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.jpg", "--background", "transparent"] + Self.font)
         #expect(alpha.status == 64 && alpha.stderr.contains("JPEG has no alpha"))
         let unknown = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.gif"] + Self.font)
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("\"\(dir)/s.gif\" does not end in .png (or .jpg for JPEG; .webp for WebP; .avif for AVIF; .dzi for a Deep Zoom pyramid; --format iiif for a IIIF folder)"))
+        #expect(unknown.stderr.contains("\"\(dir)/s.gif\" does not end in .png (or .jpg for JPEG; .webp for WebP; .avif for AVIF; .pdf for a PDF; .dzi for a Deep Zoom pyramid; --format iiif for a IIIF folder)"))
         let format = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--format", "gif"] + Self.font)
-        #expect(format.status == 64 && format.stderr.contains("--format: \"gif\" is not a format (use png, jpeg, webp, avif, dzi, iiif)"))
+        #expect(format.status == 64 && format.stderr.contains("--format: \"gif\" is not a format (use png, jpeg, webp, avif, pdf, dzi, iiif)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
@@ -79,5 +79,41 @@ import Testing
             let info = try ImageDecoder().probe(dir + "/" + file)
             #expect(info.height <= 16383)
         }
+    }
+}
+
+/// PDF: the paper and resolution set the sheet's width and page height; one PDF page per
+/// sheet page at the physical size; the same bytes every run.
+@Suite struct PDFOutputTests {
+    @Test func aPaperSizedPDF() throws {
+        let dir = CLI.temporaryDirectory()
+        let arguments = ["render", CLI.sampleImages, "-o", dir + "/sheets.pdf", "--page-size", "a4", "--dpi", "100", "--json", dir + "/map.json"] + OutputKindTests.font
+        let result = try CLI.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("-> \(dir)/sheets.pdf ("))
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: dir + "/sheets.pdf"))
+        let text = String(decoding: pdf, as: UTF8.self)
+        #expect(text.hasPrefix("%PDF-1."))
+        let map = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/map.json"))) as? [String: Any])
+        let pages = try #require(map["pages"] as? [[String: Any]])
+        // A4 at 100 dpi: 827 x 1169 pixels; every page that wide, none taller.
+        #expect(pages.allSatisfy { $0["width"] as? Int == 827 && ($0["height"] as? Int ?? 0) <= 1169 })
+        // One PDF page per sheet page, each A4 (595.28 x 841.89 points).
+        #expect(text.components(separatedBy: "/Type /Page ").count - 1 == pages.count)
+        #expect(text.components(separatedBy: "/MediaBox [0 0 595.28 841.89]").count - 1 == pages.count)
+        // The same bytes again.
+        #expect(try CLI.run(arguments).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/sheets.pdf")) == pdf)
+    }
+
+    @Test func paperSettingsAreChecked() throws {
+        let dir = CLI.temporaryDirectory()
+        let size = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.pdf", "--page-size", "a5"] + OutputKindTests.font)
+        #expect(size.status == 64 && size.stderr.contains("--page-size: \"a5\" is not a4, letter, WIDTHxHEIGHTmm or WIDTHxHEIGHTin"))
+        let dpi = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.pdf", "--dpi", "5000"] + OutputKindTests.font)
+        #expect(dpi.status == 64 && dpi.stderr.contains("--dpi must be 36 to 1200, got 5000"))
+        let png = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--page-size", "a4"] + OutputKindTests.font)
+        #expect(png.status == 64 && png.stderr.contains("--page-size is not for png output (it is for pdf)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 }

@@ -61,6 +61,7 @@ public enum OutputKinds {
         JPEGOutput.self,
         WebPOutput.self,
         AVIFOutput.self,
+        PDFOutput.self,
         DeepZoomOutput.self,
         IIIFOutput.self,
     ]

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A print-ready PDF (`-o sheets.pdf`): `--page-size a4|letter|WIDTHxHEIGHTmm` and `--dpi`
+/// (default A4 at 300 dpi) set the sheet's width and page height in pixels, the board is
+/// paginated to them, and each sheet page is one PDF page at that physical size, its image
+/// embedded as JPEG at `--quality` (default 90) or losslessly with `--lossless` (Flate).
+/// Captions are pixels of the page image. No date, no random ID: the same inputs give the
+/// same bytes.
+public struct PDFOutput: OutputKind {
+    public static let name = "pdf"
+    public static let suffixes = [".pdf"]
+    public static let hint = ".pdf for a PDF"
+    public static let takesPages = true
+    public static let settings: [OutputSetting] = [.quality, .lossless, .pageSize, .dpi]
+
+    /// The resolutions a page may be printed at.
+    public static let dpiRange = 36...1200
+
+    public let request: OutputRequest
+    public let options: SheetOptions
+    /// The paper.
+    public let pageSize: PDFPageSize
+    public let dpi: Int
+
+    public static func namedFiles(_ request: OutputRequest) -> [String] { [request.resolvedDestination] }
+
+    /// `a4`, `letter`, or `WIDTHxHEIGHTmm` / `WIDTHxHEIGHTin` (portrait or landscape as given).
+    public static func pageSize(parsing text: String) -> PDFPageSize? {
+        let lower = text.lowercased()
+        if lower == "a4" { return .a4 }
+        if lower == "letter" { return .letter }
+        for (unit, make) in [("mm", PDFPageSize.millimetres), ("in", PDFPageSize.inches)] where lower.hasSuffix(unit) {
+            let sides = lower.dropLast(unit.count).split(separator: "x", omittingEmptySubsequences: false)
+            guard sides.count == 2, let width = Double(sides[0]), let height = Double(sides[1]),
+                width.isFinite, height.isFinite, width > 0, height > 0
+            else { return nil }
+            return make(width, height)
+        }
+        return nil
+    }
+
+    public static func validate(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
+        let destination = request.resolvedDestination
+        guard destination.lowercased().hasSuffix(".pdf") else {
+            throw .destination("--format pdf: the output names a PDF file, NAME.pdf; got \"\(destination)\"")
+        }
+        if request.pyramid.shard != nil {
+            throw .settings("--shard renders part of a tile pyramid: name one with -o NAME.dzi or --format iiif")
+        }
+        if options.direction != .vertical { throw .settings("--direction horizontal: a PDF's pages are read top to bottom; drop it") }
+        if options.maxHeight != nil { throw .settings("--max-height: a PDF's pages are as tall as --page-size at --dpi; drop it") }
+        _ = try make(request)
+    }
+
+    /// The paper and resolution a request asks for.
+    static func make(_ request: OutputRequest) throws(OutputRequestError) -> (PDFPageSize, Int) {
+        let text = request.pageSize ?? "a4"
+        guard let size = pageSize(parsing: text) else {
+            throw .settings("--page-size: \"\(text)\" is not a4, letter, WIDTHxHEIGHTmm or WIDTHxHEIGHTin")
+        }
+        let dpi = request.dpi ?? 300
+        guard dpiRange.contains(dpi) else { throw .settings("--dpi must be \(dpiRange.lowerBound) to \(dpiRange.upperBound), got \(dpi)") }
+        let pixels = size.pixels(dpi: dpi)
+        guard pixels.width >= 64, pixels.height >= 64, pixels.width <= 65_500, pixels.height <= 65_500 else {
+            throw .settings("--page-size \(text) at --dpi \(dpi) is \(pixels.width)x\(pixels.height) pixels: a page must be 64 to 65500 pixels a side")
+        }
+        return (size, dpi)
+    }
+
+    public init(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
+        self.request = request
+        self.options = options
+        (pageSize, dpi) = try Self.make(request)
+    }
+
+    /// The sheet as wide as the paper and paginated to its height, in pixels at the DPI.
+    public func sheetOptions(_ options: SheetOptions) -> SheetOptions {
+        let pixels = pageSize.pixels(dpi: dpi)
+        var paper = options
+        paper.width = pixels.width
+        paper.maxHeight = pixels.height
+        return paper
+    }
+
+    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
+        let destination = request.resolvedDestination
+        var check = base
+        check.write(destination, by: "--output")
+        let own = PDFSink.isMosaicSheet(destination)
+        if own { check.allowReplacing([destination]) }
+        try check.check()
+        if request.destination == nil, FileManager.default.fileExists(atPath: destination), !own {
+            throw .defaultOutputExists(path: destination)
+        }
+        let encoding: PDFSink.ImageEncoding = request.lossless ? .flate(level: 6) : .jpeg(quality: request.quality ?? JPEGStream.defaultQuality)
+        let sink = PDFSink(
+            destination: destination, pagePixels: pageSize.pixels(dpi: dpi), pageSize: pageSize, encoding: encoding, limits: options.limits)
+        let paper = request.pageSize ?? "a4", dpi = dpi
+        return OutputPlan(
+            sink: sink, files: [destination], mapOutput: destination,
+            written: { _ in
+                let pages = sheet.layout.pageCount
+                let bytes = FileNames.status(destination).map { ", " + CaptionMode.humanSize(Int($0.st_size)) } ?? ""
+                return "\(destination) (\(pages) page\(pages == 1 ? "" : "s"), \(paper) at \(dpi) dpi\(bytes))"
+            })
+    }
+}
