@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // The only C code: setjmp fences around libjpeg and libpng, and the EXIF reader.
         .target(
-            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS"],
+            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU"],
             // giflib has no pkg-config file, so its module map's link does not reach C.
             linkerSettings: [.linkedLibrary("gif")]),
 
@@ -44,11 +44,16 @@ let package = Package(
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
+        // Text: shaping (HarfBuzz on FreeType faces), the bidirectional algorithm (FriBidi)
+        // and line breaking (ICU, called from CMosaicShims: its C names are versioned).
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
 
         // The one lock type, over a pthread mutex (ThreadSanitizer sees it).
         .target(name: "MosaicSync", swiftSettings: warnings),
         .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
-        .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
+        .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout"], swiftSettings: warnings),
         .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"], swiftSettings: warnings),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
