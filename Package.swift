@@ -65,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),
-        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"], exclude: ["__Snapshots__"], swiftSettings: warnings),

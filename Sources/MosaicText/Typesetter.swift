@@ -62,7 +62,7 @@ public final class Typesetter: @unchecked Sendable {
     static let emboldened: UInt32 = 1 << 30
     /// At most this many set texts are kept (then the cache starts again), so that a
     /// million different captions do not stay in memory.
-    static let layoutCacheLimit = 16_384
+    static let layoutCacheLimit = 4_096
 
     struct FontKey: Hashable {
         var source: FontSource
