@@ -146,3 +146,14 @@ import Testing
         #expect(typesetter.lock.withLock { _ in typesetter.layouts.count } == cached + 1)
     }
 }
+
+@Suite struct MissingScriptTests {
+    /// Before: "no font has these characters (drawn as boxes): U+1200 U+1201 U+E000 U+1F600".
+    @Test func missingCharactersNameTheirScriptAndPackage() {
+        let groups = MissingScript.grouping(["\u{1200}", "\u{E000}", "\u{1F600}", "\u{1201}", "\u{4E2D}"])
+        #expect(groups.map(\.description) == [
+            "Ethiopic U+1200 U+1201 (Debian: fonts-noto-core)", "private use U+E000", "Emoji U+1F600 (Debian: fonts-noto-color-emoji)",
+            "Han U+4E2D (Debian: fonts-noto-cjk)",
+        ])
+    }
+}
