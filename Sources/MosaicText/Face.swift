@@ -70,8 +70,9 @@ final class Face {
     /// HarfBuzz's font for this face at its current size.
     var hbFont: OpaquePointer {
         if let shapingFont { return shapingFont }
-        let font = hb_ft_font_create_referenced(face)!
-        // Advances as FreeType hints them for drawing (the outline is hinted too).
+        // HarfBuzz gives an empty font rather than none when it runs out of memory.
+        let font: OpaquePointer = hb_ft_font_create_referenced(face) ?? hb_font_get_empty()
+        // Advances as FreeType hints them, as the glyphs are drawn (hinted, at whole pixels).
         hb_ft_font_set_load_flags(font, Int32(FT_LOAD_DEFAULT) | (hasColor ? Int32(FT_LOAD_COLOR) : 0))
         shapingFont = font
         return font

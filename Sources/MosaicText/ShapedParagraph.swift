@@ -74,7 +74,7 @@ final class LineBreaker {
     /// lines break after spaces only.
     func breaks(_ scalars: [UInt32]) -> [UInt8] {
         var kinds = [UInt8](repeating: 0, count: scalars.count + 1)
-        if let breaker, mosaic_line_breaks(breaker, scalars, Int32(scalars.count), &kinds) == 0 { return kinds }
+        if let breaker, scalars.count < Int(Int32.max / 2), mosaic_line_breaks(breaker, scalars, Int32(scalars.count), &kinds) == 0 { return kinds }
         for i in 1..<max(1, scalars.count) where scalars[i - 1] == 0x20 && scalars[i] != 0x20 { kinds[i] = UInt8(MOSAIC_BREAK_ALLOWED) }
         kinds[scalars.count] = UInt8(MOSAIC_BREAK_MANDATORY)
         return kinds
@@ -165,7 +165,8 @@ extension Typesetter {
         let embolden = bold && !face.isBold && face.isScalable
         let strength = embolden ? face.emboldenStrength : 0
         hb_buffer_clear_contents(shapingBuffer)
-        hb_buffer_add_utf32(shapingBuffer, text.baseAddress, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+        hb_buffer_add_utf32(
+            shapingBuffer, text.baseAddress, Int32(clamping: text.count), UInt32(clamping: range.lowerBound), Int32(clamping: range.count))
         hb_buffer_set_direction(shapingBuffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(shapingBuffer, Self.isCommon(script) ? HB_SCRIPT_LATIN : script)
         hb_buffer_set_language(shapingBuffer, hb_language_get_default())
@@ -194,6 +195,8 @@ extension Typesetter {
     static func bidiLevels(_ scalars: [UInt32], direction: TextDirection) -> ([UInt8], UInt8) {
         let n = scalars.count
         if direction != .rtl, !scalars.contains(where: mayBeRightToLeft) { return ([UInt8](repeating: 0, count: n), 0) }
+        // (FriBidi counts in 32 bits: a paragraph past that keeps its own direction.)
+        guard n < Int(Int32.max) else { return ([UInt8](repeating: direction == .rtl ? 1 : 0, count: n), direction == .rtl ? 1 : 0) }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
         var brackets = [FriBidiBracketType](repeating: 0, count: n)
         var levels = [FriBidiLevel](repeating: 0, count: n)
