@@ -53,6 +53,15 @@ struct ShapedParagraph {
         return range.lowerBound..<end
     }
 
+    /// Format characters that draw nothing by themselves: joiners, direction marks and
+    /// embeddings, word joiners, variation selectors, the byte order mark.
+    static func isInvisible(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x200C...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0xFE00...0xFE0F, 0xFEFF, 0xE0100...0xE01EF: return true
+        default: return false
+        }
+    }
+
     /// Spaces that hang at a line's end and are skipped at a line's start.
     static func isWhiteSpace(_ v: UInt32) -> Bool {
         v == 0x20 || v == 0x09 || v == 0x3000 || v == 0x200B || (v >= 0x2000 && v <= 0x200A && v != 0x2007) || v == 0x1680 || v == 0x205F

@@ -143,7 +143,9 @@ public final class Typesetter: @unchecked Sendable {
         let width = max(1, width)
         var layout = TextLayout(lines: [], lineHeight: lineHeight, baseline: baseline, width: width, size26: Int(size26), isTruncated: false)
         let scalars = text.unicodeScalars.map(\.value)
-        if scalars.allSatisfy({ ShapedParagraph.isWhiteSpace($0) || $0 == 0x0A || $0 == 0x0D }) { return layout }
+        // Nothing visible (spaces, newlines, joiners, direction marks, variation selectors):
+        // no lines, as for empty text.
+        if scalars.allSatisfy({ ShapedParagraph.isWhiteSpace($0) || $0 == 0x0A || $0 == 0x0D || ShapedParagraph.isInvisible($0) }) { return layout }
         let limit = style.maximumLines ?? Int.max
         var paragraphs: [ShapedParagraph] = []
         var lines: [(paragraph: Int, range: Range<Int>)] = []

@@ -135,6 +135,15 @@ import Testing
         }
     }
 
+    /// Before: a caption of only a joiner or a direction mark had a line (a blank strip on
+    /// the card).
+    @Test func invisibleCharactersAloneHaveNoLines() throws {
+        for text in ["\u{200D}", "\u{FE0F}\u{200E}", " \u{202E}\u{202C} ", "\u{2060}\n\u{FEFF}"] {
+            #expect(try t.layout(text, style: TestFonts.style(), width: 100).lines.isEmpty, "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(try t.layout("\u{200D}a", style: TestFonts.style(), width: 100).lines.count == 1)
+    }
+
     @Test func aRepeatedCaptionIsSetOnce() throws {
         let typesetter = Typesetter(fonts: try FontLibrary(systemFallback: false))
         let style = TestFonts.style()
