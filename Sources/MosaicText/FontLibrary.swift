@@ -89,6 +89,9 @@ public final class FontLibrary: @unchecked Sendable {
         let key = "\(path)#\(index)"
         if let face = faces[key] { return face }
         guard access(path, R_OK) == 0 else { throw .fontNotFound(path: path) }
+        // FreeType would wait forever on a FIFO, and read a device until it gave up.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile(path: path) }
         var face: FT_Face? = nil
         let code = FT_New_Face(handle.library, path, FT_Long(index), &face)
         guard code == 0, let face else { throw .notAFont(path: path, code: code) }
