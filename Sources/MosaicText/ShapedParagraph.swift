@@ -117,12 +117,17 @@ extension Typesetter {
                 last = scripts[i]
             }
         }
+        let primaryFace = faceTable[Int(primary)]
+        let wordFaces = faceOfWords(text, scripts: scripts, primary: primaryFace)
         // Faces: per character, the first that has it; marks, joiners, variation
         // selectors and common characters keep the face before them when it has them.
         var faces = [Int32](repeating: primary, count: n)
-        let primaryFace = faceTable[Int(primary)]
         for i in 0..<n {
             let v = text[i]
+            if wordFaces[i] >= 0 {
+                faces[i] = wordFaces[i]
+                continue
+            }
             if i > 0 && Self.extendsCluster(v) {
                 faces[i] = faces[i - 1]
                 continue
@@ -162,6 +167,36 @@ extension Typesetter {
         for i in 0..<n { prefix[i + 1] += prefix[i] }
         return ShapedParagraph(
             scalars: scalars, runs: runs, baseLevel: baseLevel, prefix: prefix, clusterStart: clusterStart, breaks: breaker.breaks(scalars))
+    }
+
+    /// For each word (letters of one script between spaces) that the primary face cannot
+    /// set whole, one face that can: the fallback for its first letter the primary lacks,
+    /// when that face has every letter (an Urdu word's letters split between DejaVu Sans
+    /// and Noto Sans Arabic would not join). -1 elsewhere.
+    func faceOfWords(_ text: [UInt32], scripts: [hb_script_t], primary: Face) -> [Int32] {
+        let n = text.count
+        var result = [Int32](repeating: -1, count: n)
+        var start = 0
+        while start < n {
+            if ShapedParagraph.isWhiteSpace(text[start]) || Self.isCommon(scripts[start]) {
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < n && scripts[end] == scripts[start] && !ShapedParagraph.isWhiteSpace(text[end]) { end += 1 }
+            let letters = (start..<end).compactMap { i -> Unicode.Scalar? in
+                let v = text[i]
+                return Self.extendsCluster(v) || ShapedParagraph.isInvisible(v) || v == 0x200B ? nil : Unicode.Scalar(v)
+            }
+            if let lacking = letters.first(where: { primary.glyphIndex($0) == 0 }), let face = fonts.face(for: lacking, primary: primary),
+                face !== primary, letters.allSatisfy({ face.glyphIndex($0) != 0 })
+            {
+                let id = faceID(face)
+                for i in start..<end { result[i] = id }
+            }
+            start = end
+        }
+        return result
     }
 
     /// Shapes `range` of `text` (the whole paragraph is the context, so joining looks past

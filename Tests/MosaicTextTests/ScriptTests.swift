@@ -52,6 +52,16 @@ import Testing
         #expect(line.glyphs.count == 3 && line.glyphs.allSatisfy { $0.glyph != isolated }, "\(line.glyphs.map(\.glyph)) vs isolated \(isolated)")
     }
 
+    /// DejaVu Sans has keheh (ک) but not heh goal (ہ) nor yeh barree (ے): before, the Urdu
+    /// word took its letters from two faces and they did not join.
+    @Test func aWordThePrimaryFaceCannotSetWholeTakesOneFace() throws {
+        let line = try #require(try t.layout("کہے", style: TestFonts.style(size: 20), width: 300).lines.first)
+        #expect(Set(line.glyphs.map(\.face)).count == 1, "faces \(line.glyphs.map(\.face))")
+        // A word the primary face has stays in it.
+        let arabic = try #require(try t.layout("ببب کہے", style: TestFonts.style(size: 20), width: 300).lines.first)
+        #expect(Set(arabic.glyphs.map(\.face)).count == 2)
+    }
+
     @Test func devanagariConjunctsAndLatinLigatures() throws {
         let hindi = TextStyle(font: .file(TestFonts.noto("NotoSansDevanagari-Regular")), size: 20)
         // क्ष: ka, virama, ssa, one conjunct glyph.
