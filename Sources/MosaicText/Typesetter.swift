@@ -185,11 +185,13 @@ public final class Typesetter: @unchecked Sendable {
         let key = MetricsKey(face: primary, size26: size26, spacing: spacing)
         if let known = metrics[key] { return known }
         let face = faceTable[Int(primary)]
-        face.setSize(Int(size26))
+        // (A face of bitmap strikes, such as an emoji font given as the font, has the
+        // strike's metrics: scaled to the size like its glyphs.)
+        let scale = face.setSize(Int(size26)) / 64
         let m = face.face.pointee.size.pointee.metrics
-        let ascender = Int((Double(m.ascender) / 64).rounded(.up))
-        let descender = Int((Double(-m.descender) / 64).rounded(.up))
-        let natural = max(Int((Double(m.height) / 64).rounded(.up)), ascender + descender)
+        let ascender = Int((Double(m.ascender) * scale).rounded(.up))
+        let descender = Int((Double(-m.descender) * scale).rounded(.up))
+        let natural = max(Int((Double(m.height) * scale).rounded(.up)), ascender + descender)
         let lineHeight = max(1, Int((Double(natural) * spacing).rounded()))
         // Extra leading is split above and below the glyphs.
         let baseline = (lineHeight - (ascender + descender)) / 2 + ascender

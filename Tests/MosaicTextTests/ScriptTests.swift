@@ -115,6 +115,17 @@ import Testing
         #expect(t.fonts.missingCharacters.isEmpty)
     }
 
+    /// Before: the emoji font given as the font had its 109 px strike's line height (136 px
+    /// lines for 14 px text).
+    @Test func anEmojiFontAsTheFontHasLinesOfItsSize() throws {
+        let style = TextStyle(font: .file(TestFonts.noto("NotoColorEmoji")), size: 14)
+        let layout = try t.layout("🚀🌍", style: style, width: 300)
+        #expect((14...22).contains(layout.lineHeight), "line height \(layout.lineHeight)")
+        var mask = CoverageMask(width: 300, height: layout.height)
+        t.draw(layout, into: &mask, x: 0, y: 0)
+        #expect(!mask.colors.isEmpty)
+    }
+
     @Test func rightToLeftEllipsisAtTheLogicalEnd() throws {
         let text = "השדה העמוק של האבל ועוד הרבה מילים"
         let layout = try t.layout(text, style: TestFonts.style(size: 14, lines: 1), width: 120)
