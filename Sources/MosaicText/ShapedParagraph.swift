@@ -99,10 +99,11 @@ extension Typesetter {
             return ShapedParagraph(scalars: [], runs: [], baseLevel: direction == .rtl ? 1 : 0, prefix: [0], clusterStart: [true], breaks: [2])
         }
         let (levels, baseLevel) = Self.bidiLevels(scalars, direction: direction)
-        // What HarfBuzz sees: control characters as zero-width spaces (they take no room
-        // and draw nothing), tabs as spaces.
+        // What HarfBuzz sees: control characters and the line and paragraph separators
+        // (ICU ends a line after them) as zero-width spaces, taking no room and drawing
+        // nothing; tabs as spaces.
         let text = scalars.map { v -> UInt32 in
-            v == 0x09 ? 0x20 : (v < 0x20 || (v >= 0x7F && v < 0xA0)) ? 0x200B : v
+            v == 0x09 ? 0x20 : (v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0x2028 || v == 0x2029) ? 0x200B : v
         }
         let funcs = hb_unicode_funcs_get_default()
         // Scripts: common and inherited characters (spaces, digits, marks) join the run

@@ -165,6 +165,17 @@ import Testing
         #expect(try t.layout("\u{200D}a", style: TestFonts.style(), width: 100).lines.count == 1)
     }
 
+    /// Before: U+2028 ended the line (ICU) and, in a face without it (Noto Sans Thai), was
+    /// drawn as a missing-glyph box.
+    @Test func aLineSeparatorEndsTheLineAndDrawsNothing() throws {
+        let library = try FontLibrary(systemFallback: false)
+        let typesetter = Typesetter(fonts: library)
+        let style = TextStyle(font: .file(TestFonts.noto("NotoSansThai-Regular")), size: 13)
+        let layout = try typesetter.layout("ไทย\u{2028}ลาว\u{2029}ไทย", style: style, width: 300)
+        #expect(layout.lines.map(\.text) == ["ไทย\u{2028}", "ลาว\u{2029}", "ไทย"])
+        #expect(library.missingCharacters.isEmpty)
+    }
+
     @Test func aRepeatedCaptionIsSetOnce() throws {
         let typesetter = Typesetter(fonts: try FontLibrary(systemFallback: false))
         let style = TestFonts.style()
