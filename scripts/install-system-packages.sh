@@ -20,8 +20,13 @@ packages=(
     libexif-dev
     libfreetype-dev
     libfontconfig1-dev
+    libharfbuzz-dev
+    libfribidi-dev
+    libicu-dev
     fonts-dejavu-core
     fonts-wqy-microhei
+    fonts-noto-core
+    fonts-noto-color-emoji
     chromium
 )
 if [ "${1:-}" = "--packaging" ]; then

@@ -8,7 +8,7 @@ extension RenderCommand {
         for failure in summary.failures where !alreadyWarned.contains(failure) { printError("warning: \(failure)") }
         for warning in summary.warnings { printError("warning: \(warning)") }
         if !summary.missingCharacters.isEmpty {
-            let list = summary.missingCharacters.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+            let list = MissingScript.grouping(summary.missingCharacters).map(\.description).joined(separator: "; ")
             printError("warning: no font has these characters (drawn as boxes): \(list)")
         }
         var line = "rendered \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"

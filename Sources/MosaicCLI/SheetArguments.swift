@@ -6,6 +6,7 @@ extension Direction: ExpressibleByArgument {}
 extension FileOrder: ExpressibleByArgument {}
 extension ResamplingFilter: ExpressibleByArgument {}
 extension TextAlignment: ExpressibleByArgument {}
+extension TextDirection: ExpressibleByArgument {}
 
 enum Theme: String, ExpressibleByArgument, CaseIterable {
     case light, dark

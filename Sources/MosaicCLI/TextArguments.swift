@@ -11,14 +11,16 @@ struct TextArguments: ParsableArguments {
     var captionLines = 2
     @Option(help: "A title over the whole sheet (default: the manifest's title).")
     var title: String?
-    @Option(help: "Font: a family (fontconfig) or a font file (default: sans-serif).")
+    @Option(help: "Font: a family (fontconfig) or a font file (default: DejaVu Sans; other scripts fall back per character).")
     var font: String?
     @Option(parsing: .unconditional, help: "Caption font size, pixels (default: 13).")
     var fontSize: Double?
     @Option(parsing: .unconditional, help: "Section header size, pixels; the title is 1.5 times it (default: 22).")
     var headerSize: Double?
-    @Option(help: "Caption alignment (default: left).")
+    @Option(help: "Caption alignment: start and end follow the text's direction, left and right are literal (default: start).")
     var captionAlign: TextAlignment?
+    @Option(help: "Base direction of captions, headers and titles: auto takes it from the first strong character (default: auto).")
+    var textDirection: TextDirection?
 
     func validate() throws {
         try SheetArguments.checkAtLeastOne([("caption-lines", captionLines)])
@@ -39,5 +41,6 @@ struct TextArguments: ParsableArguments {
         if let fontSize { o.style.captionSize = fontSize }
         if let headerSize { o.style.headerSize = headerSize }
         if let captionAlign { o.style.captionAlignment = captionAlign }
+        if let textDirection { o.style.textDirection = textDirection }
     }
 }

@@ -42,6 +42,7 @@ public final class FontLibrary: @unchecked Sendable {
     struct FallbackKey: Hashable {
         var primary: String
         var scalar: UInt32
+        var colour: Bool
     }
 
     /// - Parameters:
@@ -76,6 +77,8 @@ public final class FontLibrary: @unchecked Sendable {
             // error (a typo or a missing font should not silently become another face).
             let generic = Self.genericFamilies.contains(family.lowercased())
             if !generic, !matched.isEmpty, !matched.contains(where: { Self.sameFamily($0, family) }) {
+                // The default family, not installed here: fontconfig's sans-serif.
+                if family == FontSource.defaultFamily { return try face(.family("sans-serif"), bold: bold) }
                 throw .familyNotFound(family: family, substitute: matched[0])
             }
             return try openFace(path: path, index: index)
@@ -86,6 +89,9 @@ public final class FontLibrary: @unchecked Sendable {
         let key = "\(path)#\(index)"
         if let face = faces[key] { return face }
         guard access(path, R_OK) == 0 else { throw .fontNotFound(path: path) }
+        // FreeType would wait forever on a FIFO, and read a device until it gave up.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile(path: path) }
         var face: FT_Face? = nil
         let code = FT_New_Face(handle.library, path, FT_Long(index), &face)
         guard code == 0, let face else { throw .notAFont(path: path, code: code) }
@@ -103,9 +109,11 @@ public final class FontLibrary: @unchecked Sendable {
 
     /// The first face that has `scalar`: `primary`, then the fallbacks, then fontconfig.
     /// nil when none has it (the primary face then draws its missing-glyph box).
-    func face(for scalar: Unicode.Scalar, primary: Face) -> Face? {
-        if primary.glyphIndex(scalar) != 0 { return primary }
-        let key = FallbackKey(primary: primary.path, scalar: scalar.value)
+    /// With `colour` (an emoji followed by variation selector 16), fontconfig's emoji face
+    /// comes first, and the primary face only when no colour face has it.
+    func face(for scalar: Unicode.Scalar, primary: Face, colour: Bool = false) -> Face? {
+        if !colour && primary.glyphIndex(scalar) != 0 { return primary }
+        let key = FallbackKey(primary: primary.path, scalar: scalar.value, colour: colour)
         if let cached = fallbackCache[key] { return cached }
         var found: Face? = nil
         if fallbackFaces == nil {
@@ -115,11 +123,17 @@ public final class FontLibrary: @unchecked Sendable {
             found = candidate
             break
         }
-        if found == nil, systemFallback, let (path, index, _) = Self.match(family: "sans-serif", bold: false, character: scalar),
-            let candidate = try? openFace(path: path, index: index), candidate.glyphIndex(scalar) != 0
-        {
-            found = candidate
+        // Emoji first from fontconfig's emoji family (colour), the rest from sans-serif; a
+        // bold primary face asks for a bold fallback.
+        let families = colour || scalar.properties.isEmojiPresentation ? ["emoji", "sans-serif"] : ["sans-serif"]
+        for family in families where found == nil && systemFallback {
+            if let (path, index, _) = Self.match(family: family, bold: primary.isBold, character: scalar),
+                let candidate = try? openFace(path: path, index: index), candidate.glyphIndex(scalar) != 0
+            {
+                found = candidate
+            }
         }
+        if found == nil, colour, primary.glyphIndex(scalar) != 0 { found = primary }
         if found == nil { missing.insert(scalar) }
         fallbackCache[key] = found
         return found

@@ -10,6 +10,8 @@ import Darwin
 public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A font file that does not exist or cannot be read.
     case fontNotFound(path: String)
+    /// A font path that is a directory, a FIFO or a device, not a file.
+    case notARegularFile(path: String)
     /// A file FreeType cannot open as a font (`code` is FreeType's error code).
     case notAFont(path: String, code: Int32)
     /// No installed font has the family; `substitute` is the family fontconfig would have
@@ -23,6 +25,7 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fontNotFound(let path): return "\(path): no such font file"
+        case .notARegularFile(let path): return "\(path): not a regular file, so not a font"
         case .notAFont(let path, let code): return "\(path): not a font FreeType can read (error \(code))"
         case .familyNotFound(let family, let substitute):
             let instead = substitute.map { " (fontconfig would use \"\($0)\" instead)" } ?? ""

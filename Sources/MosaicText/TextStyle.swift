@@ -11,10 +11,12 @@ public struct TextStyle: Hashable, Sendable {
     /// At most this many lines; the last one ends in an ellipsis when text is cut. nil: all.
     public var maximumLines: Int?
     public var alignment: TextAlignment
+    /// The paragraphs' base direction (by default, from their first strong character).
+    public var direction: TextDirection
 
     public init(
-        font: FontSource = .family("sans-serif"), bold: Bool = false, size: Double = 13, lineSpacing: Double = 1,
-        maximumLines: Int? = nil, alignment: TextAlignment = .left
+        font: FontSource = .family(FontSource.defaultFamily), bold: Bool = false, size: Double = 13, lineSpacing: Double = 1,
+        maximumLines: Int? = nil, alignment: TextAlignment = .start, direction: TextDirection = .auto
     ) {
         self.font = font
         self.bold = bold
@@ -22,5 +24,6 @@ public struct TextStyle: Hashable, Sendable {
         self.lineSpacing = lineSpacing
         self.maximumLines = maximumLines
         self.alignment = alignment
+        self.direction = direction
     }
 }

@@ -1,32 +1,44 @@
-import MosaicSync
 import CFreeType
+import CHarfBuzz
+import CMosaicShims
+import MosaicSync
 
-/// Horizontal placement of each line inside the layout width.
+/// Horizontal placement of each line inside the layout width: `start` and `end` follow the
+/// paragraph's direction (an Arabic or Hebrew caption starts at the right), `left` and
+/// `right` are literal.
 public enum TextAlignment: String, Hashable, Sendable, Codable, CaseIterable {
-    case left, center, right
+    case start, end, left, center, right
 }
 
-/// One glyph placed on a line: x in 1/64 pixel from the line's start.
+/// One glyph placed on a line: x in 1/64 pixel from the line's start, y in 1/64 pixel down
+/// from the baseline (marks placed above or below their base).
 public struct PlacedGlyph: Hashable, Sendable {
     /// Index into the typesetter's face table.
     var face: Int32
     var glyph: UInt32
     var x: Int32
+    var y: Int32
 }
 
 /// A line of set text.
 public struct TextLine: Hashable, Sendable {
+    /// In visual order, left to right.
     var glyphs: [PlacedGlyph]
     /// The line's width in pixels (rounded up), trailing spaces excluded.
     public var width: Int
     /// Where the line starts inside the layout width, in pixels (from the alignment).
     public var offset: Int
-    /// The text of the line, as set (with the ellipsis when cut).
+    /// The text of the line in logical (reading) order, as set (with the ellipsis when cut).
     public var text: String
+    /// The line's paragraph reads right to left.
+    public var isRightToLeft: Bool
 }
 
-/// Sets text: finds faces (with per-character fallback), breaks lines, measures, and draws
-/// glyphs into coverage masks. Thread-safe; share one per program.
+/// Sets text: itemizes it into runs by direction, script and face (with per-character
+/// fallback), shapes the runs with HarfBuzz, breaks lines by UAX #14 (ICU), reorders each
+/// line by the Unicode Bidirectional Algorithm (FriBidi's levels), measures, and draws
+/// glyphs into coverage masks (colour glyphs into their colour layer). Thread-safe; share
+/// one per program.
 ///
 /// `@unchecked Sendable`: every stored `var` below, and the `FontLibrary` (FreeType is not
 /// thread-safe), is touched only inside `lock.withLock`, in the three public entry points.
@@ -37,22 +49,24 @@ public final class Typesetter: @unchecked Sendable {
     var faceTable: [Face] = []
     var faceIDs: [ObjectIdentifier: Int32] = [:]
     var resolved: [FontKey: Face] = [:]
-    var advances = FastMap<GlyphInfo>()
-    var kerning = FastMap<Int32>()
     var bitmaps: [BitmapKey: GlyphBitmap] = [:]
     var metrics: [MetricsKey: (lineHeight: Int, baseline: Int)] = [:]
-    /// Marks an emboldened glyph in `GlyphInfo.glyph` and `PlacedGlyph.glyph` (FreeType's
+    /// Set text by string, style and width: a caption repeated on many cards is shaped once.
+    var layouts: [LayoutKey: TextLayout] = [:]
+    /// The shaped ellipsis by primary face and size.
+    var ellipses: [MetricsKey: (glyphs: [ShapedGlyph], text: String)] = [:]
+    let shapingBuffer: OpaquePointer
+    let breaker = LineBreaker()
+    /// Marks an emboldened glyph in `ShapedGlyph.glyph` and `PlacedGlyph.glyph` (FreeType's
     /// glyph indices are below 2^16).
     static let emboldened: UInt32 = 1 << 30
+    /// At most this many set texts are kept (then the cache starts again), so that a
+    /// million different captions do not stay in memory.
+    static let layoutCacheLimit = 4_096
 
     struct FontKey: Hashable {
         var source: FontSource
         var bold: Bool
-    }
-    struct GlyphInfo {
-        var face: Int32
-        var glyph: UInt32
-        var advance: Int32
     }
     struct BitmapKey: Hashable {
         var face: Int32
@@ -64,10 +78,18 @@ public final class Typesetter: @unchecked Sendable {
         var size26: Int32
         var spacing: Double
     }
+    struct LayoutKey: Hashable {
+        var text: String
+        var style: TextStyle
+        var width: Int
+    }
 
     public init(fonts: FontLibrary) {
         self.fonts = fonts
+        shapingBuffer = hb_buffer_create()
     }
+
+    deinit { hb_buffer_destroy(shapingBuffer) }
 
     /// Checks that `style` can be used: its font opens and its size is valid.
     public func validate(_ style: TextStyle) throws(TextError) {
@@ -94,50 +116,68 @@ public final class Typesetter: @unchecked Sendable {
 
     /// Breaks `text` into lines at most `width` pixels wide.
     ///
-    /// Lines break at spaces (which hang at the line's end), after hyphens, and between
-    /// CJK characters, never before closing or after opening punctuation; explicit newlines
-    /// end lines; a word longer than a line breaks between characters. With
-    /// `style.maximumLines`, the last line kept ends in an ellipsis that fits. Empty or
-    /// whitespace-only text has no lines.
+    /// Each paragraph (explicit newlines end them) is shaped, then broken where UAX #14
+    /// allows (spaces hang at a line's end; Thai, Lao, Khmer and Burmese words come from
+    /// ICU's dictionaries; CJK between characters, not before closing punctuation); a word
+    /// longer than a line breaks between glyph clusters. Each line's runs are then put in
+    /// visual order. With `style.maximumLines`, the last line kept ends in an ellipsis that
+    /// fits, at its logical end. Empty or whitespace-only text has no lines.
     public func layout(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
         try lock.withLock { (_) throws(TextError) -> TextLayout in try layoutLocked(text, style: style, width: width) }
     }
 
-    /// `layout`, with the lock held.
+    /// `layout`, with the lock held; cached by text, style and width.
     func layoutLocked(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
-        do {
-            let primary = try primaryFace(style)
-            let size26 = Int32(max(1, Int((style.size * 64).rounded())))
-            let (lineHeight, baseline) = lineMetrics(primary, size26: size26, spacing: style.lineSpacing)
-            let width = max(1, width)
-            var layout = TextLayout(lines: [], lineHeight: lineHeight, baseline: baseline, width: width, size26: Int(size26), isTruncated: false)
-            let scalars = Array(text.unicodeScalars)
-            if scalars.allSatisfy({ LineBreaking.isSpace($0.value) || $0.value == 0x0A || $0.value == 0x0D }) { return layout }
-            let limit = style.maximumLines ?? Int.max
-            var lines: [[Int]] = []  // scalar indices per line
-            var paragraphStart = 0
-            var index = 0
-            while index <= scalars.count && lines.count <= limit {
-                if index == scalars.count || scalars[index].value == 0x0A {
-                    var end = index
-                    if end > paragraphStart && scalars[end - 1].value == 0x0D { end -= 1 }
-                    if index < scalars.count || paragraphStart < scalars.count {
-                        breakParagraph(scalars, paragraphStart..<end, primary: primary, bold: style.bold, size26: size26, width26: width * 64, into: &lines, limit: limit == Int.max ? limit : limit + 1)
+        let key = LayoutKey(text: text, style: style, width: width)
+        if let known = layouts[key] { return known }
+        let layout = try setText(text, style: style, width: width)
+        if layouts.count >= Self.layoutCacheLimit { layouts.removeAll(keepingCapacity: true) }
+        layouts[key] = layout
+        return layout
+    }
+
+    func setText(_ text: String, style: TextStyle, width: Int) throws(TextError) -> TextLayout {
+        let primary = try primaryFace(style)
+        let size26 = Int32(max(1, Int((style.size * 64).rounded())))
+        let (lineHeight, baseline) = lineMetrics(primary, size26: size26, spacing: style.lineSpacing)
+        let width = max(1, width)
+        var layout = TextLayout(lines: [], lineHeight: lineHeight, baseline: baseline, width: width, size26: Int(size26), isTruncated: false)
+        let scalars = text.unicodeScalars.map(\.value)
+        // Nothing visible (spaces, newlines, joiners, direction marks, variation selectors):
+        // no lines, as for empty text.
+        if scalars.allSatisfy({ ShapedParagraph.isWhiteSpace($0) || $0 == 0x0A || $0 == 0x0D || ShapedParagraph.isInvisible($0) }) { return layout }
+        let limit = style.maximumLines ?? Int.max
+        var paragraphs: [ShapedParagraph] = []
+        var lines: [(paragraph: Int, range: Range<Int>)] = []
+        var paragraphStart = 0
+        var index = 0
+        while index <= scalars.count && lines.count <= limit {
+            if index == scalars.count || scalars[index] == 0x0A {
+                var end = index
+                if end > paragraphStart && scalars[end - 1] == 0x0D { end -= 1 }
+                if index < scalars.count || paragraphStart < scalars.count {
+                    let paragraph = shape(Array(scalars[paragraphStart..<end]), primary: primary, bold: style.bold, size26: size26, direction: style.direction)
+                    for range in breakLines(paragraph, width26: width * 64, limit: limit == Int.max ? limit : limit + 1 - lines.count) {
+                        lines.append((paragraphs.count, range))
                     }
-                    paragraphStart = index + 1
+                    paragraphs.append(paragraph)
                 }
-                index += 1
+                paragraphStart = index + 1
             }
-            if lines.count > limit {
-                lines.removeLast(lines.count - limit)
-                layout.isTruncated = true
-            }
-            for (n, indices) in lines.enumerated() {
-                let truncate = layout.isTruncated && n == lines.count - 1
-                layout.lines.append(makeLine(scalars, indices, primary: primary, bold: style.bold, size26: size26, width: width, alignment: style.alignment, ellipsis: truncate))
-            }
-            return layout
+            index += 1
         }
+        if lines.count > limit {
+            lines.removeLast(lines.count - limit)
+            layout.isTruncated = true
+        }
+        for (n, line) in lines.enumerated() {
+            let truncate = layout.isTruncated && n == lines.count - 1
+            layout.lines.append(
+                makeLine(
+                    paragraphs[line.paragraph], line.range, primary: primary, bold: style.bold, size26: size26, width: width, alignment: style.alignment,
+                    ellipsis: truncate))
+        }
+        return layout
     }
 
     /// The line height and baseline of a face at a size, from its metrics (26.6 px).
@@ -145,11 +185,13 @@ public final class Typesetter: @unchecked Sendable {
         let key = MetricsKey(face: primary, size26: size26, spacing: spacing)
         if let known = metrics[key] { return known }
         let face = faceTable[Int(primary)]
-        face.setSize(Int(size26))
+        // (A face of bitmap strikes, such as an emoji font given as the font, has the
+        // strike's metrics: scaled to the size like its glyphs.)
+        let scale = face.setSize(Int(size26)) / 64
         let m = face.face.pointee.size.pointee.metrics
-        let ascender = Int((Double(m.ascender) / 64).rounded(.up))
-        let descender = Int((Double(-m.descender) / 64).rounded(.up))
-        let natural = max(Int((Double(m.height) / 64).rounded(.up)), ascender + descender)
+        let ascender = Int((Double(m.ascender) * scale).rounded(.up))
+        let descender = Int((Double(-m.descender) * scale).rounded(.up))
+        let natural = max(Int((Double(m.height) * scale).rounded(.up)), ascender + descender)
         let lineHeight = max(1, Int((Double(natural) * spacing).rounded()))
         // Extra leading is split above and below the glyphs.
         let baseline = (lineHeight - (ascender + descender)) / 2 + ascender
@@ -157,156 +199,152 @@ public final class Typesetter: @unchecked Sendable {
         return (lineHeight, baseline)
     }
 
-    /// The glyph of `scalar` at `size26` in the primary face or the first fallback that has
-    /// it. In a `bold` style, a face without a bold style (a CJK fallback) is emboldened,
-    /// measured and drawn alike.
-    func glyph(_ scalar: Unicode.Scalar, primary: Int32, bold: Bool, size26: Int32) -> GlyphInfo {
-        // primary (16 bits) | bold (1 bit) | size in 1/64 px (22 bits) | scalar (21 bits)
-        let key = UInt64(UInt32(primary)) << 48 | (bold ? 1 << 43 : 0) | UInt64(UInt32(size26) & 0x3F_FFFF) << 21 | UInt64(scalar.value)
-        if let info = advances[key] { return info }
-        let primaryFace = faceTable[Int(primary)]
-        let value = scalar.value
-        var info: GlyphInfo
-        if value < 0x20 || (value >= 0x7F && value < 0xA0) || value == 0x200B || value == 0xFEFF {
-            // Control characters and zero-width marks take no room and draw nothing.
-            info = GlyphInfo(face: primary, glyph: UInt32.max, advance: 0)
-        } else if let face = fonts.face(for: scalar, primary: primaryFace) {
-            let id = faceID(face)
-            face.setSize(Int(size26))
-            let index = face.glyphIndex(scalar)
-            FT_Load_Glyph(face.face, index, FT_Int32(FT_LOAD_DEFAULT))
-            // A bold style in a face that has none (a CJK fallback): FreeType's synthetic
-            // bold, which also widens the advance.
-            let embolden = bold && !face.isBold
-            if embolden { FT_GlyphSlot_Embolden(face.face.pointee.glyph) }
-            info = GlyphInfo(face: id, glyph: embolden ? index | Self.emboldened : index, advance: Int32(face.face.pointee.glyph.pointee.advance.x))
-        } else {
-            // No face has it: the primary face's missing-glyph box.
-            primaryFace.setSize(Int(size26))
-            FT_Load_Glyph(primaryFace.face, 0, FT_Int32(FT_LOAD_DEFAULT))
-            info = GlyphInfo(face: primary, glyph: 0, advance: Int32(primaryFace.face.pointee.glyph.pointee.advance.x))
-        }
-        advances[key] = info
-        return info
-    }
-
-    func kern(_ left: GlyphInfo, _ right: GlyphInfo, size26: Int32) -> Int32 {
-        guard left.face == right.face, left.glyph != UInt32.max, right.glyph != UInt32.max else { return 0 }
-        let face = faceTable[Int(left.face)]
-        guard face.hasKerning else { return 0 }
-        // face (12 bits) | size in 1/64 px (20 bits) | left glyph (16 bits) | right glyph (16 bits)
-        let key = UInt64(UInt32(left.face) & 0xFFF) << 52 | UInt64(UInt32(size26) & 0xF_FFFF) << 32
-            | UInt64(left.glyph & 0xFFFF) << 16 | UInt64(right.glyph & 0xFFFF)
-        if let known = kerning[key] { return known }
-        face.setSize(Int(size26))
-        var vector = FT_Vector()
-        FT_Get_Kerning(face.face, left.glyph & ~Self.emboldened, right.glyph & ~Self.emboldened, FT_UInt(FT_KERNING_DEFAULT.rawValue), &vector)
-        let value = Int32(vector.x)
-        kerning[key] = value
-        return value
-    }
-
-    /// Greedy line filling of one paragraph; appends each line's scalar indices.
-    func breakParagraph(
-        _ scalars: [Unicode.Scalar], _ range: Range<Int>, primary: Int32, bold: Bool, size26: Int32, width26: Int,
-        into lines: inout [[Int]], limit: Int
-    ) {
-        var start = range.lowerBound
-        if range.isEmpty {
-            lines.append([])
-            return
-        }
-        while start < range.upperBound && lines.count < limit {
-            var pen = 0
-            var lastBreak: Int? = nil  // a line may end before this index
-            var previous: GlyphInfo? = nil
-            var end = range.upperBound
-            var i = start
-            while i < range.upperBound {
-                let v = scalars[i].value
-                let info = glyph(scalars[i], primary: primary, bold: bold, size26: size26)
-                let kerned = previous.map { kern($0, info, size26: size26) } ?? 0
-                let next = pen + Int(kerned) + Int(info.advance)
-                if i > start && !LineBreaking.isSpace(v) && next > width26 {
-                    // Too long: end at the last break, or (a long word) before this character
-                    // unless that would put closing punctuation first; then take it along.
-                    if let lastBreak, lastBreak > start {
-                        end = lastBreak
-                    } else {
-                        // A word longer than the line: break between characters, but keep
-                        // closing punctuation with what precedes it and opening
-                        // punctuation with what follows.
-                        end = i
-                        while end - 1 > start,
-                            LineBreaking.isClosing(scalars[end].value) || LineBreaking.isOpening(scalars[end - 1].value)
-                        {
-                            end -= 1
-                        }
+    /// Greedy line filling of one shaped paragraph: the scalar ranges of its lines (at most
+    /// `limit`), white space at a break left out of both lines.
+    func breakLines(_ p: ShapedParagraph, width26: Int, limit: Int) -> [Range<Int>] {
+        guard p.count > 0 else { return limit > 0 ? [0..<0] : [] }
+        var lines: [Range<Int>] = []
+        var start = 0
+        var next = 1  // the first break opportunity to try
+        while start < p.count && lines.count < limit {
+            var end: Int? = nil
+            next = max(next, start + 1)
+            while next <= p.count {
+                if p.breaks[next] != 0 {
+                    if end != nil && p.width(p.trimmed(start..<next)) > width26 { break }
+                    end = next
+                    if p.breaks[next] == UInt8(MOSAIC_BREAK_MANDATORY) {
+                        next += 1
+                        break
                     }
-                    break
                 }
-                pen = next
-                previous = info
-                if i + 1 < range.upperBound,
-                    LineBreaking.canBreak(between: v, and: scalars[i + 1].value, beforeA: i > range.lowerBound ? scalars[i - 1].value : 0)
-                {
-                    lastBreak = i + 1
-                }
-                i += 1
+                next += 1
             }
-            lines.append(Array(start..<end))
-            start = end
+            if let found = end, p.width(p.trimmed(start..<found)) > width26 {
+                end = emergencyBreak(p, from: start, before: found, width26: width26)
+            }
+            let stop = end ?? p.count
+            lines.append(start..<stop)
+            start = stop
             // Spaces at a break belong to the line before.
-            while start < range.upperBound && LineBreaking.isSpace(scalars[start].value) { start += 1 }
+            while start < p.count && ShapedParagraph.isWhiteSpace(p.scalars[start]) { start += 1 }
+            next = start + 1
         }
+        return lines
     }
 
+    /// Where a word too long for a line breaks: after the most glyph clusters that fit
+    /// (at least one), keeping closing punctuation with what precedes it and opening
+    /// punctuation with what follows.
+    func emergencyBreak(_ p: ShapedParagraph, from start: Int, before limit: Int, width26: Int) -> Int {
+        var end = start + 1
+        while end < limit && !p.clusterStart[end] { end += 1 }
+        var q = end + 1
+        while q <= limit {
+            if p.clusterStart[q] {
+                if p.width(start..<q) > width26 { break }
+                end = q
+            }
+            q += 1
+        }
+        var kept = end
+        while kept - 1 > start, kept < p.count, LineBreaking.isClosing(p.scalars[kept]) || LineBreaking.isOpening(p.scalars[kept - 1]) {
+            kept -= 1
+        }
+        return kept > start && p.clusterStart[kept] ? kept : end
+    }
+
+    /// One line of `p`: its runs cut to `range`, reordered for display (rule L2 on the
+    /// runs' levels), placed and aligned; with `ellipsis`, cut further so that an ellipsis
+    /// fits at the line's logical end.
     func makeLine(
-        _ scalars: [Unicode.Scalar], _ indices: [Int], primary: Int32, bold: Bool, size26: Int32, width: Int, alignment: TextAlignment,
+        _ p: ShapedParagraph, _ range: Range<Int>, primary: Int32, bold: Bool, size26: Int32, width: Int, alignment: TextAlignment,
         ellipsis: Bool
     ) -> TextLine {
-        var indices = indices
-        // Trailing spaces do not count.
-        while let last = indices.last, LineBreaking.isSpace(scalars[last].value) { indices.removeLast() }
-        func place(_ infos: [GlyphInfo]) -> ([PlacedGlyph], Int) {
-            var pen = 0
-            var placed: [PlacedGlyph] = []
-            placed.reserveCapacity(infos.count)
-            var previous: GlyphInfo? = nil
-            for info in infos {
-                if let previous { pen += Int(kern(previous, info, size26: size26)) }
-                if info.glyph != UInt32.max { placed.append(PlacedGlyph(face: info.face, glyph: info.glyph, x: Int32(pen))) }
-                pen += Int(info.advance)
-                previous = info
-            }
-            return (placed, pen)
-        }
-        var infos = indices.map { glyph(scalars[$0], primary: primary, bold: bold, size26: size26) }
-        var text = String(String.UnicodeScalarView(indices.map { scalars[$0] }))
+        var range = p.trimmed(range)
+        var mark: (glyphs: [ShapedGlyph], text: String)? = nil
         if ellipsis {
-            let mark: [Unicode.Scalar] = faceTable[Int(primary)].glyphIndex("\u{2026}") != 0 ? ["\u{2026}"] : [".", ".", "."]
-            let markInfos = mark.map { glyph($0, primary: primary, bold: bold, size26: size26) }
-            let markWidth = markInfos.reduce(0) { $0 + Int($1.advance) }
-            while !infos.isEmpty && place(infos).1 + markWidth > width * 64 {
-                infos.removeLast()
-                indices.removeLast()
+            let shaped = ellipsisGlyphs(primary: primary, bold: bold, size26: size26)
+            let markWidth = shaped.glyphs.reduce(0) { $0 + Int($1.advance) }
+            var end = range.upperBound
+            while end > range.lowerBound && p.width(p.trimmed(range.lowerBound..<end)) + markWidth > width * 64 {
+                end -= 1
+                while end > range.lowerBound && !p.clusterStart[end] { end -= 1 }
             }
-            while let last = indices.last, LineBreaking.isSpace(scalars[last].value) {
-                indices.removeLast()
-                infos.removeLast()
-            }
-            infos += markInfos
-            text = String(String.UnicodeScalarView(indices.map { scalars[$0] } + mark))
+            range = p.trimmed(range.lowerBound..<end)
+            mark = shaped
         }
-        let (placed, pen) = place(infos)
-        let lineWidth = (pen + 63) / 64
+        var pieces: [(level: UInt8, glyphs: ArraySlice<ShapedGlyph>)] = []
+        for run in p.runs where run.start < range.upperBound && run.end > range.lowerBound {
+            if run.start >= range.lowerBound && run.end <= range.upperBound {
+                pieces.append((run.level, run.glyphs[...]))
+            } else {
+                let kept = run.glyphs.filter { range.contains(Int($0.cluster)) }
+                if !kept.isEmpty { pieces.append((run.level, kept[...])) }
+            }
+        }
+        // The ellipsis stands at the paragraph's level at the logical end.
+        if let mark { pieces.append((p.baseLevel, mark.glyphs[...])) }
+        Self.reorder(&pieces)
+        var pen: Int32 = 0
+        var placed: [PlacedGlyph] = []
+        placed.reserveCapacity(pieces.reduce(0) { $0 + $1.glyphs.count })
+        for piece in pieces {
+            for g in piece.glyphs {
+                placed.append(PlacedGlyph(face: g.face, glyph: g.glyph, x: pen + g.xOffset, y: -g.yOffset))
+                pen += g.advance
+            }
+        }
+        let lineWidth = (Int(pen) + 63) / 64
+        let rtl = p.baseLevel & 1 == 1
         let offset: Int
         switch alignment {
         case .left: offset = 0
         case .center: offset = max(0, (width - lineWidth) / 2)
         case .right: offset = max(0, width - lineWidth)
+        case .start: offset = rtl ? max(0, width - lineWidth) : 0
+        case .end: offset = rtl ? 0 : max(0, width - lineWidth)
         }
-        return TextLine(glyphs: placed, width: lineWidth, offset: offset, text: text)
+        var text = String(String.UnicodeScalarView(p.scalars[range].compactMap(Unicode.Scalar.init)))
+        if let mark { text += mark.text }
+        return TextLine(glyphs: placed, width: lineWidth, offset: offset, text: text, isRightToLeft: rtl)
+    }
+
+    /// Rule L2 of the bidirectional algorithm on a line's runs: from the highest level down
+    /// to the lowest odd one, each maximal sequence of runs at that level or above is
+    /// reversed (a right-to-left run's glyphs are already in visual order).
+    static func reorder<T>(_ pieces: inout [(level: UInt8, glyphs: T)]) {
+        guard let highest = pieces.map(\.level).max(), highest > 0 else { return }
+        let lowestOdd = (pieces.map(\.level).min() ?? 0) | 1
+        var level = highest
+        while level >= lowestOdd {
+            var i = 0
+            while i < pieces.count {
+                if pieces[i].level >= level {
+                    var j = i
+                    while j < pieces.count && pieces[j].level >= level { j += 1 }
+                    pieces[i..<j].reverse()
+                    i = j
+                } else {
+                    i += 1
+                }
+            }
+            level -= 1
+        }
+    }
+
+    /// "…" shaped in the primary face ("..." when it has no ellipsis).
+    func ellipsisGlyphs(primary: Int32, bold: Bool, size26: Int32) -> (glyphs: [ShapedGlyph], text: String) {
+        let key = MetricsKey(face: primary, size26: size26, spacing: bold ? 1 : 0)
+        if let known = ellipses[key] { return known }
+        let face = faceTable[Int(primary)]
+        let text: [UInt32] = face.glyphIndex("\u{2026}") != 0 ? [0x2026] : [0x2E, 0x2E, 0x2E]
+        let glyphs = text.withUnsafeBufferPointer { buffer in
+            shapeRun(buffer, 0..<text.count, face: primary, rtl: false, script: HB_SCRIPT_COMMON, bold: bold, size26: size26)
+        }
+        let result = (glyphs, String(String.UnicodeScalarView(text.compactMap(Unicode.Scalar.init))))
+        ellipses[key] = result
+        return result
     }
 
     // MARK: Drawing
@@ -316,46 +354,92 @@ public final class Typesetter: @unchecked Sendable {
         var rows: Int
         var left: Int
         var top: Int
+        /// Coverage, or (a colour glyph) premultiplied RGBA.
         var pixels: [UInt8]
+        var isColor: Bool
     }
 
     func bitmap(face id: Int32, glyph: UInt32, size26: Int32) -> GlyphBitmap {
         let key = BitmapKey(face: id, size26: size26, glyph: glyph)
         if let known = bitmaps[key] { return known }
         let face = faceTable[Int(id)]
-        face.setSize(Int(size26))
-        var result = GlyphBitmap(width: 0, rows: 0, left: 0, top: 0, pixels: [])
-        let loaded = FT_Load_Glyph(face.face, glyph & ~Self.emboldened, FT_Int32(FT_LOAD_DEFAULT)) == 0
+        let scale = face.setSize(Int(size26))
+        var result = GlyphBitmap(width: 0, rows: 0, left: 0, top: 0, pixels: [], isColor: false)
+        let flags = FT_Int32(FT_LOAD_DEFAULT) | (face.hasColor ? FT_Int32(FT_LOAD_COLOR) : 0)
+        let loaded = FT_Load_Glyph(face.face, glyph & ~Self.emboldened, flags) == 0
         if loaded, glyph & Self.emboldened != 0 { FT_GlyphSlot_Embolden(face.face.pointee.glyph) }
-        if loaded, FT_Render_Glyph(face.face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0
-        {
+        if loaded, FT_Render_Glyph(face.face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0 {
             let slot = face.face.pointee.glyph.pointee
             let bitmap = slot.bitmap
             let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
-            var pixels = [UInt8](repeating: 0, count: width * rows)
-            if let buffer = bitmap.buffer, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue) {
+            let color = bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue)
+            var pixels = [UInt8](repeating: 0, count: width * rows * (color ? 4 : 1))
+            if let buffer = bitmap.buffer, color || bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue) {
                 for y in 0..<rows {
                     let source = pitch >= 0 ? y * pitch : (rows - 1 - y) * -pitch
-                    for x in 0..<width { pixels[y * width + x] = buffer[source + x] }
+                    if color {
+                        // FreeType's BGRA is premultiplied already.
+                        for x in 0..<width {
+                            let s = source + x * 4, d = (y * width + x) * 4
+                            pixels[d] = buffer[s + 2]
+                            pixels[d + 1] = buffer[s + 1]
+                            pixels[d + 2] = buffer[s]
+                            pixels[d + 3] = buffer[s + 3]
+                        }
+                    } else {
+                        for x in 0..<width { pixels[y * width + x] = buffer[source + x] }
+                    }
                 }
             }
-            result = GlyphBitmap(width: width, rows: rows, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top), pixels: pixels)
+            result = GlyphBitmap(width: width, rows: rows, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top), pixels: pixels, isColor: color)
+            if scale != 1 { result = Self.scaled(result, by: scale) }
         }
         bitmaps[key] = result
         return result
     }
 
+    /// A bitmap glyph (a colour emoji's strike) at `scale` times its size: each pixel the
+    /// average of the source pixels it covers (box filter), or the nearest when enlarging.
+    static func scaled(_ g: GlyphBitmap, by scale: Double) -> GlyphBitmap {
+        let channels = g.isColor ? 4 : 1
+        let width = max(1, Int((Double(g.width) * scale).rounded())), rows = max(1, Int((Double(g.rows) * scale).rounded()))
+        guard g.width > 0, g.rows > 0 else { return g }
+        var pixels = [UInt8](repeating: 0, count: width * rows * channels)
+        for y in 0..<rows {
+            let y0 = min(g.rows - 1, y * g.rows / rows), y1 = max(y0 + 1, min(g.rows, (y + 1) * g.rows / rows))
+            for x in 0..<width {
+                let x0 = min(g.width - 1, x * g.width / width), x1 = max(x0 + 1, min(g.width, (x + 1) * g.width / width))
+                let count = (y1 - y0) * (x1 - x0)
+                for c in 0..<channels {
+                    var sum = 0
+                    for sy in y0..<y1 {
+                        for sx in x0..<x1 { sum += Int(g.pixels[(sy * g.width + sx) * channels + c]) }
+                    }
+                    pixels[(y * width + x) * channels + c] = UInt8((sum + count / 2) / count)
+                }
+            }
+        }
+        return GlyphBitmap(
+            width: width, rows: rows, left: Int((Double(g.left) * scale).rounded()), top: Int((Double(g.top) * scale).rounded()), pixels: pixels,
+            isColor: g.isColor)
+    }
+
     /// Draws `layout` into `mask` with its top-left corner at (x, y) (pixels; what falls
-    /// outside the mask is clipped). Coverage adds up, saturating at 255.
+    /// outside the mask is clipped). Coverage adds up, saturating at 255; colour glyphs go
+    /// into the mask's colour layer.
     public func draw(_ layout: TextLayout, into mask: inout CoverageMask, x: Int, y: Int) {
         lock.withLock { _ in
             for (n, line) in layout.lines.enumerated() {
                 let baseline = y + n * layout.lineHeight + layout.baseline
                 for glyph in line.glyphs {
                     let image = bitmap(face: glyph.face, glyph: glyph.glyph, size26: Int32(layout.size26))
-                    let left = x + line.offset + (Int(glyph.x) + 32) / 64 + image.left
-                    let top = baseline - image.top
-                    mask.add(image.pixels, width: image.width, rows: image.rows, x: left, y: top)
+                    let left = x + line.offset + (Int(glyph.x) + 32) >> 6 + image.left
+                    let top = baseline + (Int(glyph.y) + 32) >> 6 - image.top
+                    if image.isColor {
+                        mask.addColor(image.pixels, width: image.width, rows: image.rows, x: left, y: top)
+                    } else {
+                        mask.add(image.pixels, width: image.width, rows: image.rows, x: left, y: top)
+                    }
                 }
             }
         }

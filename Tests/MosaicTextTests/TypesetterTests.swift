@@ -204,6 +204,19 @@ import Testing
 }
 
 @Suite struct FontErrorTests {
+    /// Before: a FIFO given as the font hung the run (FreeType waited for a writer), and a
+    /// folder was "not a font FreeType can read (error 2)".
+    @Test func aFontThatIsNotAFileIsRefused() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-font-\(UUID().uuidString).ttf").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let t = Typesetter(fonts: try FontLibrary(systemFallback: false))
+        for path in [fifo, FileManager.default.temporaryDirectory.path, "/dev/zero"] {
+            #expect(throws: TextError.notARegularFile(path: path)) { try t.layout("x", style: TextStyle(font: .file(path)), width: 10) }
+        }
+        #expect(TextError.notARegularFile(path: fifo).description == "\(fifo): not a regular file, so not a font")
+    }
+
     @Test func badFontsAndSizes() throws {
         let t = TestFonts.typesetter
         #expect(throws: TextError.fontNotFound(path: "/no/such/font.ttf")) {

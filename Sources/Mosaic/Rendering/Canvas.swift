@@ -209,7 +209,8 @@ struct Canvas {
         }
     }
 
-    /// Paints `color` through a coverage mask whose top-left corner is at `origin`.
+    /// Paints `color` through a coverage mask whose top-left corner is at `origin`, then its
+    /// colour layer (emoji) over that as it is.
     mutating func draw(_ mask: CoverageMask, at origin: Point, color: RGBA) {
         let target = Rect(x: origin.x, y: origin.y, width: mask.width, height: mask.height)
         guard let (rows, columns) = clip(target) else { return }
@@ -222,6 +223,21 @@ struct Canvas {
                     for x in columns {
                         let coverage = Int(source[sourceRow + x - origin.x])
                         if coverage > 0 { Self.blend(base + (row * width + x) * 4, color, coverage: coverage) }
+                    }
+                }
+            }
+        }
+        guard !mask.colors.isEmpty else { return }
+        mask.colors.withUnsafeBufferPointer { source in
+            bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                for row in rows {
+                    let sourceRow = (row + top - origin.y) * mask.width
+                    for x in columns {
+                        let s = (sourceRow + x - origin.x) * 4
+                        if source[s + 3] > 0 {
+                            Self.blend(base + (row * width + x) * 4, RGBA(red: source[s], green: source[s + 1], blue: source[s + 2], alpha: source[s + 3]), coverage: 255)
+                        }
                     }
                 }
             }

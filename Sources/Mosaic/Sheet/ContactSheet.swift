@@ -41,12 +41,14 @@ public struct ContactSheet: Sendable {
         self.typesetter = typesetter
         let style = options.style
         let captionStyle = CaptionStyle(
-            title: TextStyle(font: style.font, bold: true, size: style.captionSize + 1, lineSpacing: 1.15, maximumLines: 1, alignment: style.captionAlignment),
-            description: TextStyle(font: style.font, size: style.captionSize - 1, lineSpacing: 1.2, maximumLines: max(1, options.captionLines), alignment: style.captionAlignment),
+            title: TextStyle(font: style.font, bold: true, size: style.captionSize + 1, lineSpacing: 1.15, maximumLines: 1, alignment: style.captionAlignment,
+                direction: style.textDirection),
+            description: TextStyle(font: style.font, size: style.captionSize - 1, lineSpacing: 1.2, maximumLines: max(1, options.captionLines),
+                alignment: style.captionAlignment, direction: style.textDirection),
             gap: 2)
-        headerStyle = TextStyle(font: style.font, bold: true, size: style.headerSize, lineSpacing: 1.1, maximumLines: 2)
-        footerStyle = TextStyle(font: style.font, size: style.captionSize, lineSpacing: 1.2, maximumLines: 3)
-        titleStyle = TextStyle(font: style.font, bold: true, size: style.headerSize * 1.5, lineSpacing: 1.1, maximumLines: 2)
+        headerStyle = TextStyle(font: style.font, bold: true, size: style.headerSize, lineSpacing: 1.1, maximumLines: 2, direction: style.textDirection)
+        footerStyle = TextStyle(font: style.font, size: style.captionSize, lineSpacing: 1.2, maximumLines: 3, direction: style.textDirection)
+        titleStyle = TextStyle(font: style.font, bold: true, size: style.headerSize * 1.5, lineSpacing: 1.1, maximumLines: 2, direction: style.textDirection)
         do {
             captions = try CaptionTypesetter(typesetter: typesetter, style: captionStyle)
             try typesetter.validate(headerStyle)
