@@ -6,9 +6,11 @@ import Mosaic
 struct LayoutArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name), \($0.summary)" }.joined(separator: "; ")).", valueName: "name"))
     var layout = SheetLayout.all[0].name
-    @Option(parsing: .unconditional, help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2).")
-    var cellAspect: Double = 1
-    @Flag(help: "Grid layout: crop each image to fill its cell instead of fitting it inside.")
+    // Each layout's own settings: declared (name, help, range, default) by the layout in
+    // `SheetLayout`; here only the flag that carries each, checked by the layout chosen.
+    @Option(parsing: .unconditional, help: layoutSettingHelp("cellAspect"))
+    var cellAspect: Double?
+    @Flag(help: layoutSettingHelp("crop"))
     var crop = false
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
@@ -46,12 +48,7 @@ struct LayoutArguments: ParsableArguments {
     var sectionPadding: Int?
 
     func validate() throws {
-        guard SheetLayout.named(layout) != nil else {
-            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(SheetLayout.all.map(\.name).joined(separator: " or ")))")
-        }
-        if !(cellAspect.isFinite && cellAspect >= 1.0 / 64 && cellAspect <= 64) {
-            throw ValidationError("--cell-aspect must be a ratio between 1/64 and 64, got \(cellAspect)")
-        }
+        _ = try chosenLayout()
         if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
         if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
         try SheetArguments.checkAtLeastOne([
@@ -75,7 +72,8 @@ struct LayoutArguments: ParsableArguments {
     }
 
     func apply(to o: inout SheetOptions) {
-        o.layout = layout == "grid" ? .grid(cellAspect: cellAspect, crop: crop) : SheetLayout.named(layout) ?? .masonry
+        // Checked by validate(); nothing here can fail any more.
+        if let chosen = try? chosenLayout() { o.layout = chosen }
         o.direction = direction
         o.width = width
         o.height = height
@@ -93,4 +91,33 @@ struct LayoutArguments: ParsableArguments {
         if let sectionBackground, let color = Color(parsing: sectionBackground) { o.style.sectionBackground = color }
         if let sectionPadding { o.style.sectionPadding = sectionPadding }
     }
+
+    /// The values given to layout settings, by setting name: only those on the command line.
+    var givenLayoutSettings: [String: LayoutSettingValue] {
+        var given: [String: LayoutSettingValue] = [:]
+        if let cellAspect { given["cellAspect"] = .number(cellAspect) }
+        if crop { given["crop"] = .flag(true) }
+        return given
+    }
+
+    /// The registered layout `--layout` names with the settings given to it.
+    ///
+    /// - Throws: `ValidationError` for a name that is not registered, a setting of another
+    ///   layout, or a value out of its setting's range (each naming the flag).
+    func chosenLayout() throws -> SheetLayout {
+        guard let registered = SheetLayout.all.first(where: { $0.name == layout }) else {
+            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(SheetLayout.all.map(\.name).joined(separator: " or ")))")
+        }
+        do {
+            return try registered.with(givenLayoutSettings)
+        } catch {
+            guard case .option(let name, let message) = error else { throw ValidationError("\(error)") }
+            throw ValidationError("\(flag(forOption: name)) \(message)")
+        }
+    }
+}
+
+/// The help of a layout setting, as its layout declares it.
+func layoutSettingHelp(_ name: String) -> ArgumentHelp {
+    ArgumentHelp(SheetLayout.allSettings.first { $0.setting.name == name }?.setting.help ?? "")
 }

@@ -58,7 +58,7 @@ public struct ContactSheet: Sendable {
             catalog: self.catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle, titleStyle: titleStyle)
         hasTitle = built.hasTitle
         do {
-            layout = try options.layout.make(built.configuration, built.sections, captions)
+            layout = try options.layout.layOut(built.configuration, built.sections, captions)
         } catch {
             throw .layout(error)
         }

@@ -35,7 +35,9 @@ extension SectionLayout where Cards == MasonryCards {
         let bounds = [state.geometry.lanes[0], state.geometry.lanes[state.geometry.laneCount - 1]]
         for (offset, item) in items.enumerated() {
             for lane in bounds {
-                _ = try cardSize(item, section: state.section, index: state.itemCount + offset, lane: lane, narrowest: state.geometry.narrowestLane, measurer: measurer)
+                _ = try cardSizing.cardSize(
+                    item, in: slot(section: state.section, index: state.itemCount + offset, lane: lane, narrowest: state.geometry.narrowestLane),
+                    measurer: measurer)
             }
         }
         // Take the footer and the last decoration fragment away, and any page they opened.

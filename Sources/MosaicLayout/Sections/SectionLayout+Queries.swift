@@ -66,7 +66,11 @@ extension SectionLayout: BoardLayout {
                 let entries = block.lanes[lane]
                 var i = block.firstCard(inLane: lane, endingAfter: low) { cardRecords[Int($0)].mainEnd }
                 while i < entries.count, cardRecords[Int(entries[i])].main < high {
-                    cardIndices.append(Int(entries[i]))
+                    // A row's cards share column 0 whatever their place across.
+                    let card = cardRecords[Int(entries[i])]
+                    if Int(card.cross) < crossHigh, crossLow < Int(card.cross) + Int(card.crossLength) {
+                        cardIndices.append(Int(entries[i]))
+                    }
                     i += 1
                 }
             }

@@ -6,7 +6,7 @@
 ///
 /// Build one with a layout's initializer, then query it (it conforms to `BoardLayout`).
 /// It is a value; frames are integral pixels, origin top-left, per page.
-public struct SectionLayout<Cards: CardSizing>: Sendable {
+public struct SectionLayout<Cards: CardPlacement>: Sendable {
     public let configuration: BoardConfiguration
     /// What sizes the cards.
     public let cardSizing: Cards
@@ -40,7 +40,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         configuration: BoardConfiguration, cardSizing: Cards, sections: [LayoutSection], measurer: some TextMeasuring = NoText()
     ) throws(LayoutError) {
         try configuration.validate()
-        try cardSizing.validate()
+        try cardSizing.validate(configuration)
         self.configuration = configuration
         self.cardSizing = cardSizing
         self.axis = FlowAxis(configuration.direction)
@@ -67,7 +67,8 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         let style = style ?? configuration.sectionStyle
         if style != configuration.sectionStyle { try style.validate("sections[\(index)].style") }
         let geometry = try SectionGeometry(
-            section: index, style: style, configuration: configuration, axis: axis, padding: padding)
+            section: index, style: style, configuration: configuration, axis: axis, padding: padding,
+            laneCount: cardSizing.laneCount)
         sectionFirstCard.append(cardRecords.count)
         sectionStyles.append(style)
         // A section starts on a new page when not even its header and insets fit.
@@ -109,7 +110,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         state.laneEnd = state.laneNext
     }
 
-    /// Deals `items` into the open section.
+    /// Deals `items` into the open section through the placement.
     mutating func place(
         _ items: [LayoutItem], in state: inout OpenSection, measurer: some TextMeasuring
     ) throws(LayoutError) {
@@ -124,42 +125,105 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             let share = items.count / state.geometry.laneCount + items.count / (8 * state.geometry.laneCount) + 1
             for lane in 0..<state.geometry.laneCount { state.block.lanes[lane].reserveCapacity(share) }
         }
+        var cursor = SectionCursor(
+            state: state, isVertical: axis.isVertical, paddingMain: padding.main, paddingCross: padding.cross,
+            captionSpacing: configuration.captionSpacing)
+        // Moved into the cursor and back: a second live reference would make the next card
+        // copy its column.
+        state.block = SectionBlock(section: state.section, mainStart: 0, lanes: [])
+        let placement = cardSizing
+        defer { state = cursor.state }
+        try placement.place(items[...], in: &self, cursor: &cursor, measurer: measurer)
+    }
+
+    /// Places the open section's next card in the column its `ItemOrder` picks, `size`
+    /// giving its size in a column (asked again when a page break picks a column of
+    /// another width). A card that does not fit on the page moves to the next (or takes
+    /// the section's header along, when it is in the first row).
+    @inline(__always)
+    public mutating func placeCard(
+        cursor: inout SectionCursor, _ size: (CardSlot) throws(LayoutError) -> CardSize
+    ) throws(LayoutError) {
+        try placeCard(in: &cursor.state, size)
+    }
+
+    @inline(__always)
+    mutating func placeCard(
+        in state: inout OpenSection, _ sizing: (CardSlot) throws(LayoutError) -> CardSize
+    ) throws(LayoutError) {
         let order = state.geometry.order
-        for item in items {
-            let index = state.itemCount
-            var lane = chooseLane(order: order, index: index, state: state)
-            var size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
-            if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
-                if index < state.geometry.laneCount, state.startedAfterContent, !state.isContinuation,
-                    movedSectionFits(state, next: size.length)
-                {
-                    // A header never ends a page: it moves with its first row of cards.
-                    moveSectionToNewPage(&state)
-                } else {
-                    breakPage(&state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
-                }
-                let previous = state.geometry.lanes[lane]
-                lane = chooseLane(order: order, index: index, state: state)
-                if state.geometry.lanes[lane].length != previous.length {
-                    size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
-                }
+        let index = state.itemCount
+        var lane = chooseLane(order: order, index: index, state: state)
+        var size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
+        if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
+            if index < state.geometry.laneCount, state.startedAfterContent, !state.isContinuation,
+                movedSectionFits(state, next: size.length)
+            {
+                // A header never ends a page: it moves with its first row of cards.
+                moveSectionToNewPage(&state)
+            } else {
+                breakPage(&state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
             }
-            let main = state.laneNext[lane]
-            let laneGeometry = state.geometry.lanes[lane]
-            let globalIndex = cardRecords.count
-            cardRecords.append(CardRecord(
-                main: main, mainLength: Int32(size.length), cross: Int32(laneGeometry.start),
-                crossLength: Int32(laneGeometry.length), imageLength: Int32(size.imageLength),
-                imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
-                page: Int32(state.page),
-                hasCaption: size.hasCaption, scaling: size.scaling))
-            state.block.add(
-                card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])
-            state.laneEnd[lane] = main + size.length
-            state.laneNext[lane] = main + size.length + state.geometry.rowSpacing
-            state.itemCount += 1
-            state.pageHasContent = true
+            let previous = state.geometry.lanes[lane]
+            lane = chooseLane(order: order, index: index, state: state)
+            if state.geometry.lanes[lane].length != previous.length {
+                size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
+            }
         }
+        let laneGeometry = state.geometry.lanes[lane]
+        addCard(size, lane: lane, main: state.laneNext[lane], cross: laneGeometry.start, crossLength: laneGeometry.length, in: &state)
+        state.laneEnd[lane] = state.laneNext[lane] + size.length
+        state.laneNext[lane] = state.laneEnd[lane] + state.geometry.rowSpacing
+    }
+
+    /// Places `cards` as one row across the open section: all start where its lowest
+    /// column ends (plus the row spacing, after a first row), each as long as the row's
+    /// longest card (its frame; the image keeps its size); a row that does not fit on the
+    /// page moves whole to the next. Cards are given in order across the row; they are
+    /// found by band queries in column 0, whatever their place across.
+    public mutating func placeRow(_ cards: [RowCard], cursor: inout SectionCursor) {
+        guard !cards.isEmpty else { return }
+        var length = 0
+        for card in cards { length = max(length, card.size.length) }
+        var main = cursor.state.laneNext.max() ?? cursor.state.itemTop
+        if cursor.state.pageHasContent, !fits(end: main + length + cursor.state.geometry.sectionInsets.mainEnd) {
+            if cursor.state.itemCount == 0, cursor.state.startedAfterContent, !cursor.state.isContinuation,
+                movedSectionFits(cursor.state, next: length)
+            {
+                moveSectionToNewPage(&cursor.state)
+            } else {
+                breakPage(&cursor.state, keepingEmptyBlock: false, repeatingHeaderBefore: length)
+            }
+            main = cursor.state.laneNext.max() ?? cursor.state.itemTop
+        }
+        let start = cursor.state.geometry.lanes[0].start
+        for card in cards {
+            var size = card.size
+            size.length = length
+            addCard(size, lane: 0, main: main, cross: start + card.crossOffset, crossLength: card.crossLength, in: &cursor.state)
+            // The row's first card holds the stripe index's entries; the others end with it.
+            cursor.state.laneEnd[0] = main + length
+        }
+        for lane in cursor.state.laneNext.indices {
+            cursor.state.laneEnd[lane] = main + length
+            cursor.state.laneNext[lane] = main + length + cursor.state.geometry.rowSpacing
+        }
+    }
+
+    /// Records a card of `size` at `main` in column `lane` of the open section's block.
+    @inline(__always)
+    mutating func addCard(_ size: CardSize, lane: Int, main: Int, cross: Int, crossLength: Int, in state: inout OpenSection) {
+        let globalIndex = cardRecords.count
+        cardRecords.append(CardRecord(
+            main: main, mainLength: Int32(size.length), cross: Int32(cross),
+            crossLength: Int32(crossLength), imageLength: Int32(size.imageLength),
+            imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
+            page: Int32(state.page),
+            hasCaption: size.hasCaption, scaling: size.scaling))
+        state.block.add(
+            card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])
+        state.itemCount += 1
+        state.pageHasContent = true
     }
 
     /// Closes the open section: its footer and decoration. Returns where the next section
@@ -317,15 +381,12 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         }
     }
 
-    /// The size `cardSizing` gives item `index` of `section` in `lane`.
+    /// The slot of item `index` of `section` in `lane`.
     @inline(__always)
-    func cardSize(
-        _ item: LayoutItem, section: Int, index: Int, lane: LaneGeometry, narrowest: Int, measurer: some TextMeasuring
-    ) throws(LayoutError) -> CardSize {
-        let slot = CardSlot(
+    func slot(section: Int, index: Int, lane: LaneGeometry, narrowest: Int) -> CardSlot {
+        CardSlot(
             path: ItemPath(section: section, item: index), isVertical: axis.isVertical, laneLength: lane.length,
             narrowestLaneLength: narrowest,
             paddingMain: padding.main, paddingCross: padding.cross, captionSpacing: configuration.captionSpacing)
-        return try cardSizing.cardSize(item, in: slot, measurer: measurer)
     }
 }
