@@ -43,13 +43,22 @@ extension SectionLayout where Cards == MasonryCards {
         // Take the footer and the last decoration fragment away, and any page they opened.
         supplementaries.removeLast(supplementaries.count - mark.supplementaryCount)
         pageRecords.removeLast(pageRecords.count - mark.pageCount)
-        // Take the section's block back from its page (the last there) as it was before.
-        // Moved straight into the state: a second live reference would make the next card
-        // copy its column.
-        state.block = pageRecords[state.page].blocks.removeLast()
-        state.block.mainEnd = mark.blockMainEnd
-        state.block.supplementaries.removeLast(state.block.supplementaries.count - mark.blockSupplementaryCount)
-        state.block.decoration = mark.blockDecoration
+        if let before = mark.sectionBeforeMove {
+            // Closing moved the section (no card, so nothing to copy) to a page now gone:
+            // back to where it was, its header too.
+            state = before
+            if let header = mark.headerBeforeMove, let index = before.block.supplementaries.last {
+                supplementaries[index] = header
+            }
+        } else {
+            // Take the section's block back from its page (the last there) as it was
+            // before. Moved straight into the state: a second live reference would make
+            // the next card copy its column.
+            state.block = pageRecords[state.page].blocks.removeLast()
+            state.block.mainEnd = mark.blockMainEnd
+            state.block.supplementaries.removeLast(state.block.supplementaries.count - mark.blockSupplementaryCount)
+            state.block.decoration = mark.blockDecoration
+        }
         pageRecords[state.page].usedEnd = mark.usedEnd
         try place(items, in: &state, measurer: measurer)
         _ = close(&state)

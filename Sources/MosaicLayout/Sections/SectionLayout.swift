@@ -50,7 +50,9 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         var top = insets.mainStart
         var hasContent = false
         for (index, section) in sections.enumerated() {
-            var state = try beginSection(index, style: section.style, top: top, pageHasContent: hasContent)
+            let style = section.style ?? configuration.sectionStyle
+            let showsNothing = section.items.isEmpty && style.header == nil && style.footer == nil
+            var state = try beginSection(index, style: section.style, top: top, pageHasContent: hasContent, showsNothing: showsNothing)
             try place(section.items, in: &state, measurer: measurer)
             top = close(&state)
             hasContent = true
@@ -62,7 +64,7 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
     /// Opens section `index` at `top` on the current page: places its header and returns
     /// the state that its cards are dealt from.
     mutating func beginSection(
-        _ index: Int, style: SectionStyle?, top: Int, pageHasContent: Bool
+        _ index: Int, style: SectionStyle?, top: Int, pageHasContent: Bool, showsNothing: Bool = false
     ) throws(LayoutError) -> OpenSection {
         let style = style ?? configuration.sectionStyle
         if style != configuration.sectionStyle { try style.validate("sections[\(index)].style") }
@@ -71,11 +73,12 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             laneCount: cardSizing.laneCount)
         sectionFirstCard.append(cardRecords.count)
         sectionStyles.append(style)
-        // A section starts on a new page when not even its header and insets fit.
+        // A section starts on a new page when not even its header and insets fit; one that
+        // shows nothing (no card, header or footer) never opens a page.
         var top = top
         var pageHasContent = pageHasContent
         let emptyLength = itemTop(index, geometry, top: 0, withHeader: true) + geometry.sectionInsets.mainEnd
-        if pageHasContent, !fits(end: top + emptyLength) {
+        if pageHasContent, !showsNothing, !fits(end: top + emptyLength) {
             top = axis.flow(configuration.contentInsets).mainStart
             pageRecords.append(PageRecord(blocks: [], usedEnd: top))
             pageHasContent = false
@@ -155,22 +158,32 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         let index = state.itemCount
         var lane = chooseLane(order: order, index: index, state: state)
         var size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
-        if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
+        if state.pageHasContent,
+            state.pageIsFull || !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd)
+        {
+            let previous = state.geometry.lanes[lane]
             if index < state.geometry.laneCount, state.startedAfterContent, !state.isContinuation,
                 movedSectionFits(state, next: size.length)
             {
                 // A header never ends a page: it moves with its first row of cards.
                 moveSectionToNewPage(&state)
+                lane = chooseLane(order: order, index: index, state: state)
             } else {
+                // On a new page every column starts level, so the order picks the first
+                // (shortest first, ties to the lowest) or the card's own: the header is
+                // repeated when it fits with the card as long as it will be there.
+                lane = order == .shortestFirst ? 0 : lane
+                if state.geometry.lanes[lane].length != previous.length {
+                    size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
+                }
                 breakPage(&state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
             }
-            let previous = state.geometry.lanes[lane]
-            lane = chooseLane(order: order, index: index, state: state)
             if state.geometry.lanes[lane].length != previous.length {
                 size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
             }
         }
         let laneGeometry = state.geometry.lanes[lane]
+        markFullPage(cardLength: size.length, in: &state)
         addCard(size, lane: lane, main: state.laneNext[lane], cross: laneGeometry.start, crossLength: laneGeometry.length, in: &state)
         state.laneEnd[lane] = state.laneNext[lane] + size.length
         state.laneNext[lane] = state.laneEnd[lane] + state.geometry.rowSpacing
@@ -186,7 +199,9 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         var length = 0
         for card in cards { length = max(length, card.size.length) }
         var main = cursor.state.laneNext.max() ?? cursor.state.itemTop
-        if cursor.state.pageHasContent, !fits(end: main + length + cursor.state.geometry.sectionInsets.mainEnd) {
+        if cursor.state.pageHasContent,
+            cursor.state.pageIsFull || !fits(end: main + length + cursor.state.geometry.sectionInsets.mainEnd)
+        {
             if cursor.state.itemCount == 0, cursor.state.startedAfterContent, !cursor.state.isContinuation,
                 movedSectionFits(cursor.state, next: length)
             {
@@ -197,6 +212,7 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             main = cursor.state.laneNext.max() ?? cursor.state.itemTop
         }
         let start = cursor.state.geometry.lanes[0].start
+        markFullPage(cardLength: length, in: &cursor.state)
         for card in cards {
             var size = card.size
             size.length = length
@@ -208,6 +224,15 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             cursor.state.laneEnd[lane] = main + length
             cursor.state.laneNext[lane] = main + length + cursor.state.geometry.rowSpacing
         }
+    }
+
+    /// Marks the page full when a card (or row) of `cardLength` would not fit even at the
+    /// top of an empty page: it stands alone on its page.
+    @inline(__always)
+    func markFullPage(cardLength: Int, in state: inout OpenSection) {
+        guard configuration.maximumPageLength != nil else { return }
+        let top = itemTop(state.section, state.geometry, top: axis.flow(configuration.contentInsets).mainStart, withHeader: false)
+        if !fits(end: top + cardLength + state.geometry.sectionInsets.mainEnd) { state.pageIsFull = true }
     }
 
     /// Records a card of `size` at `main` in column `lane` of the open section's block.
@@ -239,17 +264,34 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             blockMainEnd: state.block.mainEnd, blockSupplementaryCount: state.block.supplementaries.count,
             blockDecoration: state.block.decoration, usedEnd: pageRecords[state.page].usedEnd)
         var end = itemsEnd(state) + state.geometry.sectionInsets.mainEnd
-        if let footer = sectionStyles[state.section].footer {
+        let style = sectionStyles[state.section]
+        if let footer = style.footer {
             let footerInsets = axis.flow(footer.insets)
             var start = end + footerInsets.mainStart
-            if state.pageHasContent, !fits(end: start + footer.length + footerInsets.mainEnd) {
-                // The block stays even when empty: `append` takes it back from its page.
-                breakPage(&state, keepingEmptyBlock: true, repeatingHeaderBefore: nil)
-                start = state.sectionTop + footerInsets.mainStart
+            if state.pageHasContent, state.pageIsFull || !fits(end: start + footer.length + footerInsets.mainEnd) {
+                let whole = itemTop(state.section, state.geometry, top: axis.flow(configuration.contentInsets).mainStart, withHeader: true)
+                    + state.geometry.sectionInsets.mainEnd + footerInsets.main + footer.length
+                if state.itemCount == 0, state.startedAfterContent, !state.isContinuation, fits(end: whole) {
+                    // A section without cards moves whole, its header with its footer: a
+                    // header never ends a page, and no empty band is left behind.
+                    closeMark?.sectionBeforeMove = state
+                    if style.header != nil, let header = state.block.supplementaries.last {
+                        closeMark?.headerBeforeMove = supplementaries[header]
+                    }
+                    moveSectionToNewPage(&state)
+                    start = itemsEnd(state) + state.geometry.sectionInsets.mainEnd + footerInsets.mainStart
+                } else {
+                    // The block stays even when empty: `append` takes it back from its page.
+                    breakPage(&state, keepingEmptyBlock: true, repeatingHeaderBefore: nil)
+                    start = state.sectionTop + footerInsets.mainStart
+                }
             }
             let frame = supplementaryFrame(main: start, length: footer.length, insets: footerInsets)
             addSupplementary(.footer, frame: frame, state: &state)
             end = start + footer.length + footerInsets.mainEnd
+        } else if state.itemCount == 0, style.header == nil, state.pageHasContent, !fits(end: end) {
+            // A section that shows nothing and does not fit takes no room: it opens no page.
+            end = state.sectionTop
         }
         finishBlock(&state, end: end)
         return end
@@ -269,17 +311,22 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         let page = state.page
         state.block.mainEnd = end
         pageRecords[page].usedEnd = max(pageRecords[page].usedEnd, end)
-        if let decoration = sectionStyles[state.section].decoration {
+        // A section without cards draws no background (a fragment before its first card,
+        // which is on a later page, does); nor does a fragment of no area.
+        if let decoration = sectionStyles[state.section].decoration, state.itemCount > 0 || continuesOnNextPage {
             let insets = axis.flow(configuration.contentInsets)
             var inset = axis.flow(decoration.insets)
             if state.isContinuation { inset.mainStart = 0 }
             if continuesOnNextPage { inset.mainEnd = 0 }
-            let frame = axis.rect(
-                main: state.sectionTop + inset.mainStart, cross: insets.crossStart + inset.crossStart,
-                mainLength: max(0, end - state.sectionTop - inset.main),
-                crossLength: max(0, configuration.extent - insets.cross - inset.cross))
-            supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
-            state.block.decoration = supplementaries.count - 1
+            let mainLength = end - state.sectionTop - inset.main
+            let crossLength = configuration.extent - insets.cross - inset.cross
+            if mainLength > 0, crossLength > 0 {
+                let frame = axis.rect(
+                    main: state.sectionTop + inset.mainStart, cross: insets.crossStart + inset.crossStart,
+                    mainLength: mainLength, crossLength: crossLength)
+                supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
+                state.block.decoration = supplementaries.count - 1
+            }
         }
         pageRecords[page].blocks.append(state.block)
     }
@@ -298,6 +345,9 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
     /// placed), the section's header is repeated at the top, marked as continued, when it
     /// fits there with that card.
     mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool, repeatingHeaderBefore next: Int?) {
+        // A section begins on the first page that holds any of it (its background's gap
+        // before it is there).
+        let beginsHere = !state.isContinuation && state.block.supplementaries.isEmpty && state.block.entryCount == 0
         if keepingEmptyBlock || !state.block.supplementaries.isEmpty || state.block.entryCount > 0 {
             finishBlock(&state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd, continuesOnNextPage: true)
         }
@@ -306,7 +356,8 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         state.block = SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes)
         state.page = pageRecords.count - 1
         state.sectionTop = top
-        state.isContinuation = true
+        state.isContinuation = !beginsHere || keepingEmptyBlock
+        state.pageIsFull = false
         let withHeader = next.map { fits(end: itemTop(state.section, state.geometry, top: top, withHeader: true) + $0 + state.geometry.sectionInsets.mainEnd) } ?? false
         startColumns(&state, top: top, withHeader: withHeader, continued: true)
         state.pageHasContent = false
