@@ -12,6 +12,12 @@ struct LayoutArguments: ParsableArguments {
     var cellAspect: Double?
     @Flag(help: layoutSettingHelp("crop"))
     var crop = false
+    @Option(parsing: .unconditional, help: layoutSettingHelp("rowHeight"))
+    var rowHeight: Int?
+    @Option(parsing: .unconditional, help: layoutSettingHelp("maxRowHeight"))
+    var maxRowHeight: Int?
+    @Option(help: layoutSettingHelp("lastRow"))
+    var lastRow: String?
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
     @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards).")
@@ -49,6 +55,9 @@ struct LayoutArguments: ParsableArguments {
 
     func validate() throws {
         _ = try chosenLayout()
+        if let maxRowHeight, maxRowHeight < (rowHeight ?? 240) {
+            throw ValidationError("--max-row-height \(maxRowHeight) must be at least --row-height \(rowHeight ?? 240)")
+        }
         if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
         if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
         try SheetArguments.checkAtLeastOne([
@@ -97,6 +106,9 @@ struct LayoutArguments: ParsableArguments {
         var given: [String: LayoutSettingValue] = [:]
         if let cellAspect { given["cellAspect"] = .number(cellAspect) }
         if crop { given["crop"] = .flag(true) }
+        if let rowHeight { given["rowHeight"] = .integer(rowHeight) }
+        if let maxRowHeight { given["maxRowHeight"] = .integer(maxRowHeight) }
+        if let lastRow { given["lastRow"] = .choice(lastRow) }
         return given
     }
 
@@ -106,7 +118,11 @@ struct LayoutArguments: ParsableArguments {
     ///   layout, or a value out of its setting's range (each naming the flag).
     func chosenLayout() throws -> SheetLayout {
         guard let registered = SheetLayout.all.first(where: { $0.name == layout }) else {
-            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(SheetLayout.all.map(\.name).joined(separator: " or ")))")
+            let names = SheetLayout.all.map(\.name)
+            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""))")
+        }
+        guard registered.directions.contains(direction) else {
+            throw ValidationError("--layout \(layout) lays out \(registered.directions.map(\.rawValue).joined(separator: " or ")) boards only: drop --direction \(direction.rawValue)")
         }
         do {
             return try registered.with(givenLayoutSettings)

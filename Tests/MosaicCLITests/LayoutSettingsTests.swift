@@ -24,8 +24,56 @@ import Testing
         #expect(SheetLayout.named("masonry")?.settings.isEmpty == true)
         let grid = try #require(SheetLayout.named("grid"))
         #expect(try grid.with(["cellAspect": .number(1.5), "crop": .flag(true)]) == .grid(cellAspect: 1.5, crop: true))
-        #expect(throws: SheetError.option(name: "rowHeight", message: "is not a setting of any layout")) {
+        #expect(throws: SheetError.option(name: "spiralTurns", message: "is not a setting of any layout")) {
+            try grid.with(["spiralTurns": .integer(3)])
+        }
+        #expect(throws: SheetError.option(name: "rowHeight", message: "is a setting of the justified layout, not of grid")) {
             try grid.with(["rowHeight": .integer(3)])
         }
+    }
+}
+
+/// `--layout justified` from the command line.
+@Suite struct JustifiedCommandTests {
+    @Test func aHorizontalJustifiedBoardIsAUsageError() throws {
+        let result = try CLI.run(["layout", CLI.sampleImages, "--layout", "justified", "--direction", "horizontal"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--layout justified lays out vertical boards only: drop --direction horizontal"))
+    }
+
+    @Test func theMaximumRowHeightIsNotBelowTheTarget() throws {
+        let result = try CLI.run(["layout", CLI.sampleImages, "--layout", "justified", "--row-height", "300", "--max-row-height", "200"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--max-row-height 200 must be at least --row-height 300"))
+        let other = try CLI.run(["layout", CLI.sampleImages, "--row-height", "300"])
+        #expect(other.status == 64)
+        #expect(other.stderr.contains("--row-height is a setting of the justified layout, not of masonry"))
+        let choice = try CLI.run(["layout", CLI.sampleImages, "--layout", "justified", "--last-row", "right"])
+        #expect(choice.stderr.contains("--last-row \"right\" is not one of left, center, justify"))
+    }
+
+    /// SampleImages as justified rows: every full row ends on the same pixel, no row over
+    /// the maximum, each image within a pixel of its own aspect ratio (from `mosaic probe`'s
+    /// sizes, as the map gives them).
+    @Test func theSampleImagesInJustifiedRows() throws {
+        let result = try CLI.run([
+            "layout", CLI.sampleImages + "/manifest.json", "--layout", "justified", "--width", "1200", "--row-height", "200",
+            "--font", "DejaVu Sans",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let cards = (json["elements"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "card" }
+        #expect(cards.count == 15)
+        var rows: [Int: [[String: [String: Int]]]] = [:]
+        for card in cards {
+            let image = try #require(card["imageFrame"] as? [String: [String: Int]])
+            let frame = try #require(card["frame"] as? [String: [String: Int]])
+            rows[frame["origin"]!["y"]!, default: []].append(frame)
+            #expect(image["size"]!["height"]! <= 400)
+        }
+        let rights = rows.values.map { row in row.map { $0["origin"]!["x"]! + $0["size"]!["width"]! }.max()! }
+        // The full rows end at 1200 - 32; the last row of each section may stop short.
+        #expect(rights.filter { $0 == 1168 }.count >= 2)
+        #expect(rights.allSatisfy { $0 <= 1168 })
     }
 }

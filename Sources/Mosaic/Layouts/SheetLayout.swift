@@ -10,6 +10,8 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     /// One line for `--help`.
     public let summary: String
+    /// The directions it lays boards out in.
+    public let directions: [Direction]
     /// The settings this layout reads, each with its range and default.
     public let settings: [LayoutSetting]
     /// The values in force: every setting's default, or the value given.
@@ -19,11 +21,12 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
 
     /// A layout called `name` that reads `settings` and lays out with `make`.
     public init(
-        name: String, summary: String, settings: [LayoutSetting] = [],
+        name: String, summary: String, directions: [Direction] = Direction.allCases, settings: [LayoutSetting] = [],
         make: @escaping @Sendable (LayoutSettings, BoardConfiguration, [LayoutSection], CaptionTypesetter) throws(LayoutError) -> any BoardLayout
     ) {
         self.name = name
         self.summary = summary
+        self.directions = directions
         self.settings = settings
         var defaults: [String: LayoutSettingValue] = [:]
         for setting in settings { defaults[setting.name] = setting.defaultValue }
@@ -32,7 +35,7 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every layout, by name: the registry. The first is the default.
-    public static let all: [SheetLayout] = [.masonry, .grid()]
+    public static let all: [SheetLayout] = [.masonry, .grid(), .justified]
 
     /// The registered layout called `name`, with its default settings; nil when there is none.
     public static func named(_ name: String) -> SheetLayout? {
