@@ -124,3 +124,34 @@ import Testing
         }
     }
 }
+
+extension JustifiedPropertyTests {
+    /// Appending images in pieces gives the frames of laying them all out at once: the last
+    /// row of each piece is laid out again with the next.
+    @Test func appendingInPiecesEqualsAFullLayout() throws {
+        for seed in UInt64(3000)...3200 {
+            let board = Self.board(seed: seed)
+            let rows = Self.rows(seed: seed)
+            guard let full = try? JustifiedLayout(configuration: board.configuration, rows: rows, sections: board.sections, measurer: FakeText())
+            else { continue }
+            var g = SeededGenerator(seed: seed)
+            var pieces = board.sections
+            let last = pieces[pieces.count - 1].items
+            let cut = Int.random(in: 0...last.count, using: &g)
+            pieces[pieces.count - 1].items = Array(last[..<cut])
+            var grown = try JustifiedLayout(configuration: board.configuration, rows: rows, sections: pieces, measurer: FakeText())
+            var start = cut
+            while start < last.count {
+                let end = min(last.count, start + Int.random(in: 1...40, using: &g))
+                try grown.append(Array(last[start..<end]), measurer: FakeText())
+                start = end
+            }
+            #expect(grown.pageCount == full.pageCount, "seed \(seed)")
+            for page in 0..<min(grown.pageCount, full.pageCount) {
+                #expect(grown.elements(onPage: page) == full.elements(onPage: page), "seed \(seed)")
+                #expect(grown.pageSize(page) == full.pageSize(page), "seed \(seed)")
+            }
+            try MasonryPropertyTests.checkShared(grown, board: board, seed: seed)
+        }
+    }
+}

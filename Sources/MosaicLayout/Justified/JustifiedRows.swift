@@ -58,38 +58,44 @@ public struct JustifiedRows: CardPlacement, Hashable {
         measurer: some TextMeasuring
     ) throws(LayoutError) {
         let packer = RowPacker(rows: self, cursor: cursor)
+        layout.tailMark = nil
+        // The row being filled: its images, and the items they came from (for the last
+        // row, which appending lays out again).
         var row: [RowItem] = []
+        var rowStart = items.startIndex
         var cards: [RowCard] = []
         var index = cursor.itemCount
-        for item in items {
-            let next = try packer.rowItem(item, index: index)
+        let target = Double(targetRowHeight)
+        for position in items.indices {
+            row.append(try packer.rowItem(items[position], index: index))
             index += 1
-            row.append(next)
-            guard packer.fullWidthHeight(of: row) <= Double(targetRowHeight) else { continue }
-            // The row has reached the target: end it before or after its last image,
-            // whichever height is closer to the target (a row keeps at least one image).
             let with = packer.fullWidthHeight(of: row)
+            guard with <= target else { continue }
+            // The row has reached the target: it ends before or after its last image,
+            // whichever height is closer to the target (a row keeps at least one image).
             let without = row.count > 1 ? packer.fullWidthHeight(of: row.dropLast()) : Double.infinity
-            let target = Double(targetRowHeight)
-            if without - target < target - with {
-                let last = row.removeLast()
-                packer.cards(for: row[...], height: nil, align: .justify, into: &cards, measurer: measurer)
-                layout.placeRow(cards, cursor: &cursor)
-                row = [last]
+            let breakBefore = without - target < target - with
+            packer.cards(for: breakBefore ? row.dropLast() : row[...], height: nil, align: .justify, into: &cards, measurer: measurer)
+            layout.placeRow(cards, cursor: &cursor)
+            if breakBefore {
+                row.removeFirst(row.count - 1)
+                rowStart = position
+                if packer.fullWidthHeight(of: row) <= target {
+                    // A lone image that reaches the target alone (a panorama): its own row.
+                    packer.cards(for: row[...], height: nil, align: .justify, into: &cards, measurer: measurer)
+                    layout.placeRow(cards, cursor: &cursor)
+                    row.removeAll(keepingCapacity: true)
+                    rowStart = position + 1
+                }
             } else {
-                packer.cards(for: row[...], height: nil, align: .justify, into: &cards, measurer: measurer)
-                layout.placeRow(cards, cursor: &cursor)
                 row.removeAll(keepingCapacity: true)
-            }
-            if packer.fullWidthHeight(of: row) <= target, !row.isEmpty {
-                // A lone image that alone reaches the target (a panorama): a row of its own.
-                packer.cards(for: row[...], height: nil, align: .justify, into: &cards, measurer: measurer)
-                layout.placeRow(cards, cursor: &cursor)
-                row.removeAll(keepingCapacity: true)
+                rowStart = position + 1
             }
         }
         guard !row.isEmpty else { return }
-        // The last row ran out of images: at the target height unless justified.
+        // The last row ran out of images: at the target height unless justified. More
+        // images would change it, so it is marked for `append` to lay out again.
+        layout.markTail(Array(items[rowStart...]), cursor: cursor)
         packer.cards(
             for: row[...], height: lastRow == .justify ? nil : targetRowHeight, align: lastRow, into: &cards, measurer: measurer)
         layout.placeRow(cards, cursor: &cursor)
@@ -226,5 +232,26 @@ extension SectionLayout where Cards == JustifiedRows {
         configuration: BoardConfiguration, rows: JustifiedRows, sections: [LayoutSection], measurer: some TextMeasuring = NoText()
     ) throws(LayoutError) {
         try self.init(configuration: configuration, cardSizing: rows, sections: sections, measurer: measurer)
+    }
+}
+
+extension SectionLayout where Cards == JustifiedRows {
+    /// Adds images to the end of the last section: its last row, which ran out of images,
+    /// is laid out again with them, and the rows after it follow; the footer and
+    /// decoration move down (or onto a new page).
+    ///
+    /// - Complexity: O(k + r) for k new images and a last row of r, whatever the board's size.
+    /// - Throws: `LayoutError.noSectionToAppendTo` on a board without sections, or the
+    ///   error of the first invalid item (the layout is then unchanged).
+    public mutating func append(_ items: [LayoutItem], measurer: some TextMeasuring = NoText()) throws(LayoutError) {
+        guard let open else { throw .noSectionToAppendTo }
+        for (offset, item) in items.enumerated() {
+            guard item.width.isFinite, item.height.isFinite, item.width > 0, item.height > 0 else {
+                throw .invalidItemSize(section: open.section, item: open.itemCount + offset, width: item.width, height: item.height)
+            }
+        }
+        var (state, tail) = try reopenLastSection()
+        try place(tail + items, in: &state, measurer: measurer)
+        _ = close(&state)
     }
 }

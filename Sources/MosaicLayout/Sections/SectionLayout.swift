@@ -26,6 +26,9 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
     /// reopen it.
     var open: OpenSection?
     var closeMark: CloseMark?
+    /// The last section's provisional last piece, and its items (see `PieceMark`).
+    var tailMark: PieceMark?
+    var tailItems: [LayoutItem] = []
 
     /// Lays out `sections` with `cardSizing`.
     ///
@@ -137,6 +140,79 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         let placement = cardSizing
         defer { state = cursor.state }
         try placement.place(items[...], in: &self, cursor: &cursor, measurer: measurer)
+    }
+
+    /// Marks what comes next as the open section's provisional last piece, made of
+    /// `items`: `reopenLastSection` takes it back, so that appending lays it out again
+    /// with the new items.
+    mutating func markTail(_ items: [LayoutItem], cursor: SectionCursor) {
+        var state = cursor.state
+        let block = state.block
+        state.block = SectionBlock(section: state.section, mainStart: 0, lanes: [])
+        var header: (index: Int, record: SupplementaryRecord)?
+        if sectionStyles[state.section].header != nil, !state.isContinuation, let index = block.supplementaries.first {
+            header = (index, supplementaries[index])
+        }
+        tailMark = PieceMark(
+            state: state, blockMainStart: block.mainStart, blockSupplementaries: block.supplementaries,
+            laneCounts: block.lanes.map(\.count), cardCount: cardRecords.count, supplementaryCount: supplementaries.count,
+            pageCount: pageRecords.count, blocksOnPage: pageRecords[state.page].blocks.count,
+            usedEnd: pageRecords[state.page].usedEnd, header: header)
+        tailItems = items
+    }
+
+    /// Reopens the last section for `append`: takes back its footer and decoration (and
+    /// any page they opened) and, when it ended in a provisional piece, that piece.
+    /// Returns the section's state and the items of the piece taken back.
+    mutating func reopenLastSection() throws(LayoutError) -> (OpenSection, [LayoutItem]) {
+        guard var state = open, let mark = closeMark else { throw .noSectionToAppendTo }
+        // Take the footer and the last decoration fragment away, and any page they opened.
+        supplementaries.removeLast(supplementaries.count - mark.supplementaryCount)
+        pageRecords.removeLast(pageRecords.count - mark.pageCount)
+        if let before = mark.sectionBeforeMove {
+            // Closing moved the section (no card, so nothing to copy) to a page now gone:
+            // back to where it was, its header too.
+            state = before
+            if let header = mark.headerBeforeMove, let index = before.block.supplementaries.last {
+                supplementaries[index] = header
+            }
+        } else {
+            // Take the section's block back from its page (the last there) as it was
+            // before. Moved straight into the state: a second live reference would make
+            // the next card copy its column.
+            state.block = pageRecords[state.page].blocks.removeLast()
+            state.block.mainEnd = mark.blockMainEnd
+            state.block.supplementaries.removeLast(state.block.supplementaries.count - mark.blockSupplementaryCount)
+            state.block.decoration = mark.blockDecoration
+        }
+        pageRecords[state.page].usedEnd = mark.usedEnd
+        guard let tail = tailMark, tail.state.section == state.section else { return (state, []) }
+        // Take the provisional piece back: its cards, and what its page break made.
+        cardRecords.removeLast(cardRecords.count - tail.cardCount)
+        supplementaries.removeLast(max(0, supplementaries.count - tail.supplementaryCount))
+        if let header = tail.header { supplementaries[header.index] = header.record }
+        var block: SectionBlock
+        if pageRecords.count > tail.pageCount {
+            pageRecords.removeLast(pageRecords.count - tail.pageCount)
+            if pageRecords[tail.state.page].blocks.count > tail.blocksOnPage {
+                block = pageRecords[tail.state.page].blocks.removeLast()
+                if let decoration = block.decoration, decoration >= tail.supplementaryCount { block.decoration = nil }
+            } else {
+                block = SectionBlock(section: state.section, mainStart: tail.blockMainStart, lanes: tail.state.geometry.lanes)
+            }
+            block.supplementaries = tail.blockSupplementaries
+            for lane in block.lanes.indices { block.removeLast(block.lanes[lane].count - tail.laneCounts[lane], lane: lane) }
+        } else {
+            block = state.block
+            for lane in block.lanes.indices { block.removeLast(block.lanes[lane].count - tail.laneCounts[lane], lane: lane) }
+        }
+        pageRecords[tail.state.page].usedEnd = tail.usedEnd
+        state = tail.state
+        state.block = block
+        tailMark = nil
+        let items = tailItems
+        tailItems = []
+        return (state, items)
     }
 
     /// Places the open section's next card in the column its `ItemOrder` picks, `size`

@@ -85,3 +85,20 @@ struct CloseMark: Sendable {
     var sectionBeforeMove: OpenSection? = nil
     var headerBeforeMove: SupplementaryRecord? = nil
 }
+
+/// The layout as it was before a section's last, provisional piece (a justified section's
+/// last row, which more images would change), so that `append` can take the piece back.
+/// Holds no block: a second reference would make the next card copy its columns.
+struct PieceMark: Sendable {
+    var state: OpenSection
+    var blockMainStart: Int
+    var blockSupplementaries: [Int]
+    var laneCounts: [Int]
+    var cardCount: Int
+    var supplementaryCount: Int
+    var pageCount: Int
+    var blocksOnPage: Int
+    var usedEnd: Int
+    /// The section's header and its record, when the piece could move the section.
+    var header: (index: Int, record: SupplementaryRecord)?
+}
