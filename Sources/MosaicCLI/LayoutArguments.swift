@@ -48,13 +48,16 @@ struct LayoutArguments: ParsableArguments {
     var maxWidth: Int?
     @Option(parsing: .unconditional, help: "Crop images more elongated than this ratio, 3 for 3:1 or 1:3 (default: 16, so that a 1x10000 strip still makes a card that fits).")
     var maxAspect: Double?
+    @Option(parsing: .unconditional, help: "Feature cards: the first N cards of each section span two columns (masonry and grid; a manifest's \"span\" sets it per card) (default: 0).")
+    var feature = 0
     @Option(help: "Draw a background behind each section, in this colour (default: none).")
     var sectionBackground: String?
     @Option(parsing: .unconditional, help: "Padding inside section backgrounds, pixels (default: 12).")
     var sectionPadding: Int?
 
     func validate() throws {
-        _ = try chosenLayout()
+        let chosen = try chosenLayout()
+        if feature > 0, !chosen.placesSpans { throw ValidationError("--feature: the \(layout) layout has no columns for a card to span") }
         if let maxRowHeight, maxRowHeight < (rowHeight ?? 240) {
             throw ValidationError("--max-row-height \(maxRowHeight) must be at least --row-height \(rowHeight ?? 240)")
         }
@@ -66,7 +69,7 @@ struct LayoutArguments: ParsableArguments {
         if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
         try SheetArguments.checkNotNegative([
             ("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0),
-            ("row-spacing", rowSpacing ?? 0), ("section-padding", sectionPadding ?? 0),
+            ("row-spacing", rowSpacing ?? 0), ("section-padding", sectionPadding ?? 0), ("feature", feature),
         ])
         // The page limit is named for what it limits: the height of a vertical board's
         // pages, the width of a horizontal one's.
@@ -95,6 +98,7 @@ struct LayoutArguments: ParsableArguments {
         o.inset = inset
         o.padding = padding
         o.order = order.itemOrder
+        o.feature = feature
         o.maxHeight = direction == .horizontal ? maxWidth : maxHeight
         if let maxAspect { o.maxAspect = maxAspect }
         if let sectionBackground, let color = Color(parsing: sectionBackground) { o.style.sectionBackground = color }

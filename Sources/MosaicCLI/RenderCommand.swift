@@ -79,6 +79,9 @@ struct RenderCommand: ParsableCommand {
             let catalog = contactSheet.catalog
             if !quiet {
                 let flag = options.direction == .vertical ? "--max-height" : "--max-width"
+                for clamped in contactSheet.clampedSpans {
+                    printError("warning: \(FileNames.display(clamped.source)) spans \(clamped.span) columns; its section has \(clamped.columns): it spans them all")
+                }
                 for page in contactSheet.oversizedPages {
                     let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
                     printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")

@@ -77,3 +77,60 @@ import Testing
         #expect(rights.allSatisfy { $0 <= 1168 })
     }
 }
+
+/// Feature cards from the command line: a manifest's `span`, `--feature N`.
+@Suite struct FeatureCardCommandTests {
+    static func folder(_ name: String = #function) throws -> String {
+        let dir = CLI.temporaryDirectory(name)
+        for index in 0..<4 { try Bitmap(width: 100, height: 100, fill: .black).writePNG(to: "\(dir)/\(index).png") }
+        return dir
+    }
+
+    static func cardWidths(_ stdout: String) throws -> [Int] {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        return (json["elements"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "card" }.map {
+            ($0["frame"] as? [String: [String: Int]])?["size"]?["width"] ?? -1
+        }
+    }
+
+    static let geometry = ["--width", "300", "--columns", "3", "--inset", "0", "--spacing", "0", "--padding", "0", "--caption", "none", "--font", "DejaVu Sans"]
+
+    @Test func aManifestItemSpansColumns() throws {
+        let dir = try Self.folder()
+        try #"{"items": [{"path": "0.png", "span": 2}, {"path": "1.png"}]}"#.write(toFile: dir + "/m.json", atomically: true, encoding: .utf8)
+        try "path,span\n0.png,\n1.png,3\n".write(toFile: dir + "/m.csv", atomically: true, encoding: .utf8)
+        let json = try CLI.run(["layout", dir + "/m.json"] + Self.geometry)
+        #expect(try Self.cardWidths(json.stdout) == [200, 100])
+        let csv = try CLI.run(["layout", dir + "/m.csv"] + Self.geometry)
+        #expect(try Self.cardWidths(csv.stdout) == [100, 300])
+    }
+
+    @Test func aSpanBelowOneIsAnError() throws {
+        let dir = try Self.folder()
+        try #"{"items": [{"path": "0.png", "span": 0}]}"#.write(toFile: dir + "/m.json", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["layout", dir + "/m.json"] + Self.geometry)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("0.png: span 0 must be at least 1 (the columns the card spans)"))
+        try "path,span\n0.png,two\n".write(toFile: dir + "/m.csv", atomically: true, encoding: .utf8)
+        let csv = try CLI.run(["layout", dir + "/m.csv"] + Self.geometry)
+        #expect(csv.stderr.contains("row 2: span \"two\" is not a whole number"))
+    }
+
+    @Test func featureMakesTheFirstCardsOfASectionSpanTwo() throws {
+        let dir = try Self.folder()
+        let result = try CLI.run(["layout", dir, "--feature", "1"] + Self.geometry)
+        #expect(try Self.cardWidths(result.stdout) == [200, 100, 100, 100])
+        let justified = try CLI.run(["layout", dir, "--feature", "1", "--layout", "justified"])
+        #expect(justified.status == 64)
+        #expect(justified.stderr.contains("--feature: the justified layout has no columns for a card to span"))
+    }
+
+    @Test func aSpanWiderThanTheSectionIsClampedWithAWarning() throws {
+        let dir = try Self.folder()
+        try #"{"items": [{"path": "0.png", "span": 3}, {"path": "1.png"}]}"#.write(toFile: dir + "/m.json", atomically: true, encoding: .utf8)
+        let result = try CLI.run(
+            ["render", dir + "/m.json", "-o", dir + "/out.png", "--no-progress"] + Self.geometry.map { $0 == "3" ? "2" : $0 })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: \(dir)/0.png spans 3 columns; its section has 2: it spans them all"))
+    }
+}

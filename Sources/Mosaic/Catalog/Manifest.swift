@@ -46,14 +46,23 @@ extension Catalog {
             // Listed by name: a file that is not an image is a placeholder, not skipped.
             // The entries come back in manifest order, one per item.
             var ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
+            var spans: [Int: Int] = [:]
             for (index, item) in items.enumerated() {
                 ordered[index].title = item.title
                 ordered[index].description = item.description
+                if let span = item.span {
+                    guard span >= 1 else {
+                        throw .manifest(path: path, message: "\(item.path): span \(span) must be at least 1 (the columns the card spans)")
+                    }
+                    if span > 1 { spans[index] = span }
+                }
             }
             let overrides = SectionOverrides(
                 columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,
                 columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset)
-            catalog.sections.append(CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides))
+            var catalogSection = CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides)
+            catalogSection.spans = spans
+            catalog.sections.append(catalogSection)
         }
         return catalog
     }
@@ -112,11 +121,13 @@ extension Catalog {
         var path: String
         var title: String?
         var description: String?
+        /// Columns the card spans (a feature card), at least 1.
+        var span: Int?
     }
 
     static let fileKeys = ["title", "sections", "items"]
     static let sectionKeys = ["header", "footer", "columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset", "items"]
-    static let itemKeys = ["path", "title", "description"]
+    static let itemKeys = ["path", "title", "description", "span"]
 
     /// The first key a JSON manifest has that mosaic does not read (a typo would otherwise
     /// be ignored without a word), with where it is and the nearest known key; nil when
@@ -160,7 +171,7 @@ extension Catalog {
         }
     }
 
-    static let csvColumns = ["path", "title", "description", "section"]
+    static let csvColumns = ["path", "title", "description", "section", "span"]
 
     static func parseCSV(_ text: String, path: String) throws(CatalogError) -> ManifestFile {
         let rows: [[String]]
@@ -180,6 +191,7 @@ extension Catalog {
         let titleColumn = columns.firstIndex(of: "title")
         let descriptionColumn = columns.firstIndex(of: "description")
         let sectionColumn = columns.firstIndex(of: "section")
+        let spanColumn = columns.firstIndex(of: "span")
         var sections: [ManifestSection] = []
         var sectionIndex: [String: Int] = [:]
         for (number, row) in rows.dropFirst().enumerated() {
@@ -193,7 +205,14 @@ extension Catalog {
                 throw .manifest(path: path, message: "row \(number + 2) has no path")
             }
             let name = field(sectionColumn) ?? ""
-            let item = ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn))
+            var span: Int?
+            if let text = field(spanColumn) {
+                guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw .manifest(path: path, message: "row \(number + 2): span \"\(text)\" is not a whole number")
+                }
+                span = value
+            }
+            let item = ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn), span: span)
             if let index = sectionIndex[name] {
                 sections[index].items?.append(item)
             } else {

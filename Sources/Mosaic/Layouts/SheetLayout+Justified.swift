@@ -4,7 +4,7 @@ extension SheetLayout {
     /// panoramas. Vertical boards only.
     public static let justified = SheetLayout(
         name: "justified", summary: "rows that fill the width, every image uncropped, as photo sites show them",
-        directions: [.vertical],
+        directions: [.vertical], placesSpans: false,
         settings: [
             LayoutSetting(
                 name: "rowHeight", help: "Justified layout: the height rows aim at, pixels (default: 240).",

@@ -12,6 +12,8 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
     public let summary: String
     /// The directions it lays boards out in.
     public let directions: [Direction]
+    /// Whether a card may span several columns (feature cards); layouts of rows do not.
+    public let placesSpans: Bool
     /// The settings this layout reads, each with its range and default.
     public let settings: [LayoutSetting]
     /// The values in force: every setting's default, or the value given.
@@ -21,12 +23,14 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
 
     /// A layout called `name` that reads `settings` and lays out with `make`.
     public init(
-        name: String, summary: String, directions: [Direction] = Direction.allCases, settings: [LayoutSetting] = [],
+        name: String, summary: String, directions: [Direction] = Direction.allCases, placesSpans: Bool = true,
+        settings: [LayoutSetting] = [],
         make: @escaping @Sendable (LayoutSettings, BoardConfiguration, [LayoutSection], CaptionTypesetter) throws(LayoutError) -> any BoardLayout
     ) {
         self.name = name
         self.summary = summary
         self.directions = directions
+        self.placesSpans = placesSpans
         self.settings = settings
         var defaults: [String: LayoutSettingValue] = [:]
         for setting in settings { defaults[setting.name] = setting.defaultValue }

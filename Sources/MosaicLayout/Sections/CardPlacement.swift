@@ -38,12 +38,18 @@ extension CardPlacement where Self: CardSizing {
         measurer: some TextMeasuring
     ) throws(LayoutError) {
         for item in items {
-            try layout.placeCard(cursor: &cursor) { slot throws(LayoutError) in try cardSize(item, in: slot, measurer: measurer) }
+            if item.span > 1 {
+                try layout.placeSpanningCard(span: item.span, cursor: &cursor) { slot throws(LayoutError) in
+                    try cardSize(item, in: slot, measurer: measurer)
+                }
+            } else {
+                try layout.placeCard(cursor: &cursor) { slot throws(LayoutError) in try cardSize(item, in: slot, measurer: measurer) }
+            }
         }
     }
 }
 
-/// One card of a row placed by `SectionCursor.placeRow`: where it lies across the row
+/// One card of a row placed by `SectionLayout.placeRow`: where it lies across the row
 /// (from the section's first column, pixels) and its size.
 public struct RowCard: Sendable, Equatable {
     /// From the start of the section's items across the flow, pixels.

@@ -10,6 +10,12 @@ extension SectionLayout: BoardLayout {
     /// The number of cards in all sections.
     public var cardCount: Int { cardRecords.count }
 
+    /// The columns (rows, when horizontal) `section` is dealt into (1 for justified rows,
+    /// or for a section that does not exist).
+    public func columnCount(inSection section: Int) -> Int {
+        sectionLaneCounts.indices.contains(section) ? sectionLaneCounts[section] : 1
+    }
+
     /// The number of cards in `section`, or 0 when there is no such section.
     public func itemCount(inSection section: Int) -> Int {
         guard sectionFirstCard.indices.contains(section) else { return 0 }
@@ -77,6 +83,13 @@ extension SectionLayout: BoardLayout {
             blockIndex += 1
         }
         cardIndices.sort()
+        // A feature card is indexed in every column it spans: once each.
+        var unique = 0
+        for index in cardIndices.indices where unique == 0 || cardIndices[unique - 1] != cardIndices[index] {
+            cardIndices[unique] = cardIndices[index]
+            unique += 1
+        }
+        cardIndices.removeLast(cardIndices.count - unique)
         var result = decorations
         result.reserveCapacity(decorations.count + cardIndices.count + overlays.count)
         for index in cardIndices { result.append(attributes(ofCard: index)) }

@@ -21,6 +21,7 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
     /// The global index of the first card of each section.
     var sectionFirstCard: [Int] = []
     var sectionStyles: [SectionStyle] = []
+    var sectionLaneCounts: [Int] = []
 
     /// The state of the last section before it was closed, kept so that `append` can
     /// reopen it.
@@ -76,6 +77,7 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             laneCount: cardSizing.laneCount)
         sectionFirstCard.append(cardRecords.count)
         sectionStyles.append(style)
+        sectionLaneCounts.append(geometry.laneCount)
         // A section starts on a new page when not even its header and insets fit; one that
         // shows nothing (no card, header or footer) never opens a page.
         var top = top
@@ -263,6 +265,64 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         addCard(size, lane: lane, main: state.laneNext[lane], cross: laneGeometry.start, crossLength: laneGeometry.length, in: &state)
         state.laneEnd[lane] = state.laneNext[lane] + size.length
         state.laneNext[lane] = state.laneEnd[lane] + state.geometry.rowSpacing
+    }
+
+    /// Places the open section's next card across `span` adjacent columns (a feature
+    /// card; clamped to the section's columns): at the highest place where they are all
+    /// free (ties to the leftmost), the columns below it continuing from its bottom.
+    /// `size` is asked with the spanned width as the column's.
+    public mutating func placeSpanningCard(
+        span requested: Int, cursor: inout SectionCursor, _ sizing: (CardSlot) throws(LayoutError) -> CardSize
+    ) throws(LayoutError) {
+        let span = min(max(1, requested), cursor.state.geometry.laneCount)
+        guard span > 1 else { return try placeCard(in: &cursor.state, sizing) }
+        var (first, main) = highestPlace(span: span, state: cursor.state)
+        var width = spannedLength(first: first, span: span, state: cursor.state)
+        var size = try sizing(slot(section: cursor.state.section, index: cursor.state.itemCount, lane: width, narrowest: cursor.state.geometry.narrowestLane))
+        if cursor.state.pageHasContent,
+            cursor.state.pageIsFull || !fits(end: main + size.length + cursor.state.geometry.sectionInsets.mainEnd)
+        {
+            // On a new page every column starts level: the leftmost place.
+            let fresh = spannedLength(first: 0, span: span, state: cursor.state)
+            if fresh.length != width.length {
+                size = try sizing(slot(section: cursor.state.section, index: cursor.state.itemCount, lane: fresh, narrowest: cursor.state.geometry.narrowestLane))
+            }
+            breakPage(&cursor.state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
+            (first, main) = highestPlace(span: span, state: cursor.state)
+            width = fresh
+        }
+        markFullPage(cardLength: size.length, in: &cursor.state)
+        let globalIndex = cardRecords.count
+        // Indexed in every column it covers, so that a band query of any of them finds it.
+        addCard(size, lane: first, main: main, cross: width.start, crossLength: width.length, in: &cursor.state)
+        for lane in first..<(first + span) {
+            if lane > first {
+                cursor.state.block.add(card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: cursor.state.laneEnd[lane])
+            }
+            cursor.state.laneEnd[lane] = main + size.length
+            cursor.state.laneNext[lane] = main + size.length + cursor.state.geometry.rowSpacing
+        }
+    }
+
+    /// The leftmost run of `span` columns whose lowest next place is highest, and that place.
+    func highestPlace(span: Int, state: OpenSection) -> (first: Int, main: Int) {
+        var best = 0, bestMain = Int.max
+        for first in 0...(state.geometry.laneCount - span) {
+            var main = Int.min
+            for lane in first..<(first + span) { main = max(main, state.laneNext[lane]) }
+            if main < bestMain {
+                best = first
+                bestMain = main
+            }
+        }
+        return (best, bestMain)
+    }
+
+    /// The extent across of columns `first..<first + span` and the spacing between them.
+    func spannedLength(first: Int, span: Int, state: OpenSection) -> LaneGeometry {
+        let lanes = state.geometry.lanes
+        let last = lanes[first + span - 1]
+        return LaneGeometry(start: lanes[first].start, length: last.start + last.length - lanes[first].start)
     }
 
     /// Places `cards` as one row across the open section: all start where its lowest
@@ -465,13 +525,22 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         startColumns(&state, top: top, withHeader: true)
         // The first row's cards placed so far, one per column, each at the column's top.
         for card in firstCard..<cardRecords.count {
-            let lane = state.geometry.lanes.firstIndex { $0.start == Int(cardRecords[card].cross) } ?? 0
             cardRecords[card].main += state.itemTop - oldItemTop
             cardRecords[card].page = Int32(state.page)
             let start = cardRecords[card].main, end = start + Int(cardRecords[card].mainLength)
-            state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
-            state.laneEnd[lane] = end
-            state.laneNext[lane] = end + state.geometry.rowSpacing
+            // Every column the card covers (a feature card spans several; a row's cards
+            // all go to the first).
+            let cross = Int(cardRecords[card].cross), crossEnd = cross + Int(cardRecords[card].crossLength)
+            let first = state.geometry.lanes.firstIndex { $0.start == cross } ?? 0
+            let spans = Int(cardRecords[card].crossLength) > state.geometry.lanes[first].length
+            var lane = first
+            while true {
+                state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
+                state.laneEnd[lane] = end
+                state.laneNext[lane] = end + state.geometry.rowSpacing
+                lane += 1
+                guard spans, lane < state.geometry.laneCount, state.geometry.lanes[lane].start < crossEnd else { break }
+            }
         }
         state.pageHasContent = false
     }
