@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
+extension CropFocus: ExpressibleByArgument {}
+
 /// The board's geometry: layout, size, columns or rows, spacing, pages, sections.
 struct LayoutArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name), \($0.summary)" }.joined(separator: "; ")).", valueName: "name"))
@@ -48,6 +50,8 @@ struct LayoutArguments: ParsableArguments {
     var maxWidth: Int?
     @Option(parsing: .unconditional, help: "Crop images more elongated than this ratio, 3 for 3:1 or 1:3 (default: 16, so that a 1x10000 strip still makes a card that fits).")
     var maxAspect: Double?
+    @Option(help: "Where a cropped image (grid --crop, --max-aspect) keeps its window: the middle, the most interesting place (edges, skin, saturation, as libvips's smartcrop attention) or the most detailed (entropy).")
+    var cropMode: CropFocus = .center
     @Option(parsing: .unconditional, help: "Feature cards: the first N cards of each section span two columns (masonry and grid; a manifest's \"span\" sets it per card) (default: 0).")
     var feature = 0
     @Option(help: "Draw a background behind each section, in this colour (default: none).")
@@ -99,6 +103,7 @@ struct LayoutArguments: ParsableArguments {
         o.padding = padding
         o.order = order.itemOrder
         o.feature = feature
+        o.cropMode = cropMode
         o.maxHeight = direction == .horizontal ? maxWidth : maxHeight
         if let maxAspect { o.maxAspect = maxAspect }
         if let sectionBackground, let color = Color(parsing: sectionBackground) { o.style.sectionBackground = color }

@@ -134,3 +134,11 @@ import Testing
         #expect(result.stderr.contains("warning: \(dir)/0.png spans 3 columns; its section has 2: it spans them all"))
     }
 }
+
+@Suite struct CropModeCommandTests {
+    @Test func aCropModeIsOneOfThree() throws {
+        let result = try CLI.run(["layout", CLI.sampleImages, "--layout", "grid", "--crop", "--crop-mode", "faces"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'center', 'attention' or 'entropy'"))
+    }
+}

@@ -105,7 +105,7 @@ struct CardDecoding: Sendable {
         }
         let filter = sheet.options.filter
         switch scaling {
-        case .fill: result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter)
+        case .fill: result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter, focus: sheet.options.cropMode)
         case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter)
         }
         result.imageOrigin = target.origin

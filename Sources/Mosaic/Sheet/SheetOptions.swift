@@ -31,6 +31,9 @@ public struct SheetOptions: Hashable, Sendable {
     /// Feature cards: the first this many cards of each section span two columns (masonry
     /// and grid; a manifest's `span` sets it per card). Default 0.
     public var feature = 0
+    /// Where a cropped image (grid `crop`, the aspect clamp) keeps its window: the middle,
+    /// the most interesting place (attention), or the most detailed (entropy). Default center.
+    public var cropMode: CropFocus = .center
     /// A title over the whole sheet; nil: the manifest's, if any.
     public var title: String? = nil
     /// Pages no longer than this along the flow, pixels; nil: one page.

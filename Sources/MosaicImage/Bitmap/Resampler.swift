@@ -83,7 +83,7 @@ extension Bitmap {
 
     /// Scaled to cover `width` x `height` and cropped to it around the centre ("crop to
     /// fill"): no distortion, no empty bands.
-    public func resampledToFill(width: Int, height: Int, filter: ResamplingFilter = .lanczos3) -> Bitmap {
+    public func resampledToFill(width: Int, height: Int, filter: ResamplingFilter = .lanczos3, focus: CropFocus = .center) -> Bitmap {
         let width = max(1, width), height = max(1, height)
         guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
         let sourceAspect = Double(self.width) / Double(self.height)
@@ -95,6 +95,9 @@ extension Bitmap {
         } else if sourceAspect < targetAspect {
             region.height = Double(self.width) / targetAspect
             region.y = (Double(self.height) - region.height) / 2
+        }
+        if focus != .center, sourceAspect != targetAspect {
+            (region.x, region.y) = cropOrigin(windowWidth: region.width, windowHeight: region.height, focus: focus)
         }
         return resampled(width: width, height: height, filter: filter, region: region)
     }
