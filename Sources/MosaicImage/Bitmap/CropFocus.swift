@@ -60,14 +60,26 @@ struct InterestMap {
         var red = [Double](repeating: 0, count: width * height)
         var green = red, blue = red
         bitmap.pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<(height * cell) where y < bitmap.height {
+            // Whole cells only (width * cell <= the image's width): integer sums per row of
+            // cells, then one conversion per cell.
+            var sums = [Int](repeating: 0, count: width * 3)
+            for y in 0..<(height * cell) {
                 let row = (y / cell) * width
-                for x in 0..<(width * cell) where x < bitmap.width {
-                    let i = y * bitmap.stride + x * 4
-                    let c = row + x / cell
-                    red[c] += Double(pixels[i])
-                    green[c] += Double(pixels[i + 1])
-                    blue[c] += Double(pixels[i + 2])
+                var i = y * bitmap.stride
+                for x in 0..<(width * cell) {
+                    let c = (x / cell) * 3
+                    sums[c] += Int(pixels[i])
+                    sums[c + 1] += Int(pixels[i + 1])
+                    sums[c + 2] += Int(pixels[i + 2])
+                    i += 4
+                }
+                if (y + 1) % cell == 0 {
+                    for x in 0..<width {
+                        red[row + x] = Double(sums[x * 3])
+                        green[row + x] = Double(sums[x * 3 + 1])
+                        blue[row + x] = Double(sums[x * 3 + 2])
+                    }
+                    for k in sums.indices { sums[k] = 0 }
                 }
             }
         }
@@ -89,12 +101,10 @@ struct InterestMap {
                     let c = y * width + x
                     // Edges: the Laplacian of luma.
                     var neighbours = 0.0, count = 0.0
-                    for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                        let nx = x + dx, ny = y + dy
-                        guard nx >= 0, nx < width, ny >= 0, ny < height else { continue }
-                        neighbours += luma[ny * width + nx]
-                        count += 1
-                    }
+                    if x > 0 { neighbours += luma[c - 1]; count += 1 }
+                    if x + 1 < width { neighbours += luma[c + 1]; count += 1 }
+                    if y > 0 { neighbours += luma[c - width]; count += 1 }
+                    if y + 1 < height { neighbours += luma[c + width]; count += 1 }
                     let edge = count > 0 ? abs(luma[c] * count - neighbours) / count : 0
                     // Skin: the colour's direction near (0.78, 0.57, 0.44), as libvips
                     // takes it, in mid-tones.
