@@ -2,11 +2,12 @@
 /// section engine (`SectionLayout`) does everything else: sections, headers, footers,
 /// decorations, insets, pagination, band queries and append.
 ///
-/// A placement hands its cards to the engine through a `SectionCursor`, one at a time
-/// into a column the engine picks by the section's `ItemOrder` (`placeCard`, masonry and
-/// grid: conform to `CardSizing` and this is done for you) or a row at a time across the
-/// whole section (`placeRow`, justified rows). The engine pages what it is given: a card
-/// or a row is never cut.
+/// A placement hands its cards to the engine with the open section's `SectionCursor`: one
+/// at a time into a column the engine picks by the section's `ItemOrder`
+/// (`SectionLayout.placeCard(cursor:_:)`), across adjacent columns (`placeSpanningCard`,
+/// feature cards; masonry and grid conform to `CardSizing` and get both), or a row at a
+/// time across the whole section (`placeRow(_:cursor:)`, justified rows). The engine
+/// pages what it is given: a card or a row is never cut.
 ///
 /// A new layout is a placement type, a typealias `SectionLayout<NewPlacement>` and its
 /// initializer; see `MasonryCards`, `GridCards` and `JustifiedRows`.
