@@ -133,6 +133,16 @@ struct InterestMap {
     func bestWindow(alongX: Bool, window: Int) -> Int {
         let length = alongX ? width : height, across = alongX ? height : width
         let positions = max(1, length - window + 1)
+        // Attention: each line's sum across, once; a window's sum is then a difference of
+        // running sums.
+        var running = [Double](repeating: 0, count: length + 1)
+        if focus != .entropy {
+            for i in 0..<length {
+                var line = 0.0
+                for j in 0..<across { line += values[alongX ? j * width + i : i * width + j] }
+                running[i + 1] = running[i] + line
+            }
+        }
         var best = (positions - 1) / 2, bestScore = -Double.infinity
         let middle = Double(length - window) / 2
         for start in 0..<positions {
@@ -151,9 +161,7 @@ struct InterestMap {
                     score -= p * log2(p)
                 }
             } else {
-                for i in start..<(start + window) {
-                    for j in 0..<across { score += values[alongX ? j * width + i : i * width + j] }
-                }
+                score = running[min(length, start + window)] - running[start]
             }
             let nearer = abs(Double(start) - middle) < abs(Double(best) - middle)
             if score > bestScore + 1e-9 || (abs(score - bestScore) <= 1e-9 && nearer) {
