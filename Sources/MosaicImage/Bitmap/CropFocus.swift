@@ -52,6 +52,7 @@ struct InterestMap {
     init(_ bitmap: Bitmap, focus: CropFocus) {
         self.focus = focus
         let cell = max(1, (max(bitmap.width, bitmap.height) + 63) / 64)
+        let step = max(1, cell / 4)
         let width = max(1, bitmap.width / cell)
         let height = max(1, bitmap.height / cell)
         self.width = width
@@ -60,30 +61,29 @@ struct InterestMap {
         var red = [Double](repeating: 0, count: width * height)
         var green = red, blue = red
         bitmap.pixels.withUnsafeBufferPointer { pixels in
-            // Whole cells only (width * cell <= the image's width): integer sums per row of
-            // cells, then one conversion per cell.
-            var sums = [Int](repeating: 0, count: width * 3)
-            for y in 0..<(height * cell) {
-                let row = (y / cell) * width
-                var i = y * bitmap.stride
-                for x in 0..<(width * cell) {
-                    let c = (x / cell) * 3
-                    sums[c] += Int(pixels[i])
-                    sums[c + 1] += Int(pixels[i + 1])
-                    sums[c + 2] += Int(pixels[i + 2])
-                    i += 4
-                }
-                if (y + 1) % cell == 0 {
-                    for x in 0..<width {
-                        red[row + x] = Double(sums[x * 3])
-                        green[row + x] = Double(sums[x * 3 + 1])
-                        blue[row + x] = Double(sums[x * 3 + 2])
+            // Whole cells only (width * cell <= the image's width), each sampled on a grid of
+            // at most 4 x 4 pixels: a map this coarse needs no more, and it keeps the cost
+            // small.
+            for cy in 0..<height {
+                for cx in 0..<width {
+                    var r = 0, g = 0, b = 0
+                    for sy in stride(from: 0, to: cell, by: step) {
+                        var i = (cy * cell + sy) * bitmap.stride + cx * cell * 4
+                        for _ in stride(from: 0, to: cell, by: step) {
+                            r += Int(pixels[i])
+                            g += Int(pixels[i + 1])
+                            b += Int(pixels[i + 2])
+                            i += 4 * step
+                        }
                     }
-                    for k in sums.indices { sums[k] = 0 }
+                    red[cy * width + cx] = Double(r)
+                    green[cy * width + cx] = Double(g)
+                    blue[cy * width + cx] = Double(b)
                 }
             }
         }
-        let area = Double(cell * cell) * 255
+        let samples = (cell + step - 1) / step
+        let area = Double(samples * samples) * 255
         var luma = [Double](repeating: 0, count: width * height)
         for c in luma.indices {
             red[c] /= area
