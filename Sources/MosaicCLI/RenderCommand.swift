@@ -6,7 +6,7 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a contact sheet of images (masonry or grid) as PNG, or as a zoomable tile pyramid with a viewer.",
+        abstract: "Render a contact sheet of images (masonry, grid or justified rows) as PNG, or as a zoomable tile pyramid with a viewer.",
         discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input), 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
