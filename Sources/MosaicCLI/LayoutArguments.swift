@@ -2,14 +2,24 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
+extension CropFocus: ExpressibleByArgument {}
+
 /// The board's geometry: layout, size, columns or rows, spacing, pages, sections.
 struct LayoutArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name), \($0.summary)" }.joined(separator: "; ")).", valueName: "name"))
     var layout = SheetLayout.all[0].name
-    @Option(parsing: .unconditional, help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2).")
-    var cellAspect: Double = 1
-    @Flag(help: "Grid layout: crop each image to fill its cell instead of fitting it inside.")
+    // Each layout's own settings: declared (name, help, range, default) by the layout in
+    // `SheetLayout`; here only the flag that carries each, checked by the layout chosen.
+    @Option(parsing: .unconditional, help: layoutSettingHelp("cellAspect"))
+    var cellAspect: Double?
+    @Flag(help: layoutSettingHelp("crop"))
     var crop = false
+    @Option(parsing: .unconditional, help: layoutSettingHelp("rowHeight"))
+    var rowHeight: Int?
+    @Option(parsing: .unconditional, help: layoutSettingHelp("maxRowHeight"))
+    var maxRowHeight: Int?
+    @Option(help: layoutSettingHelp("lastRow"))
+    var lastRow: String?
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
     @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards).")
@@ -40,17 +50,20 @@ struct LayoutArguments: ParsableArguments {
     var maxWidth: Int?
     @Option(parsing: .unconditional, help: "Crop images more elongated than this ratio, 3 for 3:1 or 1:3 (default: 16, so that a 1x10000 strip still makes a card that fits).")
     var maxAspect: Double?
+    @Option(help: "Where a cropped image (grid --crop, --max-aspect) keeps its window: the middle, the most interesting place (edges, skin, saturation, as libvips's smartcrop attention) or the most detailed (entropy).")
+    var cropMode: CropFocus = .center
+    @Option(parsing: .unconditional, help: "Feature cards: the first N cards of each section span two columns (masonry and grid; a manifest's \"span\" sets it per card).")
+    var feature = 0
     @Option(help: "Draw a background behind each section, in this colour (default: none).")
     var sectionBackground: String?
     @Option(parsing: .unconditional, help: "Padding inside section backgrounds, pixels (default: 12).")
     var sectionPadding: Int?
 
     func validate() throws {
-        guard SheetLayout.named(layout) != nil else {
-            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(SheetLayout.all.map(\.name).joined(separator: " or ")))")
-        }
-        if !(cellAspect.isFinite && cellAspect >= 1.0 / 64 && cellAspect <= 64) {
-            throw ValidationError("--cell-aspect must be a ratio between 1/64 and 64, got \(cellAspect)")
+        let chosen = try chosenLayout()
+        if feature > 0, !chosen.placesSpans { throw ValidationError("--feature: the \(layout) layout has no columns for a card to span") }
+        if let maxRowHeight, maxRowHeight < (rowHeight ?? 240) {
+            throw ValidationError("--max-row-height \(maxRowHeight) must be at least --row-height \(rowHeight ?? 240)")
         }
         if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
         if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
@@ -60,7 +73,7 @@ struct LayoutArguments: ParsableArguments {
         if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
         try SheetArguments.checkNotNegative([
             ("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0),
-            ("row-spacing", rowSpacing ?? 0), ("section-padding", sectionPadding ?? 0),
+            ("row-spacing", rowSpacing ?? 0), ("section-padding", sectionPadding ?? 0), ("feature", feature),
         ])
         // The page limit is named for what it limits: the height of a vertical board's
         // pages, the width of a horizontal one's.
@@ -75,7 +88,8 @@ struct LayoutArguments: ParsableArguments {
     }
 
     func apply(to o: inout SheetOptions) {
-        o.layout = layout == "grid" ? .grid(cellAspect: cellAspect, crop: crop) : SheetLayout.named(layout) ?? .masonry
+        // Checked by validate(); nothing here can fail any more.
+        if let chosen = try? chosenLayout() { o.layout = chosen }
         o.direction = direction
         o.width = width
         o.height = height
@@ -88,9 +102,47 @@ struct LayoutArguments: ParsableArguments {
         o.inset = inset
         o.padding = padding
         o.order = order.itemOrder
+        o.feature = feature
+        o.cropMode = cropMode
         o.maxHeight = direction == .horizontal ? maxWidth : maxHeight
         if let maxAspect { o.maxAspect = maxAspect }
         if let sectionBackground, let color = Color(parsing: sectionBackground) { o.style.sectionBackground = color }
         if let sectionPadding { o.style.sectionPadding = sectionPadding }
     }
+
+    /// The values given to layout settings, by setting name: only those on the command line.
+    var givenLayoutSettings: [String: LayoutSettingValue] {
+        var given: [String: LayoutSettingValue] = [:]
+        if let cellAspect { given["cellAspect"] = .number(cellAspect) }
+        if crop { given["crop"] = .flag(true) }
+        if let rowHeight { given["rowHeight"] = .integer(rowHeight) }
+        if let maxRowHeight { given["maxRowHeight"] = .integer(maxRowHeight) }
+        if let lastRow { given["lastRow"] = .choice(lastRow) }
+        return given
+    }
+
+    /// The registered layout `--layout` names with the settings given to it.
+    ///
+    /// - Throws: `ValidationError` for a name that is not registered, a setting of another
+    ///   layout, or a value out of its setting's range (each naming the flag).
+    func chosenLayout() throws -> SheetLayout {
+        guard let registered = SheetLayout.all.first(where: { $0.name == layout }) else {
+            let names = SheetLayout.all.map(\.name)
+            throw ValidationError("--layout: \"\(layout)\" is not a layout (use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""))")
+        }
+        guard registered.directions.contains(direction) else {
+            throw ValidationError("--layout \(layout) lays out \(registered.directions.map(\.rawValue).joined(separator: " or ")) boards only: drop --direction \(direction.rawValue)")
+        }
+        do {
+            return try registered.with(givenLayoutSettings)
+        } catch {
+            guard case .option(let name, let message) = error else { throw ValidationError("\(error)") }
+            throw ValidationError("\(flag(forOption: name)) \(message)")
+        }
+    }
+}
+
+/// The help of a layout setting, as its layout declares it.
+func layoutSettingHelp(_ name: String) -> ArgumentHelp {
+    ArgumentHelp(SheetLayout.allSettings.first { $0.setting.name == name }?.setting.help ?? "")
 }

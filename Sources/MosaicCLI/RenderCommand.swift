@@ -6,7 +6,7 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a contact sheet of images (masonry or grid) as PNG, JPEG, WebP, AVIF or PDF, or as a zoomable tile pyramid with a viewer.",
+        abstract: "Render a contact sheet of images (masonry, grid or justified rows) as PNG, JPEG, WebP, AVIF or PDF, or as a zoomable tile pyramid with a viewer.",
         discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
@@ -58,6 +58,9 @@ struct RenderCommand: ParsableCommand {
             let catalog = contactSheet.catalog
             if !quiet {
                 let flag = options.direction == .vertical ? "--max-height" : "--max-width"
+                for clamped in contactSheet.clampedSpans {
+                    printError("warning: \(FileNames.display(clamped.source)) spans \(clamped.span) columns; its section has \(clamped.columns): it spans them all")
+                }
                 for page in contactSheet.oversizedPages {
                     let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
                     printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")

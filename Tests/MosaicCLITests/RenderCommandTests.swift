@@ -218,7 +218,7 @@ import Testing
         #expect(Set(frames.map { $0["origin"]!["x"]! }).count == 4)
         let bad = try CLI.run(["render", CLI.sampleImages, "--layout", "spiral", "-o", dir + "/x.png"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--layout: \"spiral\" is not a layout (use masonry or grid)"))
+        #expect(bad.stderr.contains("--layout: \"spiral\" is not a layout (use masonry, grid or justified)"))
     }
 
     @Test func libraryOptionNamesBecomeFlags() {

@@ -31,6 +31,22 @@ extension MasonryPropertyTests {
                     if let caption = element.captionFrame { #expect(element.frame.contains(caption)) }
                 }
             }
+            // No page is empty, and no background is of no area.
+            if layout.pageCount > 1 { #expect(all.contains { $0.kind != .decoration }, "seed \(seed): page \(page) is empty") }
+            for element in all where element.kind == .decoration {
+                #expect(element.frame.width > 0 && element.frame.height > 0, "seed \(seed): \(element.frame)")
+            }
+            // A card longer than a page stands alone on its page (with its row's cards, in
+            // a layout of rows).
+            if let maximum = configuration.maximumPageLength, cards.count > 1 {
+                for card in cards {
+                    let style = board.sections[card.section].style ?? configuration.sectionStyle
+                    let along: (Insets) -> Int = { vertical ? $0.vertical : $0.horizontal }
+                    let needed = mainMax(card.frame) - mainMin(card.frame) + along(configuration.contentInsets) + along(style.insets)
+                    let alone = cards.allSatisfy { mainMin($0.frame) == mainMin(card.frame) }
+                    #expect(needed <= maximum || alone, "seed \(seed): the card \(card.frame) longer than a page shares page \(page)")
+                }
+            }
             // No two cards overlap: sweep in flow order.
             let sorted = cards.map(\.frame).sorted { mainMin($0) < mainMin($1) }
             for i in sorted.indices {

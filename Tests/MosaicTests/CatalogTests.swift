@@ -196,7 +196,7 @@ import Testing
 
     /// A grid sheet through the facade: the layout registry, equal cards per section.
     @Test func aGridSheetThroughTheRegistry() throws {
-        #expect(SheetLayout.all.map(\.name) == ["masonry", "grid"])
+        #expect(SheetLayout.all.map(\.name) == ["masonry", "grid", "justified"])
         #expect(SheetLayout.named("grid") == .grid() && SheetLayout.named("spiral") == nil)
         let catalog = try Catalog.manifest(Self.samples + "/manifest.json")
         var options = SheetOptions()

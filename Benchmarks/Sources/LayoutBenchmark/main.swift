@@ -52,6 +52,30 @@ let board = layout!
 let height = board.pageSize().height
 print("layout: \(cardCount) cards, 6 columns, sheet 1800 x \(height) px")
 print("  full layout: median \(format3(median(layoutTimes) * 1000)) ms over \(runs) runs (min \(format3(layoutTimes.min()! * 1000)) ms)")
+
+// Justified rows of the same million cards (target 240 px, the default): the target is
+// within twice masonry's time, and appending O(k) like masonry.
+var justifiedTimes: [Double] = []
+var justified: JustifiedLayout? = nil
+for _ in 0..<runs {
+    justified = nil
+    let start = clock.now
+    justified = try JustifiedLayout(
+        configuration: configuration, rows: JustifiedRows(targetRowHeight: 240), sections: [LayoutSection(items: items)])
+    justifiedTimes.append(seconds(clock.now - start))
+}
+print("justified: \(cardCount) cards, sheet 1800 x \(justified!.pageSize().height) px")
+print("  full layout: median \(format3(median(justifiedTimes) * 1000)) ms over \(runs) runs, \(format3(median(justifiedTimes) / median(layoutTimes)))x masonry's")
+var grownRows = justified!
+justified = nil
+var justifiedAppendTimes: [Double] = []
+for round in 0..<50 {
+    let batch = Array(items[(round * 100)..<(round * 100 + 100)])
+    let start = clock.now
+    try grownRows.append(batch)
+    justifiedAppendTimes.append(seconds(clock.now - start))
+}
+print("  append: 100 cards to a \(cardCount)-card board, median \(format3(median(justifiedAppendTimes) * 1e6)) us over 50 appends")
 if CommandLine.arguments.dropFirst().first == "layout" { exit(0) }
 
 // Band queries at random positions; the count of elements returned is summed so that the

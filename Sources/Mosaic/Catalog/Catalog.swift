@@ -76,15 +76,19 @@ public struct Catalog: Sendable {
             var kept = CatalogEntries()
             var problems: [CardProblem] = []
             problems.reserveCapacity(failed - limit)
+            let spans = summarized.sections[i].spans
+            var keptSpans: [Int: Int] = [:]
             for (index, entry) in entries.enumerated() {
                 if index >= firstExtra, let problem = entry.problem {
                     if index == firstExtra { kept.append(.failureSummary(count: failed - limit)) }
                     problems.append(problem)
                 } else {
+                    if let span = spans[index] { keptSpans[kept.count] = span }
                     kept.append(entry)
                 }
             }
             summarized.sections[i].entries = kept
+            summarized.sections[i].spans = keptSpans
             summarized.sections[i].summarizedProblems += problems
         }
         return summarized

@@ -12,6 +12,9 @@ public struct CatalogSection: Sendable, Hashable {
     /// failures: not drawn as cards of their own but as one card that stands for them all
     /// (`CatalogEntry.summarizedFailures`), and named in the summary and the image map.
     public var summarizedProblems: [CardProblem] = []
+    /// Feature cards: the columns an entry spans, by its index (a manifest's `span`);
+    /// entries not listed span one.
+    public var spans: [Int: Int] = [:]
 
     /// A section of `entries`.
     public init(header: String? = nil, footer: String? = nil, entries: CatalogEntries, overrides: SectionOverrides = SectionOverrides()) {

@@ -48,15 +48,29 @@ extension Catalog {
                 files.append(path: item.path.hasPrefix("/") ? item.path : (base.isEmpty ? item.path : base + "/" + item.path), relativePath: item.path)
                 files[index].title = item.title
                 files[index].description = item.description
+                if let span = item.span, span < 1 {
+                    throw .manifest(path: path, message: "\(item.path): span \(span) must be at least 1 (the columns the card spans)")
+                }
             }
             // Listed by name: a file that is not an image is a placeholder, not skipped; a
             // FIFO or device is skipped (never opened). The entries come back in manifest
             // order, with their titles.
             let ordered = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog, keepingOthers: true)
+            // Spans by entry: the entries are the items in order, less those skipped.
+            var spans: [Int: Int] = [:]
+            var next = items.startIndex
+            for (index, entry) in ordered.enumerated() {
+                while next < items.endIndex, items[next].path != entry.relativePath { next += 1 }
+                guard next < items.endIndex else { break }
+                if let span = items[next].span, span > 1 { spans[index] = span }
+                next += 1
+            }
             let overrides = SectionOverrides(
                 columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,
                 columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset)
-            catalog.sections.append(CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides))
+            var catalogSection = CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides)
+            catalogSection.spans = spans
+            catalog.sections.append(catalogSection)
         }
         return catalog
     }
@@ -118,11 +132,13 @@ extension Catalog {
         var path: String
         var title: String?
         var description: String?
+        /// Columns the card spans (a feature card), at least 1.
+        var span: Int?
     }
 
     static let fileKeys = ["title", "sections", "items"]
     static let sectionKeys = ["header", "footer", "columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset", "items"]
-    static let itemKeys = ["path", "title", "description"]
+    static let itemKeys = ["path", "title", "description", "span"]
 
     /// The first key a JSON manifest has that mosaic does not read (a typo would otherwise
     /// be ignored without a word), with where it is and the nearest known key; nil when
@@ -189,7 +205,7 @@ extension Catalog {
         }
     }
 
-    static let csvColumns = ["path", "title", "description", "section"]
+    static let csvColumns = ["path", "title", "description", "section", "span"]
 
     static func parseCSV(_ text: String, path: String) throws(CatalogError) -> ManifestFile {
         let rows: [[String]]
@@ -209,6 +225,7 @@ extension Catalog {
         let titleColumn = columns.firstIndex(of: "title")
         let descriptionColumn = columns.firstIndex(of: "description")
         let sectionColumn = columns.firstIndex(of: "section")
+        let spanColumn = columns.firstIndex(of: "span")
         var sections: [ManifestSection] = []
         var sectionIndex: [String: Int] = [:]
         for (number, row) in rows.dropFirst().enumerated() {
@@ -222,7 +239,14 @@ extension Catalog {
                 throw .manifest(path: path, message: "row \(number + 2) has no path")
             }
             let name = field(sectionColumn) ?? ""
-            let item = ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn))
+            var span: Int?
+            if let text = field(spanColumn) {
+                guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw .manifest(path: path, message: "row \(number + 2): span \"\(text)\" is not a whole number")
+                }
+                span = value
+            }
+            let item = ManifestItem(path: file, title: field(titleColumn), description: field(descriptionColumn), span: span)
             if let index = sectionIndex[name] {
                 sections[index].items?.append(item)
             } else {

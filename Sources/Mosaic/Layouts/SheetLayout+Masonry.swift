@@ -3,7 +3,7 @@ extension SheetLayout {
     /// dropped into the shortest column (`--order`); `--max-aspect` clamps extreme images.
     public static let masonry = SheetLayout(
         name: "masonry", summary: "equal columns, each card as tall as its image"
-    ) { configuration, sections, captions throws(LayoutError) in
+    ) { _, configuration, sections, captions throws(LayoutError) in
         try MasonryLayout(configuration: configuration, sections: sections, measurer: captions)
     }
 }

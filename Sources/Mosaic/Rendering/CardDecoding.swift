@@ -108,7 +108,8 @@ struct CardDecoding: Sendable {
         }
         let filter = sheet.options.filter
         switch scaling {
-        case .fill: result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter, extent: extent)
+        case .fill:
+            result.image = source.resampledToFill(width: target.width, height: target.height, filter: filter, extent: extent, focus: sheet.options.cropMode)
         case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter, extent: extent)
         }
         result.imageOrigin = target.origin

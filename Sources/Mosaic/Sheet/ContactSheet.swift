@@ -60,7 +60,7 @@ public struct ContactSheet: Sendable {
             catalog: self.catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle, titleStyle: titleStyle)
         hasTitle = built.hasTitle
         do {
-            layout = try options.layout.make(built.configuration, built.sections, captions)
+            layout = try options.layout.layOut(built.configuration, built.sections, captions)
         } catch {
             throw .layout(error)
         }
@@ -79,6 +79,31 @@ public struct ContactSheet: Sendable {
         public var maximum: Int
         /// The longest element's input file, when it is a card.
         public var source: String?
+    }
+
+    /// A feature card asked to span more columns than its section has: it spans them all.
+    public struct ClampedSpan: Sendable, Hashable {
+        /// The card's input file.
+        public var source: String
+        public var span: Int
+        public var columns: Int
+    }
+
+    /// The feature cards clamped to their section's columns, to warn about (with
+    /// `--feature`, the first card of each such section only).
+    public var clampedSpans: [ClampedSpan] {
+        var result: [ClampedSpan] = []
+        guard options.layout.placesSpans else { return result }
+        for (index, section) in catalog.sections.enumerated() where !section.entries.isEmpty {
+            let columns = layout.columnCount(inSection: index + (hasTitle ? 1 : 0))
+            if options.feature > 0, columns < 2, let first = section.spans.isEmpty ? section.entries.first : nil {
+                result.append(ClampedSpan(source: first.path, span: 2, columns: columns))
+            }
+            for (item, span) in section.spans.sorted(by: { $0.key < $1.key }) where span > columns && item < section.entries.count {
+                result.append(ClampedSpan(source: section.entries[item].path, span: span, columns: columns))
+            }
+        }
+        return result
     }
 
     /// The pages longer than `options.maxHeight`, to warn about before drawing.

@@ -28,6 +28,12 @@ public struct SheetOptions: Hashable, Sendable {
     public var padding = 8
     /// Which column a card goes to (default: the shortest).
     public var order: ItemOrder = .shortestFirst
+    /// Feature cards: the first this many cards of each section span two columns (masonry
+    /// and grid; a manifest's `span` sets it per card). Default 0.
+    public var feature = 0
+    /// Where a cropped image (grid `crop`, the aspect clamp) keeps its window: the middle,
+    /// the most interesting place (attention), or the most detailed (entropy). Default center.
+    public var cropMode: CropFocus = .center
     /// A title over the whole sheet; nil: the manifest's, if any.
     public var title: String? = nil
     /// Pages no longer than this along the flow, pixels; nil: one page.

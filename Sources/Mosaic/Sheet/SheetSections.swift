@@ -68,7 +68,9 @@ struct SheetSections {
             let caption = options.caption.caption(for: entry, index: index + 1, section: section.header ?? "")
             if keep { sectionCaptions.append(caption) }
             let size = entry.orientedSize.map { (Double($0.width), Double($0.height)) } ?? Self.placeholderSize
-            items.append(LayoutItem(width: size.0, height: size.1, caption: caption))
+            // Feature cards: the manifest's span, else the first `feature` of each section span 2.
+            let span = section.spans[index] ?? (index < options.feature ? 2 : 1)
+            items.append(LayoutItem(width: size.0, height: size.1, caption: caption, span: span))
         }
         append(LayoutSection(items: items, style: sectionStyle), captions: sectionCaptions, header: section.header, footer: section.footer)
     }

@@ -91,9 +91,10 @@ extension Bitmap {
 
     /// Scaled to cover `width` x `height` and cropped to it around the centre ("crop to
     /// fill"): no distortion, no empty bands.
-    /// `extent` (`DecodedImage.extent`; nil: the whole bitmap) is what the image spans.
+    /// `extent` (`DecodedImage.extent`; nil: the whole bitmap) is what the image spans;
+    /// `focus` places the crop window (`center`, or the most interesting place).
     public func resampledToFill(
-        width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: ImageExtent? = nil
+        width: Int, height: Int, filter: ResamplingFilter = .lanczos3, extent: ImageExtent? = nil, focus: CropFocus = .center
     ) -> Bitmap {
         let width = max(1, width), height = max(1, height)
         guard self.width > 0, self.height > 0 else { return Bitmap(width: width, height: height) }
@@ -107,6 +108,12 @@ extension Bitmap {
         } else if sourceAspect < targetAspect {
             region.height = spanX / targetAspect
             region.y = y + (spanY - region.height) / 2
+        }
+        if focus != .center, sourceAspect != targetAspect {
+            let (focusX, focusY) = cropOrigin(windowWidth: region.width, windowHeight: region.height, focus: focus)
+            // Inside what the image spans (a reduction's last block may be partial).
+            region.x = min(max(x, focusX), x + spanX - region.width)
+            region.y = min(max(y, focusY), y + spanY - region.height)
         }
         return resampled(width: width, height: height, filter: filter, region: region)
     }

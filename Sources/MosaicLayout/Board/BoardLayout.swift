@@ -22,9 +22,15 @@ public protocol BoardLayout: Sendable {
     /// (decorations, cards, headers and footers) and, within a z, in document order.
     /// Conformers say their complexity; it must not be a scan of the whole board.
     func elements(in rect: Rect, page: Int) -> [LayoutAttributes]
+    /// The columns (rows, when horizontal) `section` is dealt into.
+    func columnCount(inSection section: Int) -> Int
 }
 
 extension BoardLayout {
+    /// The columns (rows, when horizontal) `section` is dealt into; 1 for a layout of rows
+    /// or a section that does not exist.
+    public func columnCount(inSection section: Int) -> Int { 1 }
+
     /// Every element of `page`, in z then document order.
     public func elements(onPage page: Int = 0) -> [LayoutAttributes] {
         let size = pageSize(page)

@@ -26,6 +26,10 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSectionToAppendTo
     /// A grid's cell aspect ratio is not a finite number in 1/64...64.
     case invalidCellAspect(Double)
+    /// The layout does not lay out boards growing this way (justified rows: vertical only).
+    case unsupportedDirection(layout: String, direction: Direction)
+    /// A setting is below another that bounds it (`maximumRowHeight` under `targetRowHeight`).
+    case outOfOrder(field: String, value: Int, minimumField: String, minimum: Int)
 
     public var description: String {
         switch self {
@@ -55,6 +59,10 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
             return "there is no section to append to"
         case .invalidCellAspect(let aspect):
             return "cellAspect \(aspect) is invalid: it must be a finite ratio between 1/64 and 64"
+        case .unsupportedDirection(let layout, let direction):
+            return "the \(layout) layout does not lay out \(direction) boards"
+        case .outOfOrder(let field, let value, let minimumField, let minimum):
+            return "\(field) \(value) must be at least \(minimumField) \(minimum)"
         }
     }
 }

@@ -5,8 +5,13 @@
 func roundedPixels(_ value: Double) -> Int {
     let whole = Int(value)  // truncates toward zero
     let fraction = value - Double(whole)  // exact below 2^52
-    if fraction >= 0.5 { return whole + 1 }
-    if fraction <= -0.5 { return whole - 1 }
+    // A value a few rounding errors from a half is that half: 5 x 2.3 and 45 x 0.7 compute
+    // as 11.499999999999998 and 31.499999999999996. A length a * h / w from pixel sizes
+    // that is not a half misses one by at least 1 / 2w: 2^-18 for w up to 2^17, while the
+    // slack stays under 2^-26 for lengths under 2^20.
+    let slack = abs(value) * 0x1p-46 + 0x1p-40
+    if fraction >= 0.5 - slack { return whole + 1 }
+    if fraction <= -0.5 + slack { return whole - 1 }
     return whole
 }
 

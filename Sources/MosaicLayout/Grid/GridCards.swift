@@ -51,7 +51,12 @@ public struct GridCards: CardSizing, Hashable {
         }
         // An image of the cell's own aspect (within a pixel) fills it exactly.
         let aspect = item.width / item.height
-        let exact = abs(aspect - cellAspect) * Double(max(imageLength, imageCross)) < 1
+        // A feature card spans several cells (its column is wider than any one): its frame
+        // has an aspect of its own.
+        let spanned = slot.laneLength > slot.narrowestLaneLength + 1
+        let frameAspect = !spanned ? cellAspect
+            : slot.isVertical ? Double(imageCross) / Double(imageLength) : Double(imageLength) / Double(imageCross)
+        let exact = abs(aspect - frameAspect) * Double(max(imageLength, imageCross)) < 1
         return CardSize(
             length: length, imageLength: imageLength, imageCross: imageCross,
             captionLength: captionBlock, hasCaption: hasCaption && captionBlock > 0,

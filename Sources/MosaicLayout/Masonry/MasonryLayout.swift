@@ -29,26 +29,18 @@ extension SectionLayout where Cards == MasonryCards {
     /// - Throws: `LayoutError.noSectionToAppendTo` on a board without sections, or the
     ///   error of the first invalid item (the layout is then unchanged).
     public mutating func append(_ items: [LayoutItem], measurer: some TextMeasuring = NoText()) throws(LayoutError) {
-        guard var state = open, let mark = closeMark else { throw .noSectionToAppendTo }
+        guard let open else { throw .noSectionToAppendTo }
         // Check every item first, so that a failure leaves the layout as it was.
         // The widest and the narrowest column bound what any column can throw.
-        let bounds = [state.geometry.lanes[0], state.geometry.lanes[state.geometry.laneCount - 1]]
+        let bounds = [open.geometry.lanes[0], open.geometry.lanes[open.geometry.laneCount - 1]]
         for (offset, item) in items.enumerated() {
             for lane in bounds {
-                _ = try cardSize(item, section: state.section, index: state.itemCount + offset, lane: lane, narrowest: state.geometry.narrowestLane, measurer: measurer)
+                _ = try cardSizing.cardSize(
+                    item, in: slot(section: open.section, index: open.itemCount + offset, lane: lane, narrowest: open.geometry.narrowestLane),
+                    measurer: measurer)
             }
         }
-        // Take the footer and the last decoration fragment away, and any page they opened.
-        supplementaries.removeLast(supplementaries.count - mark.supplementaryCount)
-        pageRecords.removeLast(pageRecords.count - mark.pageCount)
-        // Take the section's block back from its page (the last there) as it was before.
-        // Moved straight into the state: a second live reference would make the next card
-        // copy its column.
-        state.block = pageRecords[state.page].blocks.removeLast()
-        state.block.mainEnd = mark.blockMainEnd
-        state.block.supplementaries.removeLast(state.block.supplementaries.count - mark.blockSupplementaryCount)
-        state.block.decoration = mark.blockDecoration
-        pageRecords[state.page].usedEnd = mark.usedEnd
+        var (state, _) = try reopenLastSection()
         try place(items, in: &state, measurer: measurer)
         _ = close(&state)
     }

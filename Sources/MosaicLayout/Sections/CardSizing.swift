@@ -1,11 +1,7 @@
-/// The one thing in which the layouts of sectioned boards differ: how long a card is in its
-/// column and how its image fills its frame. Everything else (columns from the section's
-/// rule, headers, footers, decorations, insets, item order, pagination, rect queries) is
-/// `SectionLayout`'s, shared by every layout.
-///
-/// A new layout of this family is one new type conforming to `CardSizing` and a typealias
-/// `SectionLayout<NewCards>`; see `MasonryCards` and `GridCards`.
-public protocol CardSizing: Sendable {
+/// A placement of one card at a time in the column the section's `ItemOrder` picks: all
+/// it decides is how long a card is in its column and how its image fills its frame
+/// (`MasonryCards`, `GridCards`). `CardPlacement` comes with it.
+public protocol CardSizing: CardPlacement {
     /// Throws the first of the layout's own settings that is out of range.
     func validate() throws(LayoutError)
 

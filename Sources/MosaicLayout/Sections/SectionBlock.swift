@@ -53,6 +53,25 @@ struct SectionBlock: Sendable {
         for stripe in first...last { stripes[stripe * laneCount + lane] = Int32(truncatingIfNeeded: position) }
     }
 
+    /// Takes the last `count` cards of column `lane` back out, and their stripe hints.
+    mutating func removeLast(_ count: Int, lane: Int) {
+        guard count > 0 else { return }
+        lanes[lane].removeLast(count)
+        entryCount -= count
+        let laneCount = lanes.count
+        let remaining = lanes[lane].count
+        var stripe = stripes.count / laneCount - 1
+        while stripe >= 0 {
+            let slot = stripe * laneCount + lane
+            if stripes[slot] >= Int32(remaining) {
+                stripes[slot] = -1
+            } else if stripes[slot] >= 0 {
+                break
+            }
+            stripe -= 1
+        }
+    }
+
     /// Doubles the stripes' length: stripe s of the new index is stripe 2s of the old.
     mutating func coarsen() {
         let laneCount = lanes.count

@@ -3,6 +3,7 @@ struct SectionGeometry: Sendable {
     var lanes: [LaneGeometry]
     var sectionInsets: FlowInsets
     var rowSpacing: Int
+    var columnSpacing: Int
     var order: ItemOrder
 
     var laneCount: Int { lanes.count }
@@ -10,18 +11,21 @@ struct SectionGeometry: Sendable {
     var narrowestLane: Int { lanes[lanes.count - 1].length }
 
     init(
-        section: Int, style: SectionStyle, configuration: BoardConfiguration, axis: FlowAxis, padding: FlowInsets
+        section: Int, style: SectionStyle, configuration: BoardConfiguration, axis: FlowAxis, padding: FlowInsets,
+        laneCount: Int? = nil
     ) throws(LayoutError) {
         let content = axis.flow(configuration.contentInsets)
         sectionInsets = axis.flow(style.insets)
         rowSpacing = style.rowSpacing
         order = style.order
         let spacing = style.columnSpacing
+        columnSpacing = spacing
         let base = configuration.extent - content.cross - sectionInsets.cross
         let count: Int
-        switch style.columns {
-        case .count(let n): count = n
-        case .targetWidth(let target): count = max(1, (base + spacing) / (target + spacing))
+        switch (laneCount, style.columns) {
+        case (let fixed?, _): count = fixed
+        case (nil, .count(let n)): count = n
+        case (nil, .targetWidth(let target)): count = max(1, (base + spacing) / (target + spacing))
         }
         let available = base - (count - 1) * spacing
         guard available >= count * (padding.cross + 1) else {

@@ -10,6 +10,12 @@ extension SectionLayout: BoardLayout {
     /// The number of cards in all sections.
     public var cardCount: Int { cardRecords.count }
 
+    /// The columns (rows, when horizontal) `section` is dealt into (1 for justified rows,
+    /// or for a section that does not exist).
+    public func columnCount(inSection section: Int) -> Int {
+        sectionLaneCounts.indices.contains(section) ? sectionLaneCounts[section] : 1
+    }
+
     /// The number of cards in `section`, or 0 when there is no such section.
     public func itemCount(inSection section: Int) -> Int {
         guard sectionFirstCard.indices.contains(section) else { return 0 }
@@ -66,13 +72,24 @@ extension SectionLayout: BoardLayout {
                 let entries = block.lanes[lane]
                 var i = block.firstCard(inLane: lane, endingAfter: low) { cardRecords[Int($0)].mainEnd }
                 while i < entries.count, cardRecords[Int(entries[i])].main < high {
-                    cardIndices.append(Int(entries[i]))
+                    // A row's cards share column 0 whatever their place across.
+                    let card = cardRecords[Int(entries[i])]
+                    if Int(card.cross) < crossHigh, crossLow < Int(card.cross) + Int(card.crossLength) {
+                        cardIndices.append(Int(entries[i]))
+                    }
                     i += 1
                 }
             }
             blockIndex += 1
         }
         cardIndices.sort()
+        // A feature card is indexed in every column it spans: once each.
+        var unique = 0
+        for index in cardIndices.indices where unique == 0 || cardIndices[unique - 1] != cardIndices[index] {
+            cardIndices[unique] = cardIndices[index]
+            unique += 1
+        }
+        cardIndices.removeLast(cardIndices.count - unique)
         var result = decorations
         result.reserveCapacity(decorations.count + cardIndices.count + overlays.count)
         for index in cardIndices { result.append(attributes(ofCard: index)) }

@@ -6,7 +6,7 @@
 ///
 /// Build one with a layout's initializer, then query it (it conforms to `BoardLayout`).
 /// It is a value; frames are integral pixels, origin top-left, per page.
-public struct SectionLayout<Cards: CardSizing>: Sendable {
+public struct SectionLayout<Cards: CardPlacement>: Sendable {
     public let configuration: BoardConfiguration
     /// What sizes the cards.
     public let cardSizing: Cards
@@ -21,11 +21,15 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
     /// The global index of the first card of each section.
     var sectionFirstCard: [Int] = []
     var sectionStyles: [SectionStyle] = []
+    var sectionLaneCounts: [Int] = []
 
     /// The state of the last section before it was closed, kept so that `append` can
     /// reopen it.
     var open: OpenSection?
     var closeMark: CloseMark?
+    /// The last section's provisional last piece, and its items (see `PieceMark`).
+    var tailMark: PieceMark?
+    var tailItems: [LayoutItem] = []
 
     /// Lays out `sections` with `cardSizing`.
     ///
@@ -40,7 +44,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         configuration: BoardConfiguration, cardSizing: Cards, sections: [LayoutSection], measurer: some TextMeasuring = NoText()
     ) throws(LayoutError) {
         try configuration.validate()
-        try cardSizing.validate()
+        try cardSizing.validate(configuration)
         self.configuration = configuration
         self.cardSizing = cardSizing
         self.axis = FlowAxis(configuration.direction)
@@ -50,7 +54,9 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         var top = insets.mainStart
         var hasContent = false
         for (index, section) in sections.enumerated() {
-            var state = try beginSection(index, style: section.style, top: top, pageHasContent: hasContent)
+            let style = section.style ?? configuration.sectionStyle
+            let showsNothing = section.items.isEmpty && style.header == nil && style.footer == nil
+            var state = try beginSection(index, style: section.style, top: top, pageHasContent: hasContent, showsNothing: showsNothing)
             try place(section.items, in: &state, measurer: measurer)
             top = close(&state)
             hasContent = true
@@ -62,19 +68,22 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
     /// Opens section `index` at `top` on the current page: places its header and returns
     /// the state that its cards are dealt from.
     mutating func beginSection(
-        _ index: Int, style: SectionStyle?, top: Int, pageHasContent: Bool
+        _ index: Int, style: SectionStyle?, top: Int, pageHasContent: Bool, showsNothing: Bool = false
     ) throws(LayoutError) -> OpenSection {
         let style = style ?? configuration.sectionStyle
         if style != configuration.sectionStyle { try style.validate("sections[\(index)].style") }
         let geometry = try SectionGeometry(
-            section: index, style: style, configuration: configuration, axis: axis, padding: padding)
+            section: index, style: style, configuration: configuration, axis: axis, padding: padding,
+            laneCount: cardSizing.laneCount)
         sectionFirstCard.append(cardRecords.count)
         sectionStyles.append(style)
-        // A section starts on a new page when not even its header and insets fit.
+        sectionLaneCounts.append(geometry.laneCount)
+        // A section starts on a new page when not even its header and insets fit; one that
+        // shows nothing (no card, header or footer) never opens a page.
         var top = top
         var pageHasContent = pageHasContent
         let emptyLength = itemTop(index, geometry, top: 0, withHeader: true) + geometry.sectionInsets.mainEnd
-        if pageHasContent, !fits(end: top + emptyLength) {
+        if pageHasContent, !showsNothing, !fits(end: top + emptyLength) {
             top = axis.flow(configuration.contentInsets).mainStart
             pageRecords.append(PageRecord(blocks: [], usedEnd: top))
             pageHasContent = false
@@ -109,7 +118,7 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         state.laneEnd = state.laneNext
     }
 
-    /// Deals `items` into the open section.
+    /// Deals `items` into the open section through the placement.
     mutating func place(
         _ items: [LayoutItem], in state: inout OpenSection, measurer: some TextMeasuring
     ) throws(LayoutError) {
@@ -124,42 +133,258 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             let share = items.count / state.geometry.laneCount + items.count / (8 * state.geometry.laneCount) + 1
             for lane in 0..<state.geometry.laneCount { state.block.lanes[lane].reserveCapacity(share) }
         }
-        let order = state.geometry.order
-        for item in items {
-            let index = state.itemCount
-            var lane = chooseLane(order: order, index: index, state: state)
-            var size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
-            if state.pageHasContent, !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd) {
-                if index < state.geometry.laneCount, state.startedAfterContent, !state.isContinuation,
-                    movedSectionFits(state, next: size.length)
-                {
-                    // A header never ends a page: it moves with its first row of cards.
-                    moveSectionToNewPage(&state)
-                } else {
-                    breakPage(&state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
-                }
-                let previous = state.geometry.lanes[lane]
-                lane = chooseLane(order: order, index: index, state: state)
-                if state.geometry.lanes[lane].length != previous.length {
-                    size = try cardSize(item, section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane, measurer: measurer)
-                }
-            }
-            let main = state.laneNext[lane]
-            let laneGeometry = state.geometry.lanes[lane]
-            let globalIndex = cardRecords.count
-            cardRecords.append(CardRecord(
-                main: main, mainLength: Int32(size.length), cross: Int32(laneGeometry.start),
-                crossLength: Int32(laneGeometry.length), imageLength: Int32(size.imageLength),
-                imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
-                page: Int32(state.page),
-                hasCaption: size.hasCaption, scaling: size.scaling))
-            state.block.add(
-                card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])
-            state.laneEnd[lane] = main + size.length
-            state.laneNext[lane] = main + size.length + state.geometry.rowSpacing
-            state.itemCount += 1
-            state.pageHasContent = true
+        var cursor = SectionCursor(
+            state: state, isVertical: axis.isVertical, paddingMain: padding.main, paddingCross: padding.cross,
+            captionSpacing: configuration.captionSpacing)
+        // Moved into the cursor and back: a second live reference would make the next card
+        // copy its column.
+        state.block = SectionBlock(section: state.section, mainStart: 0, lanes: [])
+        let placement = cardSizing
+        defer { state = cursor.state }
+        try placement.place(items[...], in: &self, cursor: &cursor, measurer: measurer)
+    }
+
+    /// Marks what comes next as the open section's provisional last piece, made of
+    /// `items`: `reopenLastSection` takes it back, so that appending lays it out again
+    /// with the new items.
+    mutating func markTail(_ items: [LayoutItem], cursor: SectionCursor) {
+        var state = cursor.state
+        let block = state.block
+        state.block = SectionBlock(section: state.section, mainStart: 0, lanes: [])
+        var header: (index: Int, record: SupplementaryRecord)?
+        if sectionStyles[state.section].header != nil, !state.isContinuation, let index = block.supplementaries.first {
+            header = (index, supplementaries[index])
         }
+        tailMark = PieceMark(
+            state: state, blockMainStart: block.mainStart, blockSupplementaries: block.supplementaries,
+            laneCounts: block.lanes.map(\.count), cardCount: cardRecords.count, supplementaryCount: supplementaries.count,
+            pageCount: pageRecords.count, blocksOnPage: pageRecords[state.page].blocks.count,
+            usedEnd: pageRecords[state.page].usedEnd, header: header)
+        tailItems = items
+    }
+
+    /// Reopens the last section for `append`: takes back its footer and decoration (and
+    /// any page they opened) and, when it ended in a provisional piece, that piece.
+    /// Returns the section's state and the items of the piece taken back.
+    mutating func reopenLastSection() throws(LayoutError) -> (OpenSection, [LayoutItem]) {
+        guard var state = open, let mark = closeMark else { throw .noSectionToAppendTo }
+        // Take the footer and the last decoration fragment away, and any page they opened.
+        supplementaries.removeLast(supplementaries.count - mark.supplementaryCount)
+        pageRecords.removeLast(pageRecords.count - mark.pageCount)
+        if let before = mark.sectionBeforeMove {
+            // Closing moved the section (no card, so nothing to copy) to a page now gone:
+            // back to where it was, its header too.
+            state = before
+            if let header = mark.headerBeforeMove, let index = before.block.supplementaries.last {
+                supplementaries[index] = header
+            }
+        } else {
+            // Take the section's block back from its page (the last there) as it was
+            // before. Moved straight into the state: a second live reference would make
+            // the next card copy its column.
+            state.block = pageRecords[state.page].blocks.removeLast()
+            state.block.mainEnd = mark.blockMainEnd
+            state.block.supplementaries.removeLast(state.block.supplementaries.count - mark.blockSupplementaryCount)
+            state.block.decoration = mark.blockDecoration
+        }
+        pageRecords[state.page].usedEnd = mark.usedEnd
+        guard let tail = tailMark, tail.state.section == state.section else { return (state, []) }
+        // Take the provisional piece back: its cards, and what its page break made.
+        cardRecords.removeLast(cardRecords.count - tail.cardCount)
+        supplementaries.removeLast(max(0, supplementaries.count - tail.supplementaryCount))
+        if let header = tail.header { supplementaries[header.index] = header.record }
+        var block: SectionBlock
+        if pageRecords.count > tail.pageCount {
+            pageRecords.removeLast(pageRecords.count - tail.pageCount)
+            if pageRecords[tail.state.page].blocks.count > tail.blocksOnPage {
+                block = pageRecords[tail.state.page].blocks.removeLast()
+                if let decoration = block.decoration, decoration >= tail.supplementaryCount { block.decoration = nil }
+            } else {
+                block = SectionBlock(section: state.section, mainStart: tail.blockMainStart, lanes: tail.state.geometry.lanes)
+            }
+            block.supplementaries = tail.blockSupplementaries
+            for lane in block.lanes.indices { block.removeLast(block.lanes[lane].count - tail.laneCounts[lane], lane: lane) }
+        } else {
+            block = state.block
+            for lane in block.lanes.indices { block.removeLast(block.lanes[lane].count - tail.laneCounts[lane], lane: lane) }
+        }
+        pageRecords[tail.state.page].usedEnd = tail.usedEnd
+        state = tail.state
+        state.block = block
+        tailMark = nil
+        let items = tailItems
+        tailItems = []
+        return (state, items)
+    }
+
+    /// Places the open section's next card in the column its `ItemOrder` picks, `size`
+    /// giving its size in a column (asked again when a page break picks a column of
+    /// another width). A card that does not fit on the page moves to the next (or takes
+    /// the section's header along, when it is in the first row).
+    @inline(__always)
+    public mutating func placeCard(
+        cursor: inout SectionCursor, _ size: (CardSlot) throws(LayoutError) -> CardSize
+    ) throws(LayoutError) {
+        try placeCard(in: &cursor.state, size)
+    }
+
+    @inline(__always)
+    mutating func placeCard(
+        in state: inout OpenSection, _ sizing: (CardSlot) throws(LayoutError) -> CardSize
+    ) throws(LayoutError) {
+        let order = state.geometry.order
+        let index = state.itemCount
+        var lane = chooseLane(order: order, index: index, state: state)
+        var size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
+        if state.pageHasContent,
+            state.pageIsFull || !fits(end: state.laneNext[lane] + size.length + state.geometry.sectionInsets.mainEnd)
+        {
+            let previous = state.geometry.lanes[lane]
+            if index < state.geometry.laneCount, state.startedAfterContent, !state.isContinuation,
+                movedSectionFits(state, next: size.length)
+            {
+                // A header never ends a page: it moves with its first row of cards.
+                moveSectionToNewPage(&state)
+                lane = chooseLane(order: order, index: index, state: state)
+            } else {
+                // On a new page every column starts level, so the order picks the first
+                // (shortest first, ties to the lowest) or the card's own: the header is
+                // repeated when it fits with the card as long as it will be there.
+                lane = order == .shortestFirst ? 0 : lane
+                if state.geometry.lanes[lane].length != previous.length {
+                    size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
+                }
+                breakPage(&state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
+            }
+            if state.geometry.lanes[lane].length != previous.length {
+                size = try sizing(slot(section: state.section, index: index, lane: state.geometry.lanes[lane], narrowest: state.geometry.narrowestLane))
+            }
+        }
+        let laneGeometry = state.geometry.lanes[lane]
+        markFullPage(cardLength: size.length, in: &state)
+        addCard(size, lane: lane, main: state.laneNext[lane], cross: laneGeometry.start, crossLength: laneGeometry.length, in: &state)
+        state.laneEnd[lane] = state.laneNext[lane] + size.length
+        state.laneNext[lane] = state.laneEnd[lane] + state.geometry.rowSpacing
+    }
+
+    /// Places the open section's next card across `span` adjacent columns (a feature
+    /// card; clamped to the section's columns): at the highest place where they are all
+    /// free (ties to the leftmost), the columns below it continuing from its bottom.
+    /// `size` is asked with the spanned width as the column's.
+    public mutating func placeSpanningCard(
+        span requested: Int, cursor: inout SectionCursor, _ sizing: (CardSlot) throws(LayoutError) -> CardSize
+    ) throws(LayoutError) {
+        let span = min(max(1, requested), cursor.state.geometry.laneCount)
+        guard span > 1 else { return try placeCard(in: &cursor.state, sizing) }
+        var (first, main) = highestPlace(span: span, state: cursor.state)
+        var width = spannedLength(first: first, span: span, state: cursor.state)
+        var size = try sizing(slot(section: cursor.state.section, index: cursor.state.itemCount, lane: width, narrowest: cursor.state.geometry.narrowestLane))
+        if cursor.state.pageHasContent,
+            cursor.state.pageIsFull || !fits(end: main + size.length + cursor.state.geometry.sectionInsets.mainEnd)
+        {
+            // On a new page every column starts level: the leftmost place.
+            let fresh = spannedLength(first: 0, span: span, state: cursor.state)
+            if fresh.length != width.length {
+                size = try sizing(slot(section: cursor.state.section, index: cursor.state.itemCount, lane: fresh, narrowest: cursor.state.geometry.narrowestLane))
+            }
+            breakPage(&cursor.state, keepingEmptyBlock: false, repeatingHeaderBefore: size.length)
+            (first, main) = highestPlace(span: span, state: cursor.state)
+            width = fresh
+        }
+        markFullPage(cardLength: size.length, in: &cursor.state)
+        let globalIndex = cardRecords.count
+        // Indexed in every column it covers, so that a band query of any of them finds it.
+        addCard(size, lane: first, main: main, cross: width.start, crossLength: width.length, in: &cursor.state)
+        for lane in first..<(first + span) {
+            if lane > first {
+                cursor.state.block.add(card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: cursor.state.laneEnd[lane])
+            }
+            cursor.state.laneEnd[lane] = main + size.length
+            cursor.state.laneNext[lane] = main + size.length + cursor.state.geometry.rowSpacing
+        }
+    }
+
+    /// The leftmost run of `span` columns whose lowest next place is highest, and that place.
+    func highestPlace(span: Int, state: OpenSection) -> (first: Int, main: Int) {
+        var best = 0, bestMain = Int.max
+        for first in 0...(state.geometry.laneCount - span) {
+            var main = Int.min
+            for lane in first..<(first + span) { main = max(main, state.laneNext[lane]) }
+            if main < bestMain {
+                best = first
+                bestMain = main
+            }
+        }
+        return (best, bestMain)
+    }
+
+    /// The extent across of columns `first..<first + span` and the spacing between them.
+    func spannedLength(first: Int, span: Int, state: OpenSection) -> LaneGeometry {
+        let lanes = state.geometry.lanes
+        let last = lanes[first + span - 1]
+        return LaneGeometry(start: lanes[first].start, length: last.start + last.length - lanes[first].start)
+    }
+
+    /// Places `cards` as one row across the open section: all start where its lowest
+    /// column ends (plus the row spacing, after a first row), each as long as the row's
+    /// longest card (its frame; the image keeps its size); a row that does not fit on the
+    /// page moves whole to the next. Cards are given in order across the row; they are
+    /// found by band queries in column 0, whatever their place across.
+    public mutating func placeRow(_ cards: [RowCard], cursor: inout SectionCursor) {
+        guard !cards.isEmpty else { return }
+        var length = 0
+        for card in cards { length = max(length, card.size.length) }
+        var main = cursor.state.laneNext.max() ?? cursor.state.itemTop
+        if cursor.state.pageHasContent,
+            cursor.state.pageIsFull || !fits(end: main + length + cursor.state.geometry.sectionInsets.mainEnd)
+        {
+            if cursor.state.itemCount == 0, cursor.state.startedAfterContent, !cursor.state.isContinuation,
+                movedSectionFits(cursor.state, next: length)
+            {
+                moveSectionToNewPage(&cursor.state)
+            } else {
+                breakPage(&cursor.state, keepingEmptyBlock: false, repeatingHeaderBefore: length)
+            }
+            main = cursor.state.laneNext.max() ?? cursor.state.itemTop
+        }
+        let start = cursor.state.geometry.lanes[0].start
+        markFullPage(cardLength: length, in: &cursor.state)
+        for card in cards {
+            var size = card.size
+            size.length = length
+            addCard(size, lane: 0, main: main, cross: start + card.crossOffset, crossLength: card.crossLength, in: &cursor.state)
+            // The row's first card holds the stripe index's entries; the others end with it.
+            cursor.state.laneEnd[0] = main + length
+        }
+        for lane in cursor.state.laneNext.indices {
+            cursor.state.laneEnd[lane] = main + length
+            cursor.state.laneNext[lane] = main + length + cursor.state.geometry.rowSpacing
+        }
+    }
+
+    /// Marks the page full when a card (or row) of `cardLength` would not fit even at the
+    /// top of an empty page: it stands alone on its page.
+    @inline(__always)
+    func markFullPage(cardLength: Int, in state: inout OpenSection) {
+        guard configuration.maximumPageLength != nil else { return }
+        let top = itemTop(state.section, state.geometry, top: axis.flow(configuration.contentInsets).mainStart, withHeader: false)
+        if !fits(end: top + cardLength + state.geometry.sectionInsets.mainEnd) { state.pageIsFull = true }
+    }
+
+    /// Records a card of `size` at `main` in column `lane` of the open section's block.
+    @inline(__always)
+    mutating func addCard(_ size: CardSize, lane: Int, main: Int, cross: Int, crossLength: Int, in state: inout OpenSection) {
+        let globalIndex = cardRecords.count
+        cardRecords.append(CardRecord(
+            main: main, mainLength: Int32(size.length), cross: Int32(cross),
+            crossLength: Int32(crossLength), imageLength: Int32(size.imageLength),
+            imageCross: Int32(size.imageCross), captionLength: Int32(size.captionLength),
+            page: Int32(state.page),
+            hasCaption: size.hasCaption, scaling: size.scaling))
+        state.block.add(
+            card: globalIndex, lane: lane, start: main, end: main + size.length, previousEnd: state.laneEnd[lane])
+        state.itemCount += 1
+        state.pageHasContent = true
     }
 
     /// Closes the open section: its footer and decoration. Returns where the next section
@@ -175,17 +400,34 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
             blockMainEnd: state.block.mainEnd, blockSupplementaryCount: state.block.supplementaries.count,
             blockDecoration: state.block.decoration, usedEnd: pageRecords[state.page].usedEnd)
         var end = itemsEnd(state) + state.geometry.sectionInsets.mainEnd
-        if let footer = sectionStyles[state.section].footer {
+        let style = sectionStyles[state.section]
+        if let footer = style.footer {
             let footerInsets = axis.flow(footer.insets)
             var start = end + footerInsets.mainStart
-            if state.pageHasContent, !fits(end: start + footer.length + footerInsets.mainEnd) {
-                // The block stays even when empty: `append` takes it back from its page.
-                breakPage(&state, keepingEmptyBlock: true, repeatingHeaderBefore: nil)
-                start = state.sectionTop + footerInsets.mainStart
+            if state.pageHasContent, state.pageIsFull || !fits(end: start + footer.length + footerInsets.mainEnd) {
+                let whole = itemTop(state.section, state.geometry, top: axis.flow(configuration.contentInsets).mainStart, withHeader: true)
+                    + state.geometry.sectionInsets.mainEnd + footerInsets.main + footer.length
+                if state.itemCount == 0, state.startedAfterContent, !state.isContinuation, fits(end: whole) {
+                    // A section without cards moves whole, its header with its footer: a
+                    // header never ends a page, and no empty band is left behind.
+                    closeMark?.sectionBeforeMove = state
+                    if style.header != nil, let header = state.block.supplementaries.last {
+                        closeMark?.headerBeforeMove = supplementaries[header]
+                    }
+                    moveSectionToNewPage(&state)
+                    start = itemsEnd(state) + state.geometry.sectionInsets.mainEnd + footerInsets.mainStart
+                } else {
+                    // The block stays even when empty: `append` takes it back from its page.
+                    breakPage(&state, keepingEmptyBlock: true, repeatingHeaderBefore: nil)
+                    start = state.sectionTop + footerInsets.mainStart
+                }
             }
             let frame = supplementaryFrame(main: start, length: footer.length, insets: footerInsets)
             addSupplementary(.footer, frame: frame, state: &state)
             end = start + footer.length + footerInsets.mainEnd
+        } else if state.itemCount == 0, style.header == nil, state.pageHasContent, !fits(end: end) {
+            // A section that shows nothing and does not fit takes no room: it opens no page.
+            end = state.sectionTop
         }
         finishBlock(&state, end: end)
         return end
@@ -205,17 +447,22 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         let page = state.page
         state.block.mainEnd = end
         pageRecords[page].usedEnd = max(pageRecords[page].usedEnd, end)
-        if let decoration = sectionStyles[state.section].decoration {
+        // A section without cards draws no background (a fragment before its first card,
+        // which is on a later page, does); nor does a fragment of no area.
+        if let decoration = sectionStyles[state.section].decoration, state.itemCount > 0 || continuesOnNextPage {
             let insets = axis.flow(configuration.contentInsets)
             var inset = axis.flow(decoration.insets)
             if state.isContinuation { inset.mainStart = 0 }
             if continuesOnNextPage { inset.mainEnd = 0 }
-            let frame = axis.rect(
-                main: state.sectionTop + inset.mainStart, cross: insets.crossStart + inset.crossStart,
-                mainLength: max(0, end - state.sectionTop - inset.main),
-                crossLength: max(0, configuration.extent - insets.cross - inset.cross))
-            supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
-            state.block.decoration = supplementaries.count - 1
+            let mainLength = end - state.sectionTop - inset.main
+            let crossLength = configuration.extent - insets.cross - inset.cross
+            if mainLength > 0, crossLength > 0 {
+                let frame = axis.rect(
+                    main: state.sectionTop + inset.mainStart, cross: insets.crossStart + inset.crossStart,
+                    mainLength: mainLength, crossLength: crossLength)
+                supplementaries.append(SupplementaryRecord(kind: .decoration, section: state.section, page: page, frame: frame))
+                state.block.decoration = supplementaries.count - 1
+            }
         }
         pageRecords[page].blocks.append(state.block)
     }
@@ -234,6 +481,9 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
     /// placed), the section's header is repeated at the top, marked as continued, when it
     /// fits there with that card.
     mutating func breakPage(_ state: inout OpenSection, keepingEmptyBlock: Bool, repeatingHeaderBefore next: Int?) {
+        // A section begins on the first page that holds any of it (its background's gap
+        // before it is there).
+        let beginsHere = !state.isContinuation && state.block.supplementaries.isEmpty && state.block.entryCount == 0
         if keepingEmptyBlock || !state.block.supplementaries.isEmpty || state.block.entryCount > 0 {
             finishBlock(&state, end: itemsEnd(state) + state.geometry.sectionInsets.mainEnd, continuesOnNextPage: true)
         }
@@ -242,7 +492,8 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         state.block = SectionBlock(section: state.section, mainStart: top, lanes: state.geometry.lanes)
         state.page = pageRecords.count - 1
         state.sectionTop = top
-        state.isContinuation = true
+        state.isContinuation = !beginsHere || keepingEmptyBlock
+        state.pageIsFull = false
         let withHeader = next.map { fits(end: itemTop(state.section, state.geometry, top: top, withHeader: true) + $0 + state.geometry.sectionInsets.mainEnd) } ?? false
         startColumns(&state, top: top, withHeader: withHeader, continued: true)
         state.pageHasContent = false
@@ -274,13 +525,22 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         startColumns(&state, top: top, withHeader: true)
         // The first row's cards placed so far, one per column, each at the column's top.
         for card in firstCard..<cardRecords.count {
-            let lane = state.geometry.lanes.firstIndex { $0.start == Int(cardRecords[card].cross) } ?? 0
             cardRecords[card].main += state.itemTop - oldItemTop
             cardRecords[card].page = Int32(state.page)
             let start = cardRecords[card].main, end = start + Int(cardRecords[card].mainLength)
-            state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
-            state.laneEnd[lane] = end
-            state.laneNext[lane] = end + state.geometry.rowSpacing
+            // Every column the card covers (a feature card spans several; a row's cards
+            // all go to the first).
+            let cross = Int(cardRecords[card].cross), crossEnd = cross + Int(cardRecords[card].crossLength)
+            let first = state.geometry.lanes.firstIndex { $0.start == cross } ?? 0
+            let spans = Int(cardRecords[card].crossLength) > state.geometry.lanes[first].length
+            var lane = first
+            while true {
+                state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
+                state.laneEnd[lane] = end
+                state.laneNext[lane] = end + state.geometry.rowSpacing
+                lane += 1
+                guard spans, lane < state.geometry.laneCount, state.geometry.lanes[lane].start < crossEnd else { break }
+            }
         }
         state.pageHasContent = false
     }
@@ -317,15 +577,12 @@ public struct SectionLayout<Cards: CardSizing>: Sendable {
         }
     }
 
-    /// The size `cardSizing` gives item `index` of `section` in `lane`.
+    /// The slot of item `index` of `section` in `lane`.
     @inline(__always)
-    func cardSize(
-        _ item: LayoutItem, section: Int, index: Int, lane: LaneGeometry, narrowest: Int, measurer: some TextMeasuring
-    ) throws(LayoutError) -> CardSize {
-        let slot = CardSlot(
+    func slot(section: Int, index: Int, lane: LaneGeometry, narrowest: Int) -> CardSlot {
+        CardSlot(
             path: ItemPath(section: section, item: index), isVertical: axis.isVertical, laneLength: lane.length,
             narrowestLaneLength: narrowest,
             paddingMain: padding.main, paddingCross: padding.cross, captionSpacing: configuration.captionSpacing)
-        return try cardSizing.cardSize(item, in: slot, measurer: measurer)
     }
 }

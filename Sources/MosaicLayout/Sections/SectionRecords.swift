@@ -65,6 +65,9 @@ struct OpenSection: Sendable {
     /// The section began on its first page after other content (so moving it to a new page
     /// can keep its header with its cards).
     var startedAfterContent = false
+    /// A card longer than a page was placed on the current page: it stands alone there,
+    /// so the next card, row or footer goes to a new page.
+    var pageIsFull = false
 }
 
 /// What closing a section added, so that `append` can take it back.
@@ -77,4 +80,25 @@ struct CloseMark: Sendable {
     var blockSupplementaryCount: Int
     var blockDecoration: Int?
     var usedEnd: Int
+    /// Closing moved the section, which held no card, whole to a new page (its header
+    /// with its footer): the section as it was before, and its header's record then.
+    var sectionBeforeMove: OpenSection? = nil
+    var headerBeforeMove: SupplementaryRecord? = nil
+}
+
+/// The layout as it was before a section's last, provisional piece (a justified section's
+/// last row, which more images would change), so that `append` can take the piece back.
+/// Holds no block: a second reference would make the next card copy its columns.
+struct PieceMark: Sendable {
+    var state: OpenSection
+    var blockMainStart: Int
+    var blockSupplementaries: [Int]
+    var laneCounts: [Int]
+    var cardCount: Int
+    var supplementaryCount: Int
+    var pageCount: Int
+    var blocksOnPage: Int
+    var usedEnd: Int
+    /// The section's header and its record, when the piece could move the section.
+    var header: (index: Int, record: SupplementaryRecord)?
 }
