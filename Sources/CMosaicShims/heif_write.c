@@ -118,6 +118,9 @@ mosaic_result mosaic_avif_writer_finish(mosaic_avif_writer *writer, FILE *file, 
     if (error.code == heif_error_Ok) error = heif_context_get_encoder_for_format(context, heif_compression_AV1, &encoder);
     if (error.code == heif_error_Ok) error = lossless ? heif_encoder_set_lossless(encoder, 1) : heif_encoder_set_lossy_quality(encoder, quality);
     if (error.code == heif_error_Ok) error = heif_encoder_set_parameter_integer(encoder, "speed", speed);
+    // Lossless stores RGB as is (the identity matrix), which AV1 allows only at full chroma
+    // resolution: libaom aborts the process on an identity matrix with 4:2:0.
+    if (error.code == heif_error_Ok && lossless) error = heif_encoder_set_parameter_string(encoder, "chroma", "444");
     if (error.code == heif_error_Ok) {
         // The sheet is sRGB: say so (BT.709 primaries, the sRGB curve, BT.601 matrix, full
         // range), so that decoders convert back as it was meant.

@@ -1,3 +1,4 @@
+import CMosaicShims
 import CZlib
 import Foundation
 import Testing
@@ -160,6 +161,9 @@ import Testing
         try sink.endPage()
         #expect(try SheetSinkTests.temporaryFiles(dir).count == 1)
         #expect(throws: ImageEncodingError.rowMismatch(path: path, message: "only 1 of 2 pages were written")) { try sink.commit() }
+        // What the SIGINT handler does: the half-written PDF is in the table.
+        #expect(mosaic_temp_remove_under(dir + "/") == 1)
+        #expect(try SheetSinkTests.temporaryFiles(dir).isEmpty)
         sink.abandon()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["s.pdf"])
         #expect(FileManager.default.contents(atPath: path) == Data("previous".utf8))

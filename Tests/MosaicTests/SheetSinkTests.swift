@@ -241,3 +241,37 @@ import Testing
         if ext != "pdf" { #expect(outcome.files == ["s-2.\(ext)", "s.\(ext)"]) }
     }
 }
+
+/// Lossless WebP and AVIF give the page's pixels back exactly.
+@Suite struct LosslessSheetTests {
+    @Test(arguments: ["webp", "avif"]) func losslessPagesDecodeToTheSamePixels(ext: String) throws {
+        let dir = PageSinkTests.folder("lossless\(ext)")
+        let path = dir + "/l.\(ext)"
+        let sink: any PageSink = ext == "webp" ? WebPSink(destination: path, lossless: true) : AVIFSink(destination: path, lossless: true)
+        var page = Bitmap(width: 24, height: 10)
+        for y in 0..<10 { for x in 0..<24 { page[x, y] = RGBA(red: UInt8(x * 10), green: UInt8(y * 25), blue: UInt8((x * y) % 256)) } }
+        try sink.beginPage(0, of: 1, size: Size(width: 24, height: 10), hasAlpha: false)
+        try sink.write(band: page)
+        try sink.endPage()
+        try sink.commit()
+        let decoded = try ImageDecoder().decode(path).bitmap
+        #expect(decoded.pixels == page.pixels)
+    }
+}
+
+/// Pages of odd sizes, down to one pixel, decode back at their size (4:2:0 halves chroma).
+@Suite struct OddPageSizeTests {
+    @Test(arguments: SheetSinkTests.Format.allCases) func oddSizesDecodeBack(format: SheetSinkTests.Format) throws {
+        for size in [Size(width: 1, height: 1), Size(width: 17, height: 9), Size(width: 3, height: 31)] {
+            let dir = PageSinkTests.folder("odd\(format.rawValue)")
+            let path = dir + "/o.\(format.rawValue)"
+            let sink = format.sink(path)
+            try SheetSinkTests.writePages(sink, count: 1, size: size, fill: RGBA(red: 200, green: 40, blue: 90))
+            try sink.commit()
+            let decoded = try ImageDecoder().decode(path).bitmap
+            #expect(decoded.width == size.width && decoded.height == size.height)
+            let pixel = decoded[size.width - 1, size.height - 1]
+            #expect(abs(Int(pixel.red) - 200) <= 6 && abs(Int(pixel.green) - 40) <= 6 && abs(Int(pixel.blue) - 90) <= 6, "\(format) \(size): \(pixel)")
+        }
+    }
+}

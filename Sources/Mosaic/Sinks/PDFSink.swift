@@ -41,7 +41,7 @@ public final class PDFSink: PageSink {
     var offsets: [Int] = []
     var pageCount = 0
     var pagesWritten = 0
-    var image: (any PDFImageData)?
+    var image: RowStream?
     /// Where the current image's data began, and its first object's number.
     var imageStart = 0
     var pageObject = 0
@@ -218,13 +218,3 @@ public final class PDFSink: PageSink {
         return sign + String(whole) + "." + decimals
     }
 }
-
-/// A page image's data compressed into the PDF's file band by band.
-protocol PDFImageData: AnyObject {
-    func write(_ band: Bitmap) throws(ImageEncodingError)
-    func finish() throws(ImageEncodingError)
-    func abandon()
-}
-
-extension JPEGStream: PDFImageData {}
-extension FlateStream: PDFImageData {}

@@ -8,11 +8,11 @@ import Darwin
 
 /// An AVIF file through libheif's AV1 encoder (libaom in Debian 12's libheif 1.15). libheif
 /// encodes whole pictures, so the page's rows are gathered, band by band, into a libheif
-/// image (width x height x 3 bytes, 4 with alpha), encoded when the last row arrives (plus
+/// image (width x height x 3 bytes, 4 with alpha), encoded when the page is finished (plus
 /// libaom's own working memory: its YUV frame and per-thread buffers), tagged sRGB (nclx)
 /// and written beside the destination with an XMP item naming mosaic (`MosaicMark.xmp`),
 /// then renamed into place. Alpha is kept. Use it from one thread at a time.
-public final class AVIFFileWriter: GatheredPageWriter {
+public final class AVIFFileWriter: EncodedFileWriter {
     /// The largest side libheif reads back (its security limit, 32768 x 32768); libaom
     /// writes up to 65536.
     public static let maximumSide = 32768
@@ -50,11 +50,16 @@ public final class AVIFFileWriter: GatheredPageWriter {
         guard let picture = mosaic_avif_writer_open(Int32(width), Int32(height), hasAlpha ? 1 : 0, &result) else {
             throw .avif(path: path, message: result.messageText)
         }
-        let encoder = Encoder(
-            format: "AVIF", write: { mosaic_avif_writer_write($0, $1, $2, $3) },
-            encode: { mosaic_avif_writer_finish($0, $1, Int32(quality), lossless ? 1 : 0, Int32(speed), MosaicMark.xmp) },
+        let output: OutputFile
+        do { output = try OutputFile(path: path) } catch {
+            mosaic_avif_writer_free(picture)
+            throw error
+        }
+        let encoder = RowStream.Encoder(
+            write: { mosaic_avif_writer_write($0, $1, $2, $3) },
+            finish: { mosaic_avif_writer_finish($0, output.file, Int32(quality), lossless ? 1 : 0, Int32(speed), MosaicMark.xmp) },
             free: { mosaic_avif_writer_free($0) }, failure: { .avif(path: $0, message: $1) })
-        super.init(path: path, width: width, height: height, picture: picture, encoder: encoder)
+        super.init(output: output, stream: RowStream(path: path, width: width, height: height, writer: picture, encoder: encoder))
     }
 
     /// True when the file at `path` is a HEIF or AVIF whose primary image has XMP metadata

@@ -1,13 +1,9 @@
 /// A JPEG file written a band of rows at a time (see `JPEGStream`) beside its destination
 /// and renamed into place when finished; it says it is mosaic's with a COM segment
 /// "mosaic". Use it from one thread at a time.
-public final class JPEGFileWriter: PageFileWriter {
+public final class JPEGFileWriter: EncodedFileWriter {
     /// The text of the COM segment that marks a JPEG as mosaic's.
     public static let comment = "mosaic"
-
-    public let path: String
-    let output: OutputFile
-    let stream: JPEGStream
 
     /// Starts a JPEG of `width` x `height` at `path` (written beside it until finished).
     ///
@@ -23,35 +19,10 @@ public final class JPEGFileWriter: PageFileWriter {
     ) throws(ImageEncodingError) {
         try limits.checkPage(path: path, width: width, height: height, format: "JPEG", maximumSide: JPEGStream.maximumSide)
         guard (1...100).contains(quality) else { throw .invalidParameter(field: "quality", value: quality) }
-        self.path = path
-        output = try OutputFile(path: path)
+        let output = try OutputFile(path: path)
         guard let file = output.file else { throw .cannotCreate(path: path, reason: "the file closed") }
-        stream = try JPEGStream(file: file, path: path, width: width, height: height, quality: quality, flatten: flatten, comment: Self.comment)
-    }
-
-    public func write(_ band: Bitmap) throws(ImageEncodingError) {
-        do { try stream.write(band) } catch {
-            output.abandon()
-            throw error
-        }
-    }
-
-    public func finish(moveIntoPlace move: Bool = true) throws(ImageEncodingError) {
-        do {
-            try stream.finish()
-            try output.close()
-        } catch {
-            output.abandon()
-            throw error
-        }
-        if move { try moveIntoPlace() }
-    }
-
-    public func moveIntoPlace() throws(ImageEncodingError) { try output.moveIntoPlace() }
-
-    public func abandon() {
-        stream.abandon()
-        output.abandon()
+        let stream = try JPEGStream(file: file, path: path, width: width, height: height, quality: quality, flatten: flatten, comment: Self.comment)
+        super.init(output: output, stream: stream)
     }
 
     /// True when the file at `path` is a JPEG whose headers (before the first scan) hold

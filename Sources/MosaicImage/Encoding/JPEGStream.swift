@@ -14,22 +14,14 @@ import Darwin
 ///
 /// The file stays its owner's: `JPEGFileWriter` writes a JPEG file, the PDF writer embeds
 /// pages in its own file. Use it from one thread at a time.
-public final class JPEGStream {
+public final class JPEGStream: RowStream {
     /// JPEG's largest side (libjpeg's `JPEG_MAX_DIMENSION`).
     public static let maximumSide = 65500
     /// The quality used unless told otherwise.
     public static let defaultQuality = 90
 
-    /// The file's name, for messages.
-    public let path: String
-    public let width: Int
-    public let height: Int
     /// Composite over white (a sheet with transparency); otherwise alpha is ignored.
     public let flatten: Bool
-    /// The rows pushed so far.
-    public var rowsWritten: Int { rows.written }
-    var rows: RowCount
-    var writer: OpaquePointer?
 
     /// Starts a JPEG into `file` at its current position.
     ///
@@ -39,54 +31,22 @@ public final class JPEGStream {
     ///   - flatten: composite premultiplied pixels over white (JPEG has no alpha).
     ///   - comment: a COM segment's text, or nil.
     /// - Throws: `.invalidParameter` for a quality outside 1...100, `.sideTooLong`,
-    ///   `.jpeg` with libjpeg's message.
+    ///   `.jpeg` with libjpeg's message (later, a full disk reads "Output file write error
+    ///   --- out of disk space?").
     public init(
         file: UnsafeMutablePointer<FILE>, path: String, width: Int, height: Int, quality: Int = defaultQuality, flatten: Bool,
         comment: String?
     ) throws(ImageEncodingError) {
         guard (1...100).contains(quality) else { throw .invalidParameter(field: "quality", value: quality) }
         try ImageLimits(maximumOutputPixels: .max).checkPage(path: path, width: width, height: height, format: "JPEG", maximumSide: Self.maximumSide)
-        self.path = path
-        self.width = width
-        self.height = height
-        rows = RowCount(path: path, width: width, height: height)
         self.flatten = flatten
         var result = mosaic_result()
-        writer = mosaic_jpeg_writer_open(file, Int32(width), Int32(height), Int32(quality), comment, &result)
-        guard writer != nil else { throw .jpeg(path: path, message: result.messageText) }
-    }
-
-    deinit { if let writer { mosaic_jpeg_writer_free(writer) } }
-
-    /// Compresses the band's rows.
-    ///
-    /// - Throws: `.rowMismatch` for a band of another width or past the last row, `.jpeg`
-    ///   with libjpeg's message (a full disk reads "Output file write error --- out of
-    ///   disk space?").
-    public func write(_ band: Bitmap) throws(ImageEncodingError) {
-        guard let writer else { throw .rowMismatch(path: path, message: "the JPEG was already finished or failed") }
-        try rows.take(band)
-        let result = band.pixels.withUnsafeBufferPointer { pixels in
-            mosaic_jpeg_writer_write(writer, pixels.baseAddress, width * 4, Int32(band.height), flatten ? 1 : 0)
-        }
-        guard result.status == MOSAIC_OK else {
-            abandon()
+        guard let writer = mosaic_jpeg_writer_open(file, Int32(width), Int32(height), Int32(quality), comment, &result) else {
             throw .jpeg(path: path, message: result.messageText)
         }
-    }
-
-    /// Ends the JPEG (EOI); every row must have been written.
-    public func finish() throws(ImageEncodingError) {
-        guard let writer else { throw .rowMismatch(path: path, message: "the JPEG was already finished or failed") }
-        try rows.checkComplete()
-        self.writer = nil
-        let result = mosaic_jpeg_writer_finish(writer)
-        guard result.status == MOSAIC_OK else { throw .jpeg(path: path, message: result.messageText) }
-    }
-
-    /// Stops without finishing.
-    public func abandon() {
-        if let writer { mosaic_jpeg_writer_free(writer) }
-        writer = nil
+        let encoder = Encoder(
+            write: { mosaic_jpeg_writer_write($0, $1, $2, $3, flatten ? 1 : 0) }, finish: { mosaic_jpeg_writer_finish($0) },
+            free: { mosaic_jpeg_writer_free($0) }, failure: { .jpeg(path: $0, message: $1) })
+        super.init(path: path, width: width, height: height, writer: writer, encoder: encoder)
     }
 }

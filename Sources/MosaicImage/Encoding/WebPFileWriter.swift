@@ -1,12 +1,12 @@
 import CMosaicShims
 
 /// A WebP file: libwebp encodes whole pictures, so the page's rows are gathered, band by
-/// band, into libwebp's ARGB picture (width x height x 4 bytes), encoded when the last
-/// row arrives (lossy: libwebp's YUV planes, about 1.5 bytes a pixel more, and the
+/// band, into libwebp's ARGB picture (width x height x 4 bytes), encoded when the page is
+/// finished (lossy: libwebp's YUV planes, about 1.5 bytes a pixel more, and the
 /// encoded bytes), and written beside the destination with an XMP chunk naming mosaic
 /// (`MosaicMark.xmp`), then renamed into place. Alpha is kept. The same pixels give the
 /// same bytes. Use it from one thread at a time.
-public final class WebPFileWriter: GatheredPageWriter {
+public final class WebPFileWriter: EncodedFileWriter {
     /// WebP's largest side (libwebp's `WEBP_MAX_DIMENSION`).
     public static let maximumSide = 16383
     /// The quality used unless told otherwise.
@@ -31,11 +31,16 @@ public final class WebPFileWriter: GatheredPageWriter {
         guard let picture = mosaic_webp_writer_open(Int32(width), Int32(height), &result) else {
             throw .webp(path: path, message: result.messageText)
         }
-        let encoder = Encoder(
-            format: "WebP", write: { mosaic_webp_writer_write($0, $1, $2, $3) },
-            encode: { mosaic_webp_writer_finish($0, $1, Int32(quality), lossless ? 1 : 0, MosaicMark.xmp) },
+        let output: OutputFile
+        do { output = try OutputFile(path: path) } catch {
+            mosaic_webp_writer_free(picture)
+            throw error
+        }
+        let encoder = RowStream.Encoder(
+            write: { mosaic_webp_writer_write($0, $1, $2, $3) },
+            finish: { mosaic_webp_writer_finish($0, output.file, Int32(quality), lossless ? 1 : 0, MosaicMark.xmp) },
             free: { mosaic_webp_writer_free($0) }, failure: { .webp(path: $0, message: $1) })
-        super.init(path: path, width: width, height: height, picture: picture, encoder: encoder)
+        super.init(output: output, stream: RowStream(path: path, width: width, height: height, writer: picture, encoder: encoder))
     }
 
     /// True when the file at `path` is a WebP with an XMP chunk naming mosaic as its
