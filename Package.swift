@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "MosaicSync", swiftSettings: warnings),
         .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
-        .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout"], swiftSettings: warnings),
+        .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"], swiftSettings: warnings),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
         .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"], swiftSettings: warnings),
@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync"], exclude: ["__Snapshots__"], swiftSettings: warnings),
-        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic"], exclude: ["__Snapshots__"], swiftSettings: warnings),
     ],

@@ -34,6 +34,8 @@ struct DiffCommand: ParsableCommand {
         "Write an HTML report to FILE (.html), its diff images in FILE_files/ beside it; images compared are linked, not copied.",
         valueName: "file"))
     var html: String?
+    @Option(parsing: .unconditional, help: "Pairs compared at once (default: the number of cores); the reports are the same for any number.")
+    var jobs: Int?
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
@@ -43,6 +45,7 @@ struct DiffCommand: ParsableCommand {
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
         if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
         _ = try regions()
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
         if let output, !output.lowercased().hasSuffix(".png") {
             throw ValidationError("--output: the board is a PNG; \"\(output)\" does not end in .png")
         }
@@ -77,7 +80,7 @@ struct DiffCommand: ParsableCommand {
             try page?.check(reading: [baseline, current])
             let staging = try page?.makeStagingFolder()
             let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path)
+                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: String?

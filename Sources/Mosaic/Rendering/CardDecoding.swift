@@ -1,3 +1,5 @@
+import MosaicSync
+
 /// One card to decode: where it is, what it needs.
 /// A card to decode: eight bytes (a page may hold a million); its frame is the layout's.
 struct DecodeJob: Sendable, Comparable {

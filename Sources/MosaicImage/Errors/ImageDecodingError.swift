@@ -14,11 +14,15 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
     /// Strict mode: the decoder had to work around damaged or missing data.
     case damaged(path: String, message: String)
+    /// Comparing the image with its pair would hold more pixel memory (`bytes`, from the
+    /// headers, before any pixel memory is taken) than the limit: a tiny file declaring a
+    /// huge canvas.
+    case tooMuchMemory(path: String, bytes: Int, limit: Int)
 
     public var path: String {
         switch self {
         case .unreadable(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
-            .tooLarge(let path, _, _, _), .damaged(let path, _):
+            .tooLarge(let path, _, _, _), .damaged(let path, _), .tooMuchMemory(let path, _, _):
             return path
         }
     }
@@ -31,6 +35,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .codec: return "codec"
         case .tooLarge: return "tooLarge"
         case .damaged: return "damaged"
+        case .tooMuchMemory: return "tooMuchMemory"
         }
     }
 
@@ -54,6 +59,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
         case .damaged(_, let message):
             return "damaged: \(message)"
+        case .tooMuchMemory(_, let bytes, let limit):
+            return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
         }
     }
 
