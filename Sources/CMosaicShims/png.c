@@ -295,7 +295,9 @@ typedef struct {
     /// Filtered rows (a filter byte and `row_bytes` each) as inflated, `start` to `end`.
     uint8_t *raw;
     size_t raw_capacity, raw_start, raw_end;
-    /// The previous unfiltered row (zeros above the first) and the current one.
+    /// The previous unfiltered row (zeros above the first) and the current one. Four-
+    /// channel rows are unfiltered in the caller's rows: `previous` is then the last row of
+    /// the previous read (copied back when a read ends).
     uint8_t *previous, *current;
     size_t row_bytes;
     int channels;
@@ -350,7 +352,9 @@ static mosaic_png_fast *mosaic_png_fast_open(const mosaic_png_reader *reader, in
     fast->size = reader->size;
     fast->channels = channels;
     fast->row_bytes = (size_t)width * (size_t)channels;
-    fast->raw_capacity = fast->row_bytes + 1 < 65536 ? 262144 : 4 * (fast->row_bytes + 1);
+    // Room for many rows: what is left of a row when the buffer fills is moved to its
+    // start, a copy that is rarer the larger the buffer.
+    fast->raw_capacity = fast->row_bytes + 1 < 65536 ? 1048576 : 16 * (fast->row_bytes + 1);
     fast->raw = malloc(fast->raw_capacity);
     fast->previous = calloc(1, fast->row_bytes);
     fast->current = calloc(1, fast->row_bytes);
@@ -443,27 +447,52 @@ static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *ab
     }
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// RGB to RGBA (opaque), four pixels a step with SSSE3's byte shuffle (chosen at run
+/// time); returns the pixels done (the rest are the caller's: the last 16-byte load must
+/// stay inside the row).
+__attribute__((target("ssse3"))) static size_t mosaic_rgb_to_rgba_ssse3(const uint8_t *row, uint8_t *rgba, size_t width) {
+    const __m128i shuffle = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    const __m128i opaque = _mm_set1_epi32((int)0xFF000000u);
+    size_t x = 0;
+    for (; x + 6 <= width; x += 4) {
+        __m128i in = _mm_loadu_si128((const __m128i *)(row + 3 * x));
+        _mm_storeu_si128((__m128i *)(rgba + 4 * x), _mm_or_si128(_mm_shuffle_epi8(in, shuffle), opaque));
+    }
+    return x;
+}
+#endif
+
 /// The next row as RGBA8 (libpng's transforms: grey copied to red, green and blue, an
-/// opaque alpha added). 0 when the stream is damaged or ends first.
-static int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, size_t width) {
+/// opaque alpha added). `above` is the row before as RGBA8 when the caller still holds
+/// it (a four-channel row is then unfiltered straight into `rgba`, with no copy), else
+/// NULL. 0 when the stream is damaged or ends first.
+static int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, const uint8_t *above, size_t width) {
     size_t n = fast->row_bytes;
     if (!mosaic_png_fast_fill(fast, n + 1)) return 0;
     const uint8_t *raw = fast->raw + fast->raw_start;
+    if (fast->channels == 4) {
+        if (!mosaic_png_unfilter(raw[0], raw + 1, above ? above : fast->previous, rgba, n, 4)) return 0;
+        fast->raw_start += n + 1;
+        return 1;
+    }
     if (!mosaic_png_unfilter(raw[0], raw + 1, fast->previous, fast->current, n, fast->channels)) return 0;
     fast->raw_start += n + 1;
     const uint8_t *row = fast->current;
     switch (fast->channels) {
-    case 4:
-        memcpy(rgba, row, n);
-        break;
-    case 3:
-        for (size_t x = 0; x < width; x++) {
+    case 3: {
+        size_t x = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (__builtin_cpu_supports("ssse3")) x = mosaic_rgb_to_rgba_ssse3(row, rgba, width);
+#endif
+        for (; x < width; x++) {
             rgba[4 * x] = row[3 * x];
             rgba[4 * x + 1] = row[3 * x + 1];
             rgba[4 * x + 2] = row[3 * x + 2];
             rgba[4 * x + 3] = 0xFF;
         }
         break;
+    }
     case 2:
         for (size_t x = 0; x < width; x++) {
             rgba[4 * x] = rgba[4 * x + 1] = rgba[4 * x + 2] = row[2 * x];
@@ -698,9 +727,15 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
     }
     int y = 0;
     if (stream->fast) {
+        mosaic_png_fast *fast = stream->fast;
         for (; y < count; y++) {
-            if (!mosaic_png_fast_row(stream->fast, rows + (size_t)y * stride, (size_t)stream->width)) break;
+            const uint8_t *above = y > 0 ? rows + (size_t)(y - 1) * stride : NULL;
+            if (!mosaic_png_fast_row(fast, rows + (size_t)y * stride, above, (size_t)stream->width)) break;
             stream->rows_left -= 1;
+        }
+        // A four-channel row was unfiltered in place: the next read's first row needs it.
+        if (y > 0 && fast->channels == 4) {
+            memcpy(fast->previous, rows + (size_t)(y - 1) * stride, fast->row_bytes);
         }
         if (y == count) return stream->result;
         mosaic_result result = mosaic_png_stream_fall_back(stream);
