@@ -395,6 +395,67 @@ static int mosaic_png_fast_fill(mosaic_png_fast *fast, size_t wanted) {
     return 1;
 }
 
+#if defined(__SSE2__)
+/// Paeth unfiltering a pixel at a time in SSE2 lanes (the left neighbour is the pixel just
+/// made), from byte `bpp` on; returns where it stopped (the caller finishes the row). Four
+/// bytes are loaded and stored a pixel: with `bpp` 3 the fourth is the next pixel's first
+/// (stored again when that pixel is made), so it stops one pixel before the end. Inlined
+/// with a constant `bpp`, so that every store is one 4-byte move.
+static inline __attribute__((always_inline)) size_t mosaic_paeth_pixels(
+    const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, const int bpp) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i keep = bpp == 3 ? _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1) : _mm_set1_epi16(-1);
+    size_t i = (size_t)bpp;
+    uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
+    __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)aw), zero);
+    for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
+        uint32_t bw, cw, rw;
+        memcpy(&bw, above + i, 4);
+        memcpy(&cw, above + i - bpp, 4);
+        memcpy(&rw, raw + i, 4);
+        __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bw), zero);
+        __m128i c = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)cw), zero);
+        __m128i predictor = mosaic_paeth_epi16(a, b, c);
+        __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, zero), _mm_cvtsi32_si128((int)rw));
+        uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
+        memcpy(out + i, &vw, 4);
+        a = _mm_and_si128(_mm_unpacklo_epi8(value, zero), keep);
+    }
+    return i;
+}
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// mosaic_paeth_pixels with SSSE3's absolute value and SSE4.1's blend (chosen at run
+/// time): a shorter chain from one pixel to the next.
+__attribute__((target("sse4.1"))) static size_t mosaic_paeth_pixels_sse41(
+    const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, const int bpp) {
+    const __m128i keep = bpp == 3 ? _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1) : _mm_set1_epi16(-1);
+    size_t i = (size_t)bpp;
+    uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
+    __m128i a = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)aw));
+    for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
+        uint32_t bw, cw, rw;
+        memcpy(&bw, above + i, 4);
+        memcpy(&cw, above + i - bpp, 4);
+        memcpy(&rw, raw + i, 4);
+        __m128i b = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)bw));
+        __m128i c = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)cw));
+        __m128i x = _mm_sub_epi16(b, c), y = _mm_sub_epi16(a, c);
+        __m128i pa = _mm_abs_epi16(x), pb = _mm_abs_epi16(y), pc = _mm_abs_epi16(_mm_add_epi16(x, y));
+        __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
+        __m128i bc = _mm_blendv_epi8(b, c, _mm_cmpgt_epi16(pb, pc));
+        __m128i predictor = _mm_blendv_epi8(a, bc, notA);
+        __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, predictor), _mm_cvtsi32_si128((int)rw));
+        uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
+        memcpy(out + i, &vw, 4);
+        a = _mm_and_si128(_mm_cvtepu8_epi16(value), keep);
+    }
+    return i;
+}
+#define MOSAIC_HAVE_SSE41_PAETH 1
+#endif
+
 /// Undoes the row's filter: `raw` (after its filter byte) into `out`, `above` the row
 /// before (zeros for the first). 0 for a filter type past 4.
 static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, int bpp) {
@@ -416,30 +477,17 @@ static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *ab
         return 1;
     case 4:
         for (; i < (size_t)bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + above[i]);
-#if defined(__SSE2__)
-        if (bpp >= 3) {
-            // A pixel a step (the left neighbour is the pixel just made). Loads and stores
-            // four bytes, so a 3-byte pixel stops one pixel early and the tail is done
-            // below.
-            const __m128i zero = _mm_setzero_si128();
-            uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
-            __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)aw), zero);
-            for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
-                uint32_t bw, cw, rw;
-                memcpy(&bw, above + i, 4);
-                memcpy(&cw, above + i - bpp, 4);
-                memcpy(&rw, raw + i, 4);
-                __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bw), zero);
-                __m128i c = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)cw), zero);
-                __m128i predictor = mosaic_paeth_epi16(a, b, c);
-                __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, zero), _mm_cvtsi32_si128((int)rw));
-                uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
-                memcpy(out + i, &vw, (size_t)bpp);
-                a = _mm_unpacklo_epi8(value, zero);
-                if (bpp == 3) a = _mm_and_si128(a, _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1));
-            }
-        }
+#if defined(MOSAIC_HAVE_SSE41_PAETH)
+        if (bpp >= 3 && __builtin_cpu_supports("sse4.1")) {
+            i = mosaic_paeth_pixels_sse41(raw, above, out, n, bpp);
+        } else
 #endif
+        {
+#if defined(__SSE2__)
+            if (bpp == 4) i = mosaic_paeth_pixels(raw, above, out, n, 4);
+            else if (bpp == 3) i = mosaic_paeth_pixels(raw, above, out, n, 3);
+#endif
+        }
         for (; i < n; i++) out[i] = (uint8_t)(raw[i] + mosaic_paeth(out[i - bpp], above[i], above[i - bpp]));
         return 1;
     default:
