@@ -26,6 +26,8 @@ struct DiffCommand: ParsableCommand {
     var ignore: [String] = []
     @Option(name: [.short, .long], help: "Write a board PNG: baseline | current | diff for each changed pair.")
     var output: String?
+    @Option(parsing: .unconditional, help: "Cut the board into pages no taller than this (NAME-1.png, NAME-2.png, ...; the JSON lists them).")
+    var maxHeight: Int?
     @Option(help: ArgumentHelp("Write a JSON report to FILE, or - for standard output.", valueName: "file"))
     var json: String?
     @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "file"))
@@ -45,6 +47,8 @@ struct DiffCommand: ParsableCommand {
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
         if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
         _ = try regions()
+        if let maxHeight, maxHeight < 100 || maxHeight > 100_000 { throw ValidationError("--max-height must be between 100 and 100000, got \(maxHeight)") }
+        if maxHeight != nil && output == nil { throw ValidationError("--max-height cuts the board into pages: give the board with -o") }
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
         if let output, !output.lowercased().hasSuffix(".png") {
             throw ValidationError("--output: the board is a PNG; \"\(output)\" does not end in .png")
@@ -84,20 +88,26 @@ struct DiffCommand: ParsableCommand {
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: String?
-            if let output, try report.renderBoard(to: output, typesetter: try SheetArguments.typesetter()) == nil {
-                // Nothing to show: a board of an earlier run would say otherwise. Only one
-                // mosaic wrote is removed.
-                if FileManager.default.fileExists(atPath: output), PNGSink.isMosaicSheet(output) {
+            var boardFiles: [String]?
+            if let output {
+                if let sheet = try report.board(typesetter: try SheetArguments.typesetter(), maxHeight: maxHeight) {
+                    // Before anything is drawn, as render says it.
+                    let files = PNGSink.pagePaths(for: output, pageCount: sheet.layout.pageCount)
+                    if !quiet { warnOfLargePages(sheet, files: files) }
+                    boardFiles = try SheetRenderer(sheet: sheet).render(to: output).files
+                } else if FileManager.default.fileExists(atPath: output), PNGSink.isMosaicSheet(output) {
+                    // Nothing to show: a board of an earlier run would say otherwise. Only
+                    // one mosaic wrote is removed.
                     try FileManager.default.removeItem(atPath: output)
                     staleBoard = output
                 }
             }
             if let json {
                 if json == "-" {
-                    FileHandle.standardOutput.write(try report.json())
+                    FileHandle.standardOutput.write(try report.json(board: boardFiles))
                     FileHandle.standardOutput.write(Data("\n".utf8))
                 } else {
-                    try writeAtomically(try report.json(), to: json)
+                    try writeAtomically(try report.json(board: boardFiles), to: json)
                 }
             }
             if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }

@@ -63,3 +63,54 @@ import Testing
         #expect(result.stderr.contains("--jobs must be between 1 and 256, got 0"))
     }
 }
+
+/// The diff board cut into pages (`--max-height`), listed in the JSON; a board too tall
+/// for viewers as one PNG is said before it is drawn.
+@Suite struct DiffBoardPagesTests {
+    /// `count` changed pairs (the 41-pixel text change) in baseline/ and current/.
+    static func changedPairs(_ count: Int, _ name: String = #function) throws -> (dir: String, baseline: String, current: String) {
+        let dir = CLI.temporaryDirectory(name)
+        for side in ["baseline", "current"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        for k in 0..<count {
+            let name = String(format: "%03d.png", k)
+            try FileManager.default.copyItem(atPath: DiffCommandTests.fixtures + "/text-changed-a.png", toPath: dir + "/baseline/" + name)
+            try FileManager.default.copyItem(atPath: DiffCommandTests.fixtures + "/text-changed-b.png", toPath: dir + "/current/" + name)
+        }
+        return (dir, dir + "/baseline", dir + "/current")
+    }
+
+    static func json(_ path: String) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func theBoardIsCutIntoPagesListedInTheJSON() throws {
+        let (dir, baseline, current) = try Self.changedPairs(6)
+        let result = try CLI.run(["diff", baseline, current, "-o", dir + "/board.png", "--max-height", "1000", "--json", dir + "/r.json", "-q"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try Self.json(dir + "/r.json")
+        let pages = try #require(report["board"] as? [String])
+        #expect(pages.count >= 2 && pages == (1...pages.count).map { dir + "/board-\($0).png" })
+        for page in pages { #expect(try ImageDecoder().probe(page).height <= 1000) }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/board.png"))
+        // One page without it, listed too.
+        #expect(try CLI.run(["diff", baseline, current, "-o", dir + "/one.png", "--json", dir + "/r.json", "-q"]).status == 1)
+        let again = try Self.json(dir + "/r.json")
+        #expect(again["board"] as? [String] == [dir + "/one.png"])
+    }
+
+    /// 45 changed pairs make a board over 16,000 px tall: said before drawing, with the
+    /// advice (before: written without a word).
+    @Test func aBoardTooTallForViewersIsSaid() throws {
+        let (dir, baseline, current) = try Self.changedPairs(45)
+        let result = try CLI.run(["diff", baseline, current, "-o", dir + "/board.png"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("warning: \(dir)/board.png would be 1500x"), "\(result.stderr)")
+        #expect(result.stderr.contains("split it into pages with --max-height 16000"))
+    }
+
+    @Test func maxHeightIsChecked() throws {
+        #expect(try CLI.run(["diff", "a", "b", "--max-height", "50", "-o", "b.png"]).stderr.contains("--max-height must be between 100 and 100000, got 50"))
+        #expect(try CLI.run(["diff", "a", "b", "--max-height", "500"]).stderr.contains("--max-height cuts the board into pages: give the board with -o"))
+    }
+}

@@ -5,7 +5,8 @@ extension DiffReport {
     ///
     /// - Throws: `ImageDecodingError` when an image of a changed pair cannot be read again,
     ///   `SheetError` when the board cannot be laid out.
-    public func board(typesetter: Typesetter, width: Int = 1500) throws -> ContactSheet? {
+    /// With `maxHeight`, the board is cut into pages no taller (a card is never cut).
+    public func board(typesetter: Typesetter, width: Int = 1500, maxHeight: Int? = nil) throws -> ContactSheet? {
         let c = comparison
         guard !c.passes else { return nil }
         let decoder = ImageDecoder()
@@ -50,12 +51,15 @@ extension DiffReport {
         options.title = "mosaic diff: \(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
             + (c.withinTolerance.isEmpty ? "" : ", \(c.withinTolerance.count) within tolerance") + (c.failed.isEmpty ? "" : ", \(c.failed.count) failed")
         options.captionLines = 3
+        options.maxHeight = maxHeight
         return try ContactSheet(catalog: Catalog(sections: sections), options: options, typesetter: typesetter)
     }
 
-    /// Renders the board (see `board`) as a PNG at `output`. Nil when there is nothing to show.
-    public func renderBoard(to output: String, typesetter: Typesetter, width: Int = 1500) throws -> RenderSummary? {
-        guard let sheet = try board(typesetter: typesetter, width: width) else { return nil }
+    /// Renders the board (see `board`) as a PNG at `output` (`NAME-1.png`, `NAME-2.png`, ...
+    /// when `maxHeight` cuts it into pages: the summary's `files`). Nil when there is
+    /// nothing to show.
+    public func renderBoard(to output: String, typesetter: Typesetter, width: Int = 1500, maxHeight: Int? = nil) throws -> RenderSummary? {
+        guard let sheet = try board(typesetter: typesetter, width: width, maxHeight: maxHeight) else { return nil }
         return try SheetRenderer(sheet: sheet).render(to: output)
     }
 
