@@ -114,3 +114,22 @@ import Testing
         #expect(try CLI.run(["diff", "a", "b", "--max-height", "500"]).stderr.contains("--max-height cuts the board into pages: give the board with -o"))
     }
 }
+
+/// A report named on a device, FIFO or socket is refused before any work (before: the
+/// report was written beside it and renamed over it: `--json /dev/full` as root left
+/// /dev/full a regular file).
+@Suite struct DiffSpecialOutputTests {
+    @Test func aFIFOIsNotReplacedByAReport() throws {
+        let dir = CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let fifo = dir + "/report.json"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for flag in ["--json", "--junit"] {
+            let result = try CLI.run(["diff", DiffCommandTests.fixtures + "/text-changed-a.png", DiffCommandTests.fixtures + "/text-changed-b.png", flag, fifo])
+            #expect(result.status == 2)
+            #expect(result.stderr == "error: \(fifo): \(flag) names a device, FIFO or socket, not a file (mosaic writes a file beside it and renames it into place; for standard output give -)\n")
+            var status = stat()
+            #expect(stat(fifo, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO)
+        }
+    }
+}
