@@ -97,6 +97,10 @@ struct CardDecoding: Sendable {
         let source: Bitmap
         if let bitmap = card.entry.bitmap {
             source = bitmap
+        } else if let pixels = card.entry.pixels {
+            budget.reserve(pixels.bytes)
+            defer { budget.release(pixels.bytes) }
+            source = try pixels.make()
         } else {
             let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)
