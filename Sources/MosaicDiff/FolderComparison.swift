@@ -238,8 +238,9 @@ public struct FolderComparison: Sendable {
                 enumerator.skipDescendants()
                 continue
             }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            // Regular files only (after links): opening a FIFO to read its signature would
+            // wait for a writer for ever.
+            guard let status = FileNames.status(root + "/" + relative), (status.st_mode & S_IFMT) == S_IFREG else { continue }
             guard let handle = FileHandle(forReadingAtPath: root + "/" + relative) else { continue }
             let head = handle.readData(ofLength: 8)
             // A read handle: closing it cannot lose data, and the file was read already.

@@ -80,3 +80,20 @@ import Testing
         }
     }
 }
+
+/// Folders holding what is not a regular file.
+@Suite struct FolderListingTests {
+    /// A FIFO in a folder compared is left out (before: opened to read its signature, the
+    /// run waited for a writer for ever).
+    @Test(.timeLimit(.minutes(1))) func aFIFOInAFolderIsLeftOut() throws {
+        let dir = NSTemporaryDirectory() + "mosaic-fifo-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for side in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: PixelmatchTests.fixtures + "/identical-a.png", toPath: dir + "/\(side)/same.png")
+        }
+        #expect(mkfifo(dir + "/a/pipe.png", 0o644) == 0)
+        let comparison = try FolderComparison.compare(baseline: dir + "/a", current: dir + "/b")
+        #expect(comparison.results.map(\.relativePath) == ["same.png"] && comparison.passes)
+    }
+}
