@@ -50,23 +50,24 @@ public struct FolderComparison: Sendable {
             result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
             return FolderComparison(results: [result])
         }
-        let left = try images(in: baseline, decoder: decoder)
-        let right = try images(in: current, decoder: decoder)
-        let paths = Set(left).union(right).sorted()
-        var results: [PairResult] = paths.map { path in
+        let left = Set(try images(in: baseline, decoder: decoder))
+        let right = Set(try images(in: current, decoder: decoder))
+        var results: [PairResult] = []
+        // The pairs present on both sides, and where their results go.
+        var pairs: [Pair] = [], both: [Int] = []
+        for path in left.union(right).sorted() {
             switch (left.contains(path), right.contains(path)) {
             case (true, true):
-                return PairResult(relativePath: path, status: .unchanged, baselinePath: baseline + "/" + path, currentPath: current + "/" + path)
+                both.append(results.count)
+                pairs.append(Pair(relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path))
+                results.append(PairResult(relativePath: path, status: .unchanged, baselinePath: baseline + "/" + path, currentPath: current + "/" + path))
             case (false, true):
-                return PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: current + "/" + path)
+                results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: current + "/" + path))
             default:
-                return PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil)
+                results.append(PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil))
             }
         }
-        let both = results.indices.filter { results[$0].baselinePath != nil && results[$0].currentPath != nil }
-        let compared = try work.run(
-            both.map { Pair(relativePath: results[$0].relativePath, baseline: results[$0].baselinePath!, current: results[$0].currentPath!) },
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let compared = try work.run(pairs, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let names = try numberDiffImages(compared.map(\.diffImagePath), in: diffImages)
         for (k, index) in both.enumerated() {
             results[index] = compared[k]
