@@ -46,7 +46,8 @@ public struct FolderComparison: Sendable {
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder.boolValue {
             let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)
-            var result = try work.compare(pair, index: 0)
+            // One pair: its two images decoded at once when there are threads to spare.
+            var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
             result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
             return FolderComparison(results: [result])
         }
@@ -144,7 +145,7 @@ public struct FolderComparison: Sendable {
         /// headers, when more than the whole budget). With a folder for diff images, a
         /// pair that differs is scanned a second time to draw its diff image, which is
         /// written as `.pair-INDEX.png` (numbered in order by `numberDiffImages`).
-        func compare(_ pair: Pair, index: Int, budget: DecodeBudget? = nil) throws(DiffError) -> PairResult {
+        func compare(_ pair: Pair, index: Int, budget: DecodeBudget? = nil, decodeTogether: Bool = false) throws(DiffError) -> PairResult {
             var straight = decoder
             straight.premultiplyAlpha = false
             let bytesA: [UInt8], bytesB: [UInt8], infoA: ImageInfo, infoB: ImageInfo
@@ -175,9 +176,24 @@ public struct FolderComparison: Sendable {
             budget?.reserve(bytes)
             defer { budget?.release(bytes) }
             let a: Bitmap, b: Bitmap
-            do {
-                a = try straight.decode(bytes: bytesA, path: pair.baseline).bitmap
-                b = try straight.decode(bytes: bytesB, path: pair.current).bitmap
+            do throws(ImageDecodingError) {
+                if decodeTogether {
+                    let decoded = Locked([Result<Bitmap, ImageDecodingError>?](repeating: nil, count: 2))
+                    let reader = straight
+                    DispatchQueue.concurrentPerform(iterations: 2) { k in
+                        let result = Result { () throws(ImageDecodingError) -> Bitmap in
+                            try reader.decode(bytes: k == 0 ? bytesA : bytesB, path: k == 0 ? pair.baseline : pair.current).bitmap
+                        }
+                        decoded.withLock { $0[k] = result }
+                    }
+                    // The baseline's error first, as when decoded one after the other.
+                    let results = decoded.withLock { $0 }.compactMap { $0 }
+                    a = try results[0].get()
+                    b = try results[1].get()
+                } else {
+                    a = try straight.decode(bytes: bytesA, path: pair.baseline).bitmap
+                    b = try straight.decode(bytes: bytesB, path: pair.current).bitmap
+                }
             } catch {
                 throw .image(error)
             }
