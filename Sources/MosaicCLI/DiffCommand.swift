@@ -87,7 +87,7 @@ struct DiffCommand: ParsableCommand {
                 baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
-            var staleBoard: String?
+            var staleBoard: [String] = []
             var boardFiles: [String]?
             if let output {
                 if let sheet = try report.board(typesetter: try SheetArguments.typesetter(), maxHeight: maxHeight) {
@@ -95,11 +95,18 @@ struct DiffCommand: ParsableCommand {
                     let files = PNGSink.pagePaths(for: output, pageCount: sheet.layout.pageCount)
                     if !quiet { warnOfLargePages(sheet, files: files) }
                     boardFiles = try SheetRenderer(sheet: sheet).render(to: output).files
-                } else if FileManager.default.fileExists(atPath: output), PNGSink.isMosaicSheet(output) {
-                    // Nothing to show: a board of an earlier run would say otherwise. Only
-                    // one mosaic wrote is removed.
-                    try FileManager.default.removeItem(atPath: output)
-                    staleBoard = output
+                } else {
+                    // Nothing to show: a board of an earlier run (one page, or its pages
+                    // NAME-1.png, NAME-2.png, ...) would say otherwise. Only pages mosaic
+                    // wrote are removed.
+                    var pages = [output]
+                    while FileManager.default.fileExists(atPath: PNGSink.pagePath(for: output, number: pages.count)) {
+                        pages.append(PNGSink.pagePath(for: output, number: pages.count))
+                    }
+                    for page in pages where FileManager.default.fileExists(atPath: page) && PNGSink.isMosaicSheet(page) {
+                        try FileManager.default.removeItem(atPath: page)
+                        staleBoard.append(page)
+                    }
                 }
             }
             if let json {
@@ -113,7 +120,7 @@ struct DiffCommand: ParsableCommand {
             if let junit { try writeAtomically(Data(report.junit().utf8), to: junit) }
             if !quiet {
                 var lines = report.summaryLines()
-                if let staleBoard { lines.append("no board: nothing changed (removed the previous \(staleBoard))") }
+                if !staleBoard.isEmpty { lines.append("no board: nothing changed (removed the previous \(staleBoard.joined(separator: ", ")))") }
                 if json == "-" { lines.forEach(printError) } else { lines.forEach { print($0) } }
             }
             if !comparison.passes { throw ExitCode(1) }

@@ -109,6 +109,20 @@ import Testing
         #expect(result.stderr.contains("split it into pages with --max-height 16000"))
     }
 
+    /// A run with nothing to show removes the pages an earlier run wrote (before: only
+    /// NAME.png, so board-1.png, board-2.png ... stayed and told of changes gone).
+    @Test func aRunWithNothingToShowRemovesTheEarlierPages() throws {
+        let (dir, baseline, current) = try Self.changedPairs(6)
+        #expect(try CLI.run(["diff", baseline, current, "-o", dir + "/board.png", "--max-height", "1000", "-q"]).status == 1)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("board-") }.sorted()
+        #expect(pages.count >= 2)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/board-99.png"))
+        let result = try CLI.run(["diff", baseline, baseline, "-o", dir + "/board.png"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasSuffix("no board: nothing changed (removed the previous \(pages.map { dir + "/" + $0 }.joined(separator: ", ")))\n"), "\(result.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("board") } == ["board-99.png"])
+    }
+
     @Test func maxHeightIsChecked() throws {
         #expect(try CLI.run(["diff", "a", "b", "--max-height", "50", "-o", "b.png"]).stderr.contains("--max-height must be between 100 and 100000, got 50"))
         #expect(try CLI.run(["diff", "a", "b", "--max-height", "500"]).stderr.contains("--max-height cuts the board into pages: give the board with -o"))
