@@ -81,6 +81,30 @@ import Testing
     }
 }
 
+extension FastComparisonTests {
+    /// Two 390-byte animated WebPs whose canvas says 16000 x 16000 (and 16000 x 15999): an
+    /// animation decodes its canvas three times over, so the pair is refused from the
+    /// headers (before: decoded, 4.2 GB for two 700-byte files).
+    @Test func aHugeAnimatedWebPCanvasIsRefusedBeforeDecoding() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/seeds-webp/animated.webp")
+        var bytes = try [UInt8](Data(contentsOf: seed))
+        #expect(Array(bytes[12..<16]) == Array("VP8X".utf8))
+        let dir = NSTemporaryDirectory() + "mosaic-anim-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The canvas's width and height less one, 24 bits each, after the flags.
+        bytes.replaceSubrange(24..<30, with: [0x7F, 0x3E, 0, 0x7F, 0x3E, 0])
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/a.webp"))
+        bytes.replaceSubrange(27..<30, with: [0x7E, 0x3E, 0])
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/b.webp"))
+        let each = 16000 * 16000 * 4 * 3, other = 16000 * 15999 * 4 * 3
+        #expect(throws: DiffError.image(.tooMuchMemory(path: dir + "/a.webp", bytes: each + other, limit: 1 << 30))) {
+            try FolderComparison.compare(baseline: dir + "/a.webp", current: dir + "/b.webp")
+        }
+    }
+}
+
 /// Folders holding what is not a regular file.
 @Suite struct FolderListingTests {
     /// A FIFO in a folder compared is left out (before: opened to read its signature, the
