@@ -315,8 +315,12 @@ typedef struct {
     /// Filtered rows (a filter byte and `row_bytes` each) as inflated, `start` to `end`.
     uint8_t *raw;
     size_t raw_capacity, raw_start, raw_end;
-    /// The previous unfiltered row (zeros above the first) and the current one.
+    /// The previous unfiltered row (zeros above the first) and the current one. Four-
+    /// channel rows are unfiltered in the caller's rows: `previous` is then the last row of
+    /// the previous read (copied back when a read ends).
     uint8_t *previous, *current;
+    /// A third row, for two rows unfiltered at once (`mosaic_png_fast_two_rows`).
+    uint8_t *spare;
     size_t row_bytes;
     int channels;
 } mosaic_png_fast;
@@ -344,6 +348,7 @@ static void mosaic_png_fast_free(mosaic_png_fast *fast) {
     free(fast->raw);
     free(fast->previous);
     free(fast->current);
+    free(fast->spare);
     free(fast);
 }
 
@@ -370,13 +375,16 @@ static mosaic_png_fast *mosaic_png_fast_open(const mosaic_png_reader *reader, in
     fast->size = reader->size;
     fast->channels = channels;
     fast->row_bytes = (size_t)width * (size_t)channels;
-    fast->raw_capacity = fast->row_bytes + 1 < 65536 ? 262144 : 4 * (fast->row_bytes + 1);
+    // Room for many rows: what is left of a row when the buffer fills is moved to its
+    // start, a copy that is rarer the larger the buffer.
+    fast->raw_capacity = fast->row_bytes + 1 < 65536 ? 1048576 : 16 * (fast->row_bytes + 1);
     fast->raw = malloc(fast->raw_capacity);
     fast->previous = calloc(1, fast->row_bytes);
     fast->current = calloc(1, fast->row_bytes);
+    fast->spare = calloc(1, fast->row_bytes);
     isal_inflate_init(&fast->inflate);
     fast->next_chunk = reader->offset - 8;
-    if (!fast->raw || !fast->previous || !fast->current || !mosaic_png_fast_next_idat(fast)) {
+    if (!fast->raw || !fast->previous || !fast->current || !fast->spare || !mosaic_png_fast_next_idat(fast)) {
         mosaic_png_fast_free(fast);
         return NULL;
     }
@@ -411,6 +419,106 @@ static int mosaic_png_fast_fill(mosaic_png_fast *fast, size_t wanted) {
     return 1;
 }
 
+#if defined(__SSE2__)
+/// Paeth unfiltering a pixel at a time in SSE2 lanes (the left neighbour is the pixel just
+/// made), from byte `bpp` on; returns where it stopped (the caller finishes the row). Four
+/// bytes are loaded and stored a pixel: with `bpp` 3 the fourth is the next pixel's first
+/// (stored again when that pixel is made), so it stops one pixel before the end. Inlined
+/// with a constant `bpp`, so that every store is one 4-byte move.
+static inline __attribute__((always_inline)) size_t mosaic_paeth_pixels(
+    const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, const int bpp) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i keep = bpp == 3 ? _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1) : _mm_set1_epi16(-1);
+    size_t i = (size_t)bpp;
+    uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
+    __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)aw), zero);
+    for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
+        uint32_t bw, cw, rw;
+        memcpy(&bw, above + i, 4);
+        memcpy(&cw, above + i - bpp, 4);
+        memcpy(&rw, raw + i, 4);
+        __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bw), zero);
+        __m128i c = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)cw), zero);
+        __m128i predictor = mosaic_paeth_epi16(a, b, c);
+        __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, zero), _mm_cvtsi32_si128((int)rw));
+        uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
+        memcpy(out + i, &vw, 4);
+        a = _mm_and_si128(_mm_unpacklo_epi8(value, zero), keep);
+    }
+    return i;
+}
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// mosaic_paeth_epi16 with SSSE3's absolute value and SSE4.1's blend.
+__attribute__((target("sse4.1"))) static inline __m128i mosaic_paeth_sse41(__m128i a, __m128i b, __m128i c) {
+    __m128i x = _mm_sub_epi16(b, c), y = _mm_sub_epi16(a, c);
+    __m128i pa = _mm_abs_epi16(x), pb = _mm_abs_epi16(y), pc = _mm_abs_epi16(_mm_add_epi16(x, y));
+    __m128i notA = _mm_or_si128(_mm_cmpgt_epi16(pa, pb), _mm_cmpgt_epi16(pa, pc));
+    __m128i bc = _mm_blendv_epi8(b, c, _mm_cmpgt_epi16(pb, pc));
+    return _mm_blendv_epi8(a, bc, notA);
+}
+
+/// Four bytes at `p` widened to 16-bit lanes.
+__attribute__((target("sse4.1"))) static inline __m128i mosaic_load4_epi16(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)w));
+}
+
+/// The predictor plus the filtered bytes at `raw`, stored at `out` (four bytes).
+__attribute__((target("sse4.1"))) static inline __m128i mosaic_paeth_store(__m128i predictor, const uint8_t *raw, uint8_t *out) {
+    uint32_t rw;
+    memcpy(&rw, raw, 4);
+    __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, predictor), _mm_cvtsi32_si128((int)rw));
+    uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
+    memcpy(out, &vw, 4);
+    return _mm_cvtepu8_epi16(value);
+}
+
+/// mosaic_paeth_pixels with SSSE3's absolute value and SSE4.1's blend (chosen at run
+/// time): a shorter chain from one pixel to the next.
+__attribute__((target("sse4.1"))) static size_t mosaic_paeth_pixels_sse41(
+    const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, const int bpp) {
+    const __m128i keep = bpp == 3 ? _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1) : _mm_set1_epi16(-1);
+    size_t i = (size_t)bpp;
+    uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
+    __m128i a = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)aw));
+    for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
+        __m128i predictor = mosaic_paeth_sse41(a, mosaic_load4_epi16(above + i), mosaic_load4_epi16(above + i - bpp));
+        a = _mm_and_si128(mosaic_paeth_store(predictor, raw + i, out + i), keep);
+    }
+    return i;
+}
+
+/// Two Paeth rows at once, the second a pixel behind the first: each pixel waits for the
+/// one on its left, so one row is a chain; two rows are two chains the processor runs
+/// side by side. `above` is the row before the first (`n` >= 4 `bpp` bytes, `bpp` 3 or
+/// 4). Every byte of both rows is made.
+__attribute__((target("sse4.1"))) static void mosaic_paeth_two_rows_sse41(
+    const uint8_t *raw0, const uint8_t *raw1, const uint8_t *above, uint8_t *out0, uint8_t *out1, size_t n, const int bpp) {
+    const __m128i keep = bpp == 3 ? _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1) : _mm_set1_epi16(-1);
+    // The first pixel of a row has only the one above (a = c = 0: the predictor is b).
+    for (int k = 0; k < bpp; k++) out0[k] = (uint8_t)(raw0[k] + above[k]);
+    for (int k = 0; k < bpp; k++) out1[k] = (uint8_t)(raw1[k] + out0[k]);
+    __m128i a0 = _mm_and_si128(mosaic_load4_epi16(out0), keep), a1 = _mm_and_si128(mosaic_load4_epi16(out1), keep);
+    __m128i c0 = mosaic_load4_epi16(above);
+    size_t i = (size_t)bpp;
+    for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
+        __m128i b0 = mosaic_load4_epi16(above + i);
+        __m128i v0 = _mm_and_si128(mosaic_paeth_store(mosaic_paeth_sse41(a0, b0, c0), raw0 + i, out0 + i), keep);
+        // The second row's pixel: above it the pixel just made, above-left the one before.
+        __m128i v1 = mosaic_paeth_store(mosaic_paeth_sse41(a1, v0, a0), raw1 + i, out1 + i);
+        c0 = b0;
+        a0 = v0;
+        a1 = _mm_and_si128(v1, keep);
+    }
+    for (size_t j = i; j < n; j++) out0[j] = (uint8_t)(raw0[j] + mosaic_paeth(out0[j - bpp], above[j], above[j - bpp]));
+    for (size_t j = i; j < n; j++) out1[j] = (uint8_t)(raw1[j] + mosaic_paeth(out1[j - bpp], out0[j], out0[j - bpp]));
+}
+#define MOSAIC_HAVE_SSE41_PAETH 1
+#endif
+
 /// Undoes the row's filter: `raw` (after its filter byte) into `out`, `above` the row
 /// before (zeros for the first). 0 for a filter type past 4.
 static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *above, uint8_t *out, size_t n, int bpp) {
@@ -432,30 +540,17 @@ static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *ab
         return 1;
     case 4:
         for (; i < (size_t)bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + above[i]);
-#if defined(__SSE2__)
-        if (bpp >= 3) {
-            // A pixel a step (the left neighbour is the pixel just made). Loads and stores
-            // four bytes, so a 3-byte pixel stops one pixel early and the tail is done
-            // below.
-            const __m128i zero = _mm_setzero_si128();
-            uint32_t aw = (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 | (bpp == 4 ? (uint32_t)out[3] << 24 : 0);
-            __m128i a = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)aw), zero);
-            for (; i + 4 <= n && (bpp == 4 || i + 4 < n); i += (size_t)bpp) {
-                uint32_t bw, cw, rw;
-                memcpy(&bw, above + i, 4);
-                memcpy(&cw, above + i - bpp, 4);
-                memcpy(&rw, raw + i, 4);
-                __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)bw), zero);
-                __m128i c = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)cw), zero);
-                __m128i predictor = mosaic_paeth_epi16(a, b, c);
-                __m128i value = _mm_add_epi8(_mm_packus_epi16(predictor, zero), _mm_cvtsi32_si128((int)rw));
-                uint32_t vw = (uint32_t)_mm_cvtsi128_si32(value);
-                memcpy(out + i, &vw, (size_t)bpp);
-                a = _mm_unpacklo_epi8(value, zero);
-                if (bpp == 3) a = _mm_and_si128(a, _mm_set_epi16(0, 0, 0, 0, 0, -1, -1, -1));
-            }
-        }
+#if defined(MOSAIC_HAVE_SSE41_PAETH)
+        if (bpp >= 3 && __builtin_cpu_supports("sse4.1")) {
+            i = mosaic_paeth_pixels_sse41(raw, above, out, n, bpp);
+        } else
 #endif
+        {
+#if defined(__SSE2__)
+            if (bpp == 4) i = mosaic_paeth_pixels(raw, above, out, n, 4);
+            else if (bpp == 3) i = mosaic_paeth_pixels(raw, above, out, n, 3);
+#endif
+        }
         for (; i < n; i++) out[i] = (uint8_t)(raw[i] + mosaic_paeth(out[i - bpp], above[i], above[i - bpp]));
         return 1;
     default:
@@ -463,27 +558,39 @@ static int mosaic_png_unfilter(int filter, const uint8_t *raw, const uint8_t *ab
     }
 }
 
-/// The next row as RGBA8 (libpng's transforms: grey copied to red, green and blue, an
-/// opaque alpha added). 0 when the stream is damaged or ends first.
-static int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, size_t width) {
-    size_t n = fast->row_bytes;
-    if (!mosaic_png_fast_fill(fast, n + 1)) return 0;
-    const uint8_t *raw = fast->raw + fast->raw_start;
-    if (!mosaic_png_unfilter(raw[0], raw + 1, fast->previous, fast->current, n, fast->channels)) return 0;
-    fast->raw_start += n + 1;
-    const uint8_t *row = fast->current;
-    switch (fast->channels) {
-    case 4:
-        memcpy(rgba, row, n);
-        break;
-    case 3:
-        for (size_t x = 0; x < width; x++) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// RGB to RGBA (opaque), four pixels a step with SSSE3's byte shuffle (chosen at run
+/// time); returns the pixels done (the rest are the caller's: the last 16-byte load must
+/// stay inside the row).
+__attribute__((target("ssse3"))) static size_t mosaic_rgb_to_rgba_ssse3(const uint8_t *row, uint8_t *rgba, size_t width) {
+    const __m128i shuffle = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    const __m128i opaque = _mm_set1_epi32((int)0xFF000000u);
+    size_t x = 0;
+    for (; x + 6 <= width; x += 4) {
+        __m128i in = _mm_loadu_si128((const __m128i *)(row + 3 * x));
+        _mm_storeu_si128((__m128i *)(rgba + 4 * x), _mm_or_si128(_mm_shuffle_epi8(in, shuffle), opaque));
+    }
+    return x;
+}
+#endif
+
+/// An unfiltered row of `channels` samples a pixel as RGBA8 (libpng's transforms: grey
+/// copied to red, green and blue, an opaque alpha added).
+static void mosaic_png_widen(const uint8_t *row, uint8_t *rgba, size_t width, int channels) {
+    switch (channels) {
+    case 3: {
+        size_t x = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (__builtin_cpu_supports("ssse3")) x = mosaic_rgb_to_rgba_ssse3(row, rgba, width);
+#endif
+        for (; x < width; x++) {
             rgba[4 * x] = row[3 * x];
             rgba[4 * x + 1] = row[3 * x + 1];
             rgba[4 * x + 2] = row[3 * x + 2];
             rgba[4 * x + 3] = 0xFF;
         }
         break;
+    }
     case 2:
         for (size_t x = 0; x < width; x++) {
             rgba[4 * x] = rgba[4 * x + 1] = rgba[4 * x + 2] = row[2 * x];
@@ -496,11 +603,59 @@ static int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, size_t widt
             rgba[4 * x + 3] = 0xFF;
         }
     }
+}
+
+/// The next row as RGBA8 (libpng's transforms: grey copied to red, green and blue, an
+/// opaque alpha added). `above` is the row before as RGBA8 when the caller still holds
+/// it (a four-channel row is then unfiltered straight into `rgba`, with no copy), else
+/// NULL. 0 when the stream is damaged or ends first.
+static int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, const uint8_t *above, size_t width) {
+    size_t n = fast->row_bytes;
+    if (!mosaic_png_fast_fill(fast, n + 1)) return 0;
+    const uint8_t *raw = fast->raw + fast->raw_start;
+    if (fast->channels == 4) {
+        if (!mosaic_png_unfilter(raw[0], raw + 1, above ? above : fast->previous, rgba, n, 4)) return 0;
+        fast->raw_start += n + 1;
+        return 1;
+    }
+    if (!mosaic_png_unfilter(raw[0], raw + 1, fast->previous, fast->current, n, fast->channels)) return 0;
+    fast->raw_start += n + 1;
+    mosaic_png_widen(fast->current, rgba, width, fast->channels);
     uint8_t *swap = fast->previous;
     fast->previous = fast->current;
     fast->current = swap;
     return 1;
 }
+
+/// Two Paeth rows unfiltered at once (mosaic_paeth_two_rows_sse41), when the next two
+/// rows are both Paeth and the processor has SSE4.1; `above` as for mosaic_png_fast_row.
+/// 0 when not (nothing is taken: the caller reads a row at a time).
+static int mosaic_png_fast_two_rows(mosaic_png_fast *fast, uint8_t *rgba0, uint8_t *rgba1, const uint8_t *above, size_t width) {
+#if defined(MOSAIC_HAVE_SSE41_PAETH)
+    size_t n = fast->row_bytes;
+    int bpp = fast->channels;
+    if (bpp < 3 || n < 4 * (size_t)bpp || !__builtin_cpu_supports("sse4.1")) return 0;
+    if (!mosaic_png_fast_fill(fast, 2 * (n + 1))) return 0;
+    const uint8_t *raw = fast->raw + fast->raw_start;
+    if (raw[0] != 4 || raw[n + 1] != 4) return 0;
+    if (bpp == 4) {
+        mosaic_paeth_two_rows_sse41(raw + 1, raw + n + 2, above ? above : fast->previous, rgba0, rgba1, n, 4);
+    } else {
+        mosaic_paeth_two_rows_sse41(raw + 1, raw + n + 2, fast->previous, fast->current, fast->spare, n, 3);
+        mosaic_png_widen(fast->current, rgba0, width, 3);
+        mosaic_png_widen(fast->spare, rgba1, width, 3);
+        uint8_t *free_row = fast->previous;
+        fast->previous = fast->spare;
+        fast->spare = free_row;
+    }
+    fast->raw_start += 2 * (n + 1);
+    return 1;
+#else
+    (void)fast; (void)rgba0; (void)rgba1; (void)above; (void)width;
+    return 0;
+#endif
+}
+
 
 /// After the last row: the stream ends there (its Adler-32 right), in the last IDAT, with
 /// no bytes to spare. Returns the offset of the chunk after the image data, or 0.
@@ -718,9 +873,22 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
     }
     int y = 0;
     if (stream->fast) {
-        for (; y < count; y++) {
-            if (!mosaic_png_fast_row(stream->fast, rows + (size_t)y * stride, (size_t)stream->width)) break;
+        mosaic_png_fast *fast = stream->fast;
+        while (y < count) {
+            const uint8_t *above = y > 0 ? rows + (size_t)(y - 1) * stride : NULL;
+            uint8_t *row = rows + (size_t)y * stride;
+            if (y + 1 < count && mosaic_png_fast_two_rows(fast, row, row + stride, above, (size_t)stream->width)) {
+                y += 2;
+                stream->rows_left -= 2;
+                continue;
+            }
+            if (!mosaic_png_fast_row(fast, row, above, (size_t)stream->width)) break;
+            y += 1;
             stream->rows_left -= 1;
+        }
+        // A four-channel row was unfiltered in place: the next read's first row needs it.
+        if (y > 0 && fast->channels == 4) {
+            memcpy(fast->previous, rows + (size_t)(y - 1) * stride, fast->row_bytes);
         }
         if (y == count) return stream->result;
         mosaic_result result = mosaic_png_stream_fall_back(stream);

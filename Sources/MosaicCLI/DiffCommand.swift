@@ -26,6 +26,8 @@ struct DiffCommand: ParsableCommand {
     var ignore: [String] = []
     @Option(name: [.short, .long], help: "Write a board PNG: baseline | current | diff for each changed pair.")
     var output: String?
+    @Option(parsing: .unconditional, help: "Cut the board into pages no taller than this (NAME-1.png, NAME-2.png, ...; the JSON lists them).")
+    var maxHeight: Int?
     @Option(help: ArgumentHelp("Write a JSON report to FILE, or - for standard output.", valueName: "file"))
     var json: String?
     @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "file"))
@@ -34,6 +36,8 @@ struct DiffCommand: ParsableCommand {
         "Write an HTML report to FILE (.html), its diff images in FILE_files/ beside it; images compared are linked, not copied.",
         valueName: "file"))
     var html: String?
+    @Option(parsing: .unconditional, help: "Pairs compared at once (default: the number of cores); the reports are the same for any number.")
+    var jobs: Int?
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
@@ -44,6 +48,9 @@ struct DiffCommand: ParsableCommand {
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
         if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
         _ = try regions()
+        if let maxHeight, maxHeight < 100 || maxHeight > 100_000 { throw ValidationError("--max-height must be between 100 and 100000, got \(maxHeight)") }
+        if maxHeight != nil && output == nil { throw ValidationError("--max-height cuts the board into pages: give the board with -o") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256, got \(jobs)") }
         if let output, !output.lowercased().hasSuffix(".png") {
             throw ValidationError("--output: the board is a PNG; \"\(output)\" does not end in .png")
         }
@@ -78,23 +85,36 @@ struct DiffCommand: ParsableCommand {
             try page?.check(reading: [baseline, current])
             let staging = try page?.makeStagingFolder()
             let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path)
+                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
-            var staleBoard: String?
-            if let output, try report.renderBoard(to: output, typesetter: try SheetArguments.typesetter()) == nil {
-                // Nothing to show: a board of an earlier run would say otherwise. Only one
-                // mosaic wrote is removed.
-                if FileManager.default.fileExists(atPath: output), PNGSink.isMosaicSheet(output) {
-                    try FileManager.default.removeItem(atPath: output)
-                    staleBoard = output
+            var staleBoard: [String] = []
+            var boardFiles: [String]?
+            if let output {
+                if let sheet = try report.board(typesetter: try SheetArguments.typesetter(), maxHeight: maxHeight) {
+                    // Before anything is drawn, as render says it.
+                    let files = PNGSink.pagePaths(for: output, pageCount: sheet.layout.pageCount)
+                    if !quiet { warnOfLargePages(sheet, files: files) }
+                    boardFiles = try SheetRenderer(sheet: sheet).render(to: output).files
+                } else {
+                    // Nothing to show: a board of an earlier run (one page, or its pages
+                    // NAME-1.png, NAME-2.png, ...) would say otherwise. Only pages mosaic
+                    // wrote are removed.
+                    var pages = [output]
+                    while FileManager.default.fileExists(atPath: PNGSink.pagePath(for: output, number: pages.count)) {
+                        pages.append(PNGSink.pagePath(for: output, number: pages.count))
+                    }
+                    for page in pages where FileManager.default.fileExists(atPath: page) && PNGSink.isMosaicSheet(page) {
+                        try FileManager.default.removeItem(atPath: page)
+                        staleBoard.append(page)
+                    }
                 }
             }
             if let json {
                 if json == "-" {
-                    try Terminal.writeOutput(try report.json() + Data("\n".utf8))
+                    try Terminal.writeOutput(try report.json(board: boardFiles) + Data("\n".utf8))
                 } else {
-                    try PendingFile(try report.json(), at: json).commit()
+                    try PendingFile(try report.json(board: boardFiles), at: json).commit()
                 }
             }
             // Written beside their destination and renamed: a full disk names the file and its
@@ -102,7 +122,7 @@ struct DiffCommand: ParsableCommand {
             if let junit { try PendingFile(Data(report.junit().utf8), at: junit).commit() }
             if !quiet {
                 var lines = report.summaryLines()
-                if let staleBoard { lines.append("no board: nothing changed (removed the previous \(staleBoard))") }
+                if !staleBoard.isEmpty { lines.append("no board: nothing changed (removed the previous \(staleBoard.joined(separator: ", ")))") }
                 if json == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
             }
             if !comparison.passes { throw ExitCode(1) }

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicImage
 import MosaicLayout
+import MosaicSync
 
 /// Two folders matched by relative path, or two files.
 public struct FolderComparison: Sendable {
@@ -20,102 +21,227 @@ public struct FolderComparison: Sendable {
     /// Nothing changed (beyond the tolerance), added, removed or failed.
     public var passes: Bool { results.allSatisfy { $0.status == .unchanged || $0.status == .withinTolerance } }
 
+    /// The pixel memory the pairs in flight may hold together: 1 GiB (a 3840x2160 pair
+    /// with its diff image takes about 100 MiB, so several run at once). A pair needing
+    /// more than all of it (two 16000x16000 screens declared by 62-byte GIFs) is refused
+    /// from its headers, before any pixel memory is taken, as a failed pair
+    /// (`ImageDecodingError.tooMuchMemory`).
+    public static let memoryBudget = 1 << 30
+
     /// Compares `baseline` with `current`: two image files, or two folders whose images
     /// (JPEG or PNG, at any depth, hidden files skipped) are matched by relative path.
     ///
-    /// The results keep each pair's figures, not its diff image: with `diffImages`, the
-    /// diff image of each pair with differing pixels is written there as it is made
-    /// (`00001.png`, `00002.png`, ... in path order; the pair's `diffImagePath`), so that
-    /// memory holds one pair's images at a time however many are compared.
+    /// Pairs are decoded and compared on `jobs` threads (default: one per core), under
+    /// `memoryBudget`; the results are in path order whatever `jobs` is. The results keep
+    /// each pair's figures, not its diff image: with `diffImages`, the diff image of each
+    /// pair with differing pixels is written there as it is made (`00001.png`,
+    /// `00002.png`, ... in path order; the pair's `diffImagePath`), so that memory holds
+    /// only the pairs in flight however many are compared.
     public static func compare(
         baseline: String, current: String, options: ComparisonOptions = ComparisonOptions(),
-        tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil
+        tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil,
+        jobs: Int? = nil
     ) throws(DiffError) -> FolderComparison {
-        var writer = DiffImageWriter(folder: diffImages)
         // By the name's bytes (`FileNames`): a name that is not UTF-8 is compared too.
         guard FileNames.status(baseline) != nil else { throw .notFound(path: baseline) }
         guard FileNames.status(current) != nil else { throw .notFound(path: current) }
         let baselineIsFolder = FileNames.isFolder(baseline)
         guard baselineIsFolder == FileNames.isFolder(current) else { throw .kindMismatch(baseline: baseline, current: current) }
+        let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
-            let result = try comparePair(
-                relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current,
-                options: options, tolerance: tolerance, decoder: decoder, writer: &writer)
+            let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)
+            // One pair: its two images decoded at once when there are threads to spare.
+            var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
+            result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
             return FolderComparison(results: [result])
         }
         var specials: [String: String] = [:]
-        let left = try images(in: baseline, decoder: decoder, special: &specials)
-        let right = try images(in: current, decoder: decoder, special: &specials)
+        let left = Set(try images(in: baseline, decoder: decoder, special: &specials))
+        let right = Set(try images(in: current, decoder: decoder, special: &specials))
         var results: [PairResult] = []
-        for path in Set(left).union(right).sorted() {
+        // The pairs present on both sides, and where their results go.
+        var pairs: [Pair] = [], both: [Int] = []
+        for path in left.union(right).sorted() {
             switch (left.contains(path), right.contains(path)) {
             case (true, true):
-                // In folders, one unreadable image is a failed pair, not the end of the run:
-                // every other pair is still compared and reported.
-                do {
-                    results.append(try comparePair(
-                        relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path,
-                        options: options, tolerance: tolerance, decoder: decoder, writer: &writer))
-                } catch {
-                    guard case .image(let problem) = error else { throw error }
-                    results.append(PairResult(
-                        relativePath: path, status: .failed, baselinePath: baseline + "/" + path,
-                        currentPath: current + "/" + path, error: problem))
-                }
+                both.append(results.count)
+                pairs.append(Pair(relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path))
+                results.append(PairResult(relativePath: path, status: .unchanged, baselinePath: baseline + "/" + path, currentPath: current + "/" + path))
             case (false, true):
                 results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: current + "/" + path))
             default:
                 results.append(PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil))
             }
         }
+        let compared = try work.run(pairs, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let names = try numberDiffImages(compared.map(\.diffImagePath), in: diffImages)
+        for (k, index) in both.enumerated() {
+            results[index] = compared[k]
+            results[index].diffImagePath = names[k]
+        }
         var comparison = FolderComparison(results: results)
         comparison.skippedSpecialFiles = specials.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return comparison
     }
 
-    static func comparePair(
-        relativePath: String, baseline: String, current: String, options: ComparisonOptions, tolerance: DiffTolerance,
-        decoder: ImageDecoder, writer: inout DiffImageWriter
-    ) throws(DiffError) -> PairResult {
-        let a: Bitmap, b: Bitmap
-        var straight = decoder
-        straight.premultiplyAlpha = false
-        do {
-            a = try straight.decode(baseline).bitmap
-            b = try straight.decode(current).bitmap
-        } catch {
-            throw .image(error)
-        }
-        var difference = ImageComparison.compare(a, b, options: options, premultiplied: false)
-        var diffImagePath: String?
-        if let image = difference.diffImage, !difference.isMatch {
-            diffImagePath = try writer.write(image)
-        }
-        difference.diffImage = nil
-        var result = PairResult(
-            relativePath: relativePath, status: status(difference, tolerance: tolerance),
-            baselinePath: baseline, currentPath: current, difference: difference)
-        result.diffImagePath = diffImagePath
-        return result
+    /// Two files to compare.
+    struct Pair: Sendable {
+        let relativePath: String, baseline: String, current: String
     }
 
-    /// Writes diff images into a folder, numbered in the order they come.
-    struct DiffImageWriter {
-        let folder: String?
-        var count = 0
+    /// What every pair of a comparison shares: how to compare, and where diff images go.
+    struct PairWork: Sendable {
+        let options: ComparisonOptions
+        let tolerance: DiffTolerance
+        let decoder: ImageDecoder
+        let diffImages: String?
 
-        /// The path written, or nil without a folder.
-        mutating func write(_ image: Bitmap) throws(DiffError) -> String? {
-            guard let folder else { return nil }
-            count += 1
-            let path = folder + "/" + String(format: "%05d", count) + ".png"
-            do {
-                try image.writePNG(to: path, hasAlpha: !image.isOpaque, software: nil)
-            } catch {
-                throw .cannotWrite(path: path, reason: error.description)
+        /// Compares `pairs` on `jobs` threads under `memoryBudget`: the results in the
+        /// pairs' order. An image that cannot be read makes a failed pair (every other
+        /// pair is still compared); another error (a diff image that cannot be written)
+        /// ends the run: the first pair's in order, so the error too is the same for any
+        /// `jobs`.
+        func run(_ pairs: [Pair], jobs: Int) throws(DiffError) -> [PairResult] {
+            let state = Locked((next: 0, results: [PairResult?](repeating: nil, count: pairs.count), errors: [Int: DiffError]()))
+            let budget = DecodeBudget(bytes: FolderComparison.memoryBudget)
+            let worker: @Sendable () -> Void = {
+                while true {
+                    let index: Int? = state.withLock { s in
+                        guard s.next < pairs.count, s.errors.isEmpty else { return nil }
+                        s.next += 1
+                        return s.next - 1
+                    }
+                    guard let index else { return }
+                    let pair = pairs[index]
+                    do throws(DiffError) {
+                        let result = try compare(pair, index: index, budget: budget)
+                        state.withLock { $0.results[index] = result }
+                    } catch {
+                        guard case .image(let problem) = error else {
+                            state.withLock { $0.errors[index] = error }
+                            continue
+                        }
+                        let result = PairResult(
+                            relativePath: pair.relativePath, status: .failed, baselinePath: pair.baseline, currentPath: pair.current, error: problem)
+                        state.withLock { $0.results[index] = result }
+                    }
+                }
             }
-            return path
+            let threads = max(1, min(jobs, pairs.count))
+            if threads == 1 {
+                worker()
+            } else {
+                let group = DispatchGroup()
+                for _ in 0..<threads {
+                    group.enter()
+                    Thread {
+                        worker()
+                        group.leave()
+                    }.start()
+                }
+                group.wait()
+            }
+            let (results, errors) = state.withLock { ($0.results, $0.errors) }
+            if let first = errors.keys.min(), let error = errors[first] { throw error }
+            return results.compactMap { $0 }
         }
+
+        /// One pair: byte-identical files are equal without decoding (from their headers);
+        /// otherwise both are decoded, straight alpha as pixelmatch reads them, and
+        /// compared. The pixel memory is reserved from `budget` first (refused, from the
+        /// headers, when more than the whole budget). With a folder for diff images, a
+        /// pair that differs is scanned a second time to draw its diff image, which is
+        /// written as `.pair-INDEX.png` (numbered in order by `numberDiffImages`).
+        func compare(_ pair: Pair, index: Int, budget: DecodeBudget? = nil, decodeTogether: Bool = false) throws(DiffError) -> PairResult {
+            var straight = decoder
+            straight.premultiplyAlpha = false
+            let bytesA: [UInt8], bytesB: [UInt8], infoA: ImageInfo, infoB: ImageInfo
+            do throws(ImageDecodingError) {
+                bytesA = try straight.fileBytes(pair.baseline)
+                bytesB = try straight.fileBytes(pair.current)
+                guard let a = try straight.probe(bytes: bytesA, path: pair.baseline) else { throw ImageDecodingError.unreadable(path: pair.baseline, reason: "the headers are incomplete") }
+                guard let b = try straight.probe(bytes: bytesB, path: pair.current) else { throw ImageDecodingError.unreadable(path: pair.current, reason: "the headers are incomplete") }
+                (infoA, infoB) = (a, b)
+            } catch {
+                throw .image(error)
+            }
+            if options.ignoreRegions.isEmpty && bytesA.count == bytesB.count && memcmp(bytesA, bytesB, bytesA.count) == 0 {
+                let size = Size(width: infoA.orientedWidth, height: infoA.orientedHeight)
+                let difference = ImageDifference(
+                    differingPixels: 0, antialiasedPixels: 0, comparedPixels: size.width * size.height, bounds: nil, largestDelta: 0,
+                    size: size, diffImage: nil, sizeMismatch: nil)
+                return PairResult(
+                    relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
+                    baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
+            }
+            let decodeA = straight.decodedBytes(infoA, minimumSize: nil), decodeB = straight.decodedBytes(infoB, minimumSize: nil)
+            let diffBytes = diffImages == nil ? 0 : min(infoA.width * infoA.height, infoB.width * infoB.height) * 4
+            let bytes = decodeA + decodeB + diffBytes
+            guard bytes <= FolderComparison.memoryBudget else {
+                throw .image(.tooMuchMemory(path: decodeA >= decodeB ? pair.baseline : pair.current, bytes: bytes, limit: FolderComparison.memoryBudget))
+            }
+            budget?.reserve(bytes)
+            defer { budget?.release(bytes) }
+            let a: Bitmap, b: Bitmap
+            do throws(ImageDecodingError) {
+                if decodeTogether {
+                    let decoded = Locked([Result<Bitmap, ImageDecodingError>?](repeating: nil, count: 2))
+                    let reader = straight
+                    DispatchQueue.concurrentPerform(iterations: 2) { k in
+                        let result = Result { () throws(ImageDecodingError) -> Bitmap in
+                            try reader.decode(bytes: k == 0 ? bytesA : bytesB, path: k == 0 ? pair.baseline : pair.current).bitmap
+                        }
+                        decoded.withLock { $0[k] = result }
+                    }
+                    // The baseline's error first, as when decoded one after the other.
+                    let results = decoded.withLock { $0 }.compactMap { $0 }
+                    a = try results[0].get()
+                    b = try results[1].get()
+                } else {
+                    a = try straight.decode(bytes: bytesA, path: pair.baseline).bitmap
+                    b = try straight.decode(bytes: bytesB, path: pair.current).bitmap
+                }
+            } catch {
+                throw .image(error)
+            }
+            var difference = ImageComparison.compare(a, b, options: options, premultiplied: false, diffImage: false)
+            var diffImagePath: String?
+            if let folder = diffImages, !difference.isMatch {
+                let path = folder + "/.pair-\(index).png"
+                let image = ImageComparison.compare(a, b, options: options, premultiplied: false).diffImage ?? b
+                do {
+                    try image.writePNG(to: path, hasAlpha: !image.isOpaque, software: nil)
+                } catch {
+                    throw .cannotWrite(path: path, reason: error.description)
+                }
+                diffImagePath = path
+            }
+            difference.diffImage = nil
+            var result = PairResult(
+                relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
+                baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
+            result.diffImagePath = diffImagePath
+            return result
+        }
+    }
+
+    /// Renames the diff images written (by pair) to `00001.png`, `00002.png`, ... in the
+    /// order given: the names do not depend on which pair finished first.
+    static func numberDiffImages(_ written: [String?], in folder: String?) throws(DiffError) -> [String?] {
+        guard let folder else { return written }
+        var count = 0
+        var names: [String?] = []
+        for path in written {
+            guard let path else {
+                names.append(nil)
+                continue
+            }
+            count += 1
+            let name = folder + "/" + String(format: "%05d", count) + ".png"
+            guard rename(path, name) == 0 else { throw .cannotWrite(path: name, reason: String(cString: strerror(errno))) }
+            names.append(name)
+        }
+        return names
     }
 
     /// Identical, within the tolerance, or changed.

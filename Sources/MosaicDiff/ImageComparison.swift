@@ -1,3 +1,4 @@
+import Foundation
 import MosaicImage
 import MosaicLayout
 
@@ -15,16 +16,26 @@ public enum ImageComparison {
     ///   usual form) or the file's straight alpha (`ImageDecoder.premultiplyAlpha = false`:
     ///   exactly pixelmatch's input, so the counts match it exactly).
     public static func compare(
-        _ baseline: Bitmap, _ current: Bitmap, options: ComparisonOptions = ComparisonOptions(), premultiplied: Bool = true
+        _ baseline: Bitmap, _ current: Bitmap, options: ComparisonOptions = ComparisonOptions(), premultiplied: Bool = true,
+        diffImage makeDiffImage: Bool = true
     ) -> ImageDifference {
         let width = min(baseline.width, current.width)
         let height = min(baseline.height, current.height)
-        let a = straight(baseline, width: width, height: height, premultiplied: premultiplied)
-        let b = straight(current, width: width, height: height, premultiplied: premultiplied)
-        var diffImage = Bitmap(width: width, height: height)
-        let counts = diffImage.pixels.withUnsafeMutableBufferPointer { output in
-            a.withUnsafeBufferPointer { img1 in
-                b.withUnsafeBufferPointer { img2 in scan(img1, img2, width: width, height: height, options: options, output: output) }
+        // Straight-alpha inputs are read in place (rows of their own stride when the sizes
+        // differ); premultiplied ones are converted first.
+        let a = premultiplied ? straight(baseline, width: width, height: height) : baseline.pixels
+        let b = premultiplied ? straight(current, width: width, height: height) : current.pixels
+        let strideA = premultiplied ? width * 4 : baseline.width * 4
+        let strideB = premultiplied ? width * 4 : current.width * 4
+        var diffImage = makeDiffImage ? Bitmap(width: width, height: height) : nil
+        let counts = a.withUnsafeBufferPointer { img1 in
+            b.withUnsafeBufferPointer { img2 in
+                guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else { return Counts() }
+                let p1 = Plane(base: base1, stride: strideA), p2 = Plane(base: base2, stride: strideB)
+                guard diffImage != nil else { return scan(p1, p2, width: width, height: height, options: options, output: nil) }
+                return diffImage!.pixels.withUnsafeMutableBufferPointer { output in
+                    scan(p1, p2, width: width, height: height, options: options, output: output.baseAddress)
+                }
             }
         }
         var mismatch: (Size, Size)? = nil
@@ -53,62 +64,89 @@ public enum ImageComparison {
         var bounds: Rect? { maxX < 0 ? nil : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1) }
     }
 
+    /// Straight-alpha RGBA8 pixels: the first byte and the bytes from one row to the next.
+    struct Plane {
+        let base: UnsafePointer<UInt8>
+        let stride: Int
+
+        @inline(__always) func offset(_ x: Int, _ y: Int) -> Int { y &* stride &+ x &* 4 }
+        @inline(__always) subscript(_ i: Int) -> UInt8 { base[i] }
+    }
+
     /// pixelmatch's loop over two straight-alpha images of `width` x `height`: counts, and
-    /// the diff image written into `output`.
+    /// the diff image (`width` x `height`, packed) written into `output` when given.
+    ///
+    /// Identical stretches cost no colour math: a row equal in both images (and not cut by
+    /// an ignored region) is one `memcmp`, and inside a row that differs equal pixels are
+    /// skipped two at a time by 8-byte compares; the YIQ delta (pixelmatch's Double
+    /// arithmetic, unchanged) and the anti-aliasing check run only where a pixel differs.
     static func scan(
-        _ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-        options: ComparisonOptions, output: UnsafeMutableBufferPointer<UInt8>
+        _ img1: Plane, _ img2: Plane, width: Int, height: Int, options: ComparisonOptions, output: UnsafeMutablePointer<UInt8>?
     ) -> Counts {
         var counts = Counts()
-        guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else { return counts }
-        let words1 = UnsafeRawPointer(base1).assumingMemoryBound(to: UInt32.self)
-        let words2 = UnsafeRawPointer(base2).assumingMemoryBound(to: UInt32.self)
         let threshold = min(1, max(0, options.threshold))
         let maxDelta = maximumDelta * threshold * threshold
         let fade = min(1, max(0, options.fade))
-        let checkRegions = !options.ignoreRegions.isEmpty
+        let rowBytes = width &* 4
         for y in 0..<height {
-            for x in 0..<width {
-                let index = y &* width &+ x
-                let pos = index &* 4
-                if checkRegions && options.ignoreRegions.contains(where: { $0.contains(x: x, y: y) }) {
-                    if !options.maskOnly { grey(img1, pos, fade, output) }
+            let row1 = img1.base + img1.offset(0, y), row2 = img2.base + img2.offset(0, y)
+            let marks = output.map { $0 + y &* rowBytes }
+            let greyOut = options.maskOnly ? nil : marks
+            let regions = options.ignoreRegions.filter { $0.minY <= y && y < $0.maxY && $0.width > 0 }
+            if regions.isEmpty && memcmp(row1, row2, rowBytes) == 0 {
+                counts.compared &+= width
+                if let out = greyOut { greyRow(row1, width, fade, out) }
+                continue
+            }
+            var x = 0
+            while x < width {
+                if regions.contains(where: { $0.minX <= x && x < $0.maxX }) {
+                    if let out = greyOut { grey(row1 + x &* 4, fade, out + x &* 4) }
+                    x &+= 1
+                    continue
+                }
+                // Two equal pixels at once where both are compared.
+                if regions.isEmpty && x &+ 1 < width
+                    && UnsafeRawPointer(row1 + x &* 4).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(row2 + x &* 4).loadUnaligned(as: UInt64.self)
+                {
+                    counts.compared &+= 2
+                    if let out = greyOut {
+                        greyRow(row1 + x &* 4, 2, fade, out + x &* 4)
+                    }
+                    x &+= 2
                     continue
                 }
                 counts.compared &+= 1
-                // Most pixels of a regression test are identical: one word compare.
-                if words1[index] == words2[index] {
-                    if !options.maskOnly { grey(img1, pos, fade, output) }
+                let p1 = row1 + x &* 4, p2 = row2 + x &* 4
+                if UnsafeRawPointer(p1).loadUnaligned(as: UInt32.self) == UnsafeRawPointer(p2).loadUnaligned(as: UInt32.self) {
+                    if let out = greyOut { grey(p1, fade, out + x &* 4) }
+                    x &+= 1
                     continue
                 }
-                let delta = colorDelta(img1, img2, pos, pos, yOnly: false)
+                let delta = colorDelta(img1, img2, img1.offset(x, y), img2.offset(x, y), yOnly: false)
                 counts.largest = max(counts.largest, abs(delta))
                 if abs(delta) <= maxDelta {
-                    if !options.maskOnly { grey(img1, pos, fade, output) }
+                    if let out = greyOut { grey(p1, fade, out + x &* 4) }
                 } else if !options.includeAntialiasing
                     && (isAntialiased(img1, x, y, width, height, img2) || isAntialiased(img2, x, y, width, height, img1))
                 {
                     counts.antialiased += 1
-                    if !options.maskOnly { put(output, pos, options.antialiasingColor) }
+                    if let out = greyOut { put(out + x &* 4, options.antialiasingColor) }
                 } else {
                     counts.differs(x: x, y: y)
-                    put(output, pos, options.diffColor)
+                    if let out = marks { put(out + x &* 4, options.diffColor) }
                 }
+                x &+= 1
             }
         }
         return counts
     }
 
-    /// The top-left `width` x `height` of a bitmap, straight alpha, as pixelmatch sees it.
-    static func straight(_ bitmap: Bitmap, width: Int, height: Int, premultiplied: Bool) -> [UInt8] {
-        if !premultiplied && width == bitmap.width && height == bitmap.height { return bitmap.pixels }
+    /// The top-left `width` x `height` of a premultiplied bitmap, straight alpha, as
+    /// pixelmatch sees it.
+    static func straight(_ bitmap: Bitmap, width: Int, height: Int) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
-            if !premultiplied {
-                let s = y * bitmap.width * 4
-                out.replaceSubrange((y * width * 4)..<((y + 1) * width * 4), with: bitmap.pixels[s..<(s + width * 4)])
-                continue
-            }
             for x in 0..<width {
                 let s = (y * bitmap.width + x) * 4, d = (y * width + x) * 4
                 let alpha = bitmap.pixels[s + 3]
@@ -137,7 +175,7 @@ public enum ImageComparison {
     /// pixelmatch's colorDelta: the squared YIQ distance, negative when the second pixel
     /// is lighter; with `yOnly`, the brightness difference alone.
     @inline(__always)
-    static func colorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>, _ k: Int, _ m: Int, yOnly: Bool) -> Double {
+    static func colorDelta(_ img1: Plane, _ img2: Plane, _ k: Int, _ m: Int, yOnly: Bool) -> Double {
         let a1i = img1[k + 3], a2i = img2[m + 3]
         if a1i == a2i && img1[k] == img2[m] && img1[k + 1] == img2[m + 1] && img1[k + 2] == img2[m + 2] { return 0 }
         var r1 = Double(img1[k]), g1 = Double(img1[k + 1]), b1 = Double(img1[k + 2])
@@ -165,17 +203,17 @@ public enum ImageComparison {
 
     /// pixelmatch's antialiased(): a pixel between a darker and a brighter neighbour, one of
     /// which sits in a flat area in both images.
-    static func isAntialiased(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int, _ img2: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isAntialiased(_ img: Plane, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int, _ img2: Plane) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
-        let pos = (y1 * width + x1) * 4
+        let pos = img.offset(x1, y1)
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
         var minimum = 0.0, maximum = 0.0
         var minX = 0, minY = 0, maxX = 0, maxY = 0
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
-                let delta = colorDelta(img, img, pos, (y * width + x) * 4, yOnly: true)
+                let delta = colorDelta(img, img, pos, img.offset(x, y), yOnly: true)
                 if delta == 0 {
                     zeroes += 1
                     if zeroes > 2 { return false }
@@ -196,18 +234,15 @@ public enum ImageComparison {
     }
 
     /// Whether a pixel has 3 or more neighbours of exactly its colour.
-    static func hasManySiblings(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
+    static func hasManySiblings(_ img: Plane, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
-        let pos = (y1 * width + x1) * 4
+        let pixel = UnsafeRawPointer(img.base + img.offset(x1, y1)).loadUnaligned(as: UInt32.self)
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
-                let pos2 = (y * width + x) * 4
-                if img[pos] == img[pos2] && img[pos + 1] == img[pos2 + 1] && img[pos + 2] == img[pos2 + 2] && img[pos + 3] == img[pos2 + 3] {
-                    zeroes += 1
-                }
+                if UnsafeRawPointer(img.base + img.offset(x, y)).loadUnaligned(as: UInt32.self) == pixel { zeroes += 1 }
                 if zeroes > 2 { return true }
             }
         }
@@ -215,21 +250,26 @@ public enum ImageComparison {
     }
 
     @inline(__always)
-    static func put(_ output: UnsafeMutableBufferPointer<UInt8>, _ pos: Int, _ color: RGBA) {
-        output[pos] = color.red
-        output[pos + 1] = color.green
-        output[pos + 2] = color.blue
-        output[pos + 3] = color.alpha
+    static func put(_ output: UnsafeMutablePointer<UInt8>, _ color: RGBA) {
+        output[0] = color.red
+        output[1] = color.green
+        output[2] = color.blue
+        output[3] = color.alpha
     }
 
     /// The baseline pixel as grey, faded towards white.
     @inline(__always)
-    static func grey(_ img: UnsafeBufferPointer<UInt8>, _ pos: Int, _ fade: Double, _ output: UnsafeMutableBufferPointer<UInt8>) {
-        let value = blend(rgb2y(Double(img[pos]), Double(img[pos + 1]), Double(img[pos + 2])), fade * Double(img[pos + 3]) / 255)
+    static func grey(_ pixel: UnsafePointer<UInt8>, _ fade: Double, _ output: UnsafeMutablePointer<UInt8>) {
+        let value = blend(rgb2y(Double(pixel[0]), Double(pixel[1]), Double(pixel[2])), fade * Double(pixel[3]) / 255)
         let v = UInt8(min(255, max(0, value)))
-        output[pos] = v
-        output[pos + 1] = v
-        output[pos + 2] = v
-        output[pos + 3] = 255
+        output[0] = v
+        output[1] = v
+        output[2] = v
+        output[3] = 255
+    }
+
+    /// `count` baseline pixels as grey (`grey` for each).
+    static func greyRow(_ pixels: UnsafePointer<UInt8>, _ count: Int, _ fade: Double, _ output: UnsafeMutablePointer<UInt8>) {
+        for x in 0..<count { grey(pixels + x &* 4, fade, output + x &* 4) }
     }
 }

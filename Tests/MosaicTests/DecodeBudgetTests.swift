@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Mosaic
+import MosaicSync
 
 @Suite struct DecodeBudgetTests {
     /// Two large decodes do not run at once; one larger than the budget runs alone.

@@ -3,8 +3,9 @@ import Testing
 
 @testable import Mosaic
 
-/// The diff board is drawn from memory: its strips are bitmaps, not files written to a
-/// temporary folder and read back, and the board itself can go to any sink.
+/// The diff board is drawn from memory: its strips are bitmaps made as the renderer reaches
+/// their cards, not files written to a temporary folder and read back, and the board
+/// itself can go to any sink.
 @Suite struct DiffBoardTests {
     @Test func theBoardIsDrawnFromMemoryIntoAMemorySink() throws {
         let dir = NSTemporaryDirectory() + "mosaic-board-\(getpid())-\(UUID().uuidString.prefix(6))"
@@ -19,7 +20,10 @@ import Testing
         let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         let sheet = try #require(try report.board(typesetter: Typesetter(fonts: try FontLibrary(fallbacks: [.file(font)], systemFallback: false)), width: 600))
         let card = try #require(sheet.catalog.entries.first)
-        #expect(card.bitmap != nil && card.problem == nil)
+        // Made when the renderer reaches the card, at the size the layout was given.
+        #expect(card.bitmap == nil && card.pixels != nil && card.problem == nil)
+        let made = try #require(try card.pixels?.make())
+        #expect(Size(width: made.width, height: made.height) == card.pixels?.size)
         let temporaryBefore = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("mosaic-diff-") }
         let sink = MemorySink()
         let summary = try SheetRenderer(sheet: sheet).render(into: sink)
@@ -59,5 +63,23 @@ import Testing
         for y in 0..<250 { for x in 0..<500 { c[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
         let large = ImageComparison.compare(a, c)
         #expect(DiffReport.triptych([a, c, large.diffImage!], height: 360, changed: large.bounds).height == 360)
+    }
+
+    /// The board lays out each strip from its size alone (`triptychSize`), before the strip
+    /// is made: the same size as the strip, zoomed or shrunk, with or without the inset,
+    /// and for images of different sizes.
+    @Test(arguments: [
+        (Size(width: 40, height: 30), Size(width: 40, height: 30), Rect(x: 3, y: 4, width: 2, height: 2)),
+        (Size(width: 960, height: 540), Size(width: 960, height: 540), Rect(x: 500, y: 250, width: 2, height: 2)),
+        (Size(width: 960, height: 540), Size(width: 960, height: 540), Rect(x: 0, y: 0, width: 500, height: 250)),
+        (Size(width: 300, height: 700), Size(width: 320, height: 650), Rect(x: 10, y: 600, width: 30, height: 5)),
+    ])
+    func theStripsSizeIsKnownBeforeItIsMade(baseline: Size, current: Size, changed: Rect) {
+        let overlap = Size(width: min(baseline.width, current.width), height: min(baseline.height, current.height))
+        let images = [baseline, current, overlap].map { Bitmap(width: $0.width, height: $0.height, fill: .white) }
+        for box in [changed, nil] {
+            let strip = DiffReport.triptych(images, height: 360, changed: box)
+            #expect(DiffReport.triptychSize([baseline, current, overlap], height: 360, changed: box) == Size(width: strip.width, height: strip.height))
+        }
     }
 }

@@ -19,13 +19,18 @@ public struct CatalogEntry: Sendable, Hashable {
     final class Rare: Sendable, Hashable {
         let problem: CardProblem?
         let bitmap: Bitmap?
+        let pixels: CardPixels?
         let title: String?
         let description: String?
         let summarizedFailures: Int?
 
-        init(problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil) {
+        init(
+            problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil,
+            pixels: CardPixels? = nil
+        ) {
             self.problem = problem
             self.bitmap = bitmap
+            self.pixels = pixels
             self.title = title
             self.description = description
             self.summarizedFailures = summarizedFailures
@@ -33,16 +38,17 @@ public struct CatalogEntry: Sendable, Hashable {
 
         /// Nil when every field is.
         static func make(
-            problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil
+            problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil,
+            pixels: CardPixels? = nil
         ) -> Rare? {
-            problem == nil && bitmap == nil && title == nil && description == nil && summarizedFailures == nil
+            problem == nil && bitmap == nil && title == nil && description == nil && summarizedFailures == nil && pixels == nil
                 ? nil
-                : Rare(problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures)
+                : Rare(problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels)
         }
 
         static func == (a: Rare, b: Rare) -> Bool {
             a.problem == b.problem && a.bitmap == b.bitmap && a.title == b.title && a.description == b.description
-                && a.summarizedFailures == b.summarizedFailures
+                && a.summarizedFailures == b.summarizedFailures && a.pixels == b.pixels
         }
 
         func hash(into hasher: inout Hasher) {
@@ -56,23 +62,29 @@ public struct CatalogEntry: Sendable, Hashable {
     /// Why the file could not be probed: it becomes a placeholder card.
     public var problem: CardProblem? {
         get { rare?.problem }
-        set { rare = .make(problem: newValue, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures) }
+        set { rare = .make(problem: newValue, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels) }
     }
     /// Pixels already in memory (a diff board's side-by-side strip), upright: drawn instead
     /// of decoding `path`, which then only names the card.
     public var bitmap: Bitmap? {
         get { rare?.bitmap }
-        set { rare = .make(problem: problem, bitmap: newValue, title: title, description: description, summarizedFailures: summarizedFailures) }
+        set { rare = .make(problem: problem, bitmap: newValue, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels) }
+    }
+    /// Pixels made when the renderer reaches the card (a diff board's strip, from the two
+    /// images compared), drawn instead of decoding `path`: the board holds none of them.
+    public var pixels: CardPixels? {
+        get { rare?.pixels }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: newValue) }
     }
     /// Manifest captions.
     public var title: String? {
         get { rare?.title }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: newValue, description: description, summarizedFailures: summarizedFailures) }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: newValue, description: description, summarizedFailures: summarizedFailures, pixels: pixels) }
     }
     /// Manifest description (the caption's second part).
     public var description: String? {
         get { rare?.description }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: newValue, summarizedFailures: summarizedFailures) }
+        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: newValue, summarizedFailures: summarizedFailures, pixels: pixels) }
     }
 
     /// Set on the one card that stands for the inputs of its section that could not be read
@@ -105,6 +117,7 @@ public struct CatalogEntry: Sendable, Hashable {
     /// bitmap; nil when neither is known.
     public var orientedSize: Size? {
         if let info { return Size(width: info.orientedWidth, height: info.orientedHeight) }
+        if let pixels { return pixels.size }
         return bitmap.map { Size(width: $0.width, height: $0.height) }
     }
 
@@ -114,4 +127,24 @@ public struct CatalogEntry: Sendable, Hashable {
     public var stem: String { (name as NSString).deletingPathExtension }
     /// The name's extension, without the dot.
     public var fileExtension: String { (name as NSString).pathExtension }
+}
+
+/// A card's pixels, made on demand (`CatalogEntry.pixels`): their size is known before
+/// (for the layout), the pixels only when the renderer's band reaches the card; they are
+/// dropped when it has passed. Equal only to itself.
+public final class CardPixels: Sendable, Hashable {
+    /// The size `make` gives (the card's aspect ratio; drawn at its frame's size).
+    public let size: Size
+    /// The bytes making them holds at most (for the render's decode budget).
+    public let bytes: Int
+    let make: @Sendable () throws(ImageDecodingError) -> Bitmap
+
+    public init(size: Size, bytes: Int, make: @escaping @Sendable () throws(ImageDecodingError) -> Bitmap) {
+        self.size = size
+        self.bytes = bytes
+        self.make = make
+    }
+
+    public static func == (a: CardPixels, b: CardPixels) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -1,3 +1,5 @@
+import MosaicSync
+
 /// One card to decode: where it is, what it needs.
 /// A card to decode: eight bytes (a page may hold a million); its frame is the layout's.
 struct DecodeJob: Sendable, Comparable {
@@ -97,6 +99,11 @@ struct CardDecoding: Sendable {
         if let bitmap = card.entry.bitmap {
             source = bitmap
             extent = (0, 0, Double(bitmap.width), Double(bitmap.height))
+        } else if let pixels = card.entry.pixels {
+            budget.reserve(pixels.bytes)
+            defer { budget.release(pixels.bytes) }
+            source = try pixels.make()
+            extent = (0, 0, Double(source.width), Double(source.height))
         } else {
             let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)

@@ -5,7 +5,8 @@ extension DiffReport {
     ///
     /// - Throws: `ImageDecodingError` when an image of a changed pair cannot be read again,
     ///   `SheetError` when the board cannot be laid out.
-    public func board(typesetter: Typesetter, width: Int = 1500) throws -> ContactSheet? {
+    /// With `maxHeight`, the board is cut into pages no taller (a card is never cut).
+    public func board(typesetter: Typesetter, width: Int = 1500, maxHeight: Int? = nil) throws -> ContactSheet? {
         let c = comparison
         guard !c.passes else { return nil }
         let decoder = ImageDecoder()
@@ -13,13 +14,20 @@ extension DiffReport {
         var changedEntries: [CatalogEntry] = []
         for result in changedBySeverity {
             guard let basePath = result.baselinePath, let currentPath = result.currentPath, let difference = result.difference else { continue }
-            let a = try decoder.decode(basePath).bitmap, b = try decoder.decode(currentPath).bitmap
-            // The comparison kept figures only: the diff image is made again.
-            let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
             var entry = CatalogEntry(
                 path: currentPath, relativePath: result.relativePath, title: result.relativePath,
                 description: "baseline | current | diff: " + figures(result))
-            entry.bitmap = Self.triptych([a, b, diffImage], height: 360, changed: difference.bounds)
+            // The strip is made when the renderer reaches the card (the comparison kept
+            // figures only: both images decoded again, the diff image made again), so the
+            // board holds the strips of the cards being drawn, not of every change.
+            let sizes = [difference.sizeMismatch?.baseline ?? difference.size, difference.sizeMismatch?.current ?? difference.size, difference.size]
+            let options = options
+            let bytes = sizes.reduce(0) { $0 + $1.width * $1.height * 4 } * 2
+            entry.pixels = CardPixels(size: Self.triptychSize(sizes, height: 360, changed: difference.bounds), bytes: bytes) { () throws(ImageDecodingError) -> Bitmap in
+                let a = try decoder.decode(basePath).bitmap, b = try decoder.decode(currentPath).bitmap
+                let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
+                return Self.triptych([a, b, diffImage], height: 360, changed: difference.bounds)
+            }
             changedEntries.append(entry)
         }
         if !changedEntries.isEmpty {
@@ -50,12 +58,15 @@ extension DiffReport {
         options.title = "mosaic diff: \(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
             + (c.withinTolerance.isEmpty ? "" : ", \(c.withinTolerance.count) within tolerance") + (c.failed.isEmpty ? "" : ", \(c.failed.count) failed")
         options.captionLines = 3
+        options.maxHeight = maxHeight
         return try ContactSheet(catalog: Catalog(sections: sections), options: options, typesetter: typesetter)
     }
 
-    /// Renders the board (see `board`) as a PNG at `output`. Nil when there is nothing to show.
-    public func renderBoard(to output: String, typesetter: Typesetter, width: Int = 1500) throws -> RenderSummary? {
-        guard let sheet = try board(typesetter: typesetter, width: width) else { return nil }
+    /// Renders the board (see `board`) as a PNG at `output` (`NAME-1.png`, `NAME-2.png`, ...
+    /// when `maxHeight` cuts it into pages: the summary's `files`). Nil when there is
+    /// nothing to show.
+    public func renderBoard(to output: String, typesetter: Typesetter, width: Int = 1500, maxHeight: Int? = nil) throws -> RenderSummary? {
+        guard let sheet = try board(typesetter: typesetter, width: width, maxHeight: maxHeight) else { return nil }
         return try SheetRenderer(sheet: sheet).render(to: output)
     }
 
@@ -78,13 +89,9 @@ extension DiffReport {
     /// nearest neighbour, in each image.
     static func triptych(_ images: [Bitmap], height: Int, changed: Rect? = nil) -> Bitmap {
         let scaled = images.map { image -> Bitmap in
-            // Small images (icons, UI crops) are zoomed by a whole factor, pixel for pixel,
-            // so the changed pixels stay visible; large ones are shrunk to the height.
-            let zoom = image.height > 0 ? height / image.height : 1
-            if zoom >= 2 { return Self.zoomed(image, by: zoom) }
-            let h = min(height, max(1, image.height))
-            let w = max(1, Int((Double(image.width) * Double(h) / Double(max(1, image.height))).rounded()))
-            return image.resampled(width: w, height: h)
+            let (size, zoom) = panel(Size(width: image.width, height: image.height), height: height)
+            if let zoom { return Self.zoomed(image, by: zoom) }
+            return image.resampled(width: size.width, height: size.height)
         }
         guard let changed else { return stack(scaled) }
         // Each panel's scale, from its height and its image's.
@@ -92,18 +99,48 @@ extension DiffReport {
         let outlined = zip(scaled, scales).map { panel, scale in
             outline(panel, around: changed.scaled(by: scale), margin: 3, minimum: 12)
         }
-        let smallest = Double(min(changed.width, changed.height)) * (scales.min() ?? 1)
-        guard smallest < 24 else { return stack(outlined) }
-        // The region around the change: at least 32 px, the change in its middle.
-        let side = max(32, 2 * max(changed.width, changed.height))
-        let region = Rect(x: (changed.minX + changed.maxX) / 2 - side / 2, y: (changed.minY + changed.maxY) / 2 - side / 2, width: side, height: side)
-        let zoom = max(2, min(16, height / side))
+        guard let (region, zoom) = inset(changed, scales: scales, height: height) else { return stack(outlined) }
         let insets = images.map { image -> Bitmap in
             let crop = Self.crop(image, region)
             let inChange = Rect(x: changed.minX - region.minX, y: changed.minY - region.minY, width: changed.width, height: changed.height)
             return outline(zoomed(crop, by: zoom), around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
         }
         return stack([stack(outlined), stack(insets)], vertically: true)
+    }
+
+    /// A panel's size for an image of `size`: small images (icons, UI crops) zoomed by a
+    /// whole factor (`zoom`), pixel for pixel, so the changed pixels stay visible; large
+    /// ones shrunk to the height.
+    static func panel(_ size: Size, height: Int) -> (size: Size, zoom: Int?) {
+        let zoom = size.height > 0 ? height / size.height : 1
+        if zoom >= 2 { return (Size(width: size.width * zoom, height: size.height * zoom), zoom) }
+        let h = min(height, max(1, size.height))
+        let w = max(1, Int((Double(size.width) * Double(h) / Double(max(1, size.height))).rounded()))
+        return (Size(width: w, height: h), nil)
+    }
+
+    /// The region magnified under the panels and its zoom, when the change is under 24 px
+    /// on the panels (each panel's scale in `scales`): at least 32 px, the change in its
+    /// middle.
+    static func inset(_ changed: Rect, scales: [Double], height: Int) -> (region: Rect, zoom: Int)? {
+        let smallest = Double(min(changed.width, changed.height)) * (scales.min() ?? 1)
+        guard smallest < 24 else { return nil }
+        let side = max(32, 2 * max(changed.width, changed.height))
+        let region = Rect(x: (changed.minX + changed.maxX) / 2 - side / 2, y: (changed.minY + changed.maxY) / 2 - side / 2, width: side, height: side)
+        return (region, max(2, min(16, height / side)))
+    }
+
+    /// The size `triptych` gives for images of `sizes`, without their pixels (for the
+    /// board's layout).
+    static func triptychSize(_ sizes: [Size], height: Int, changed: Rect?) -> Size {
+        let panels = sizes.map { panel($0, height: height).size }
+        let gap = 8
+        let row = Size(width: panels.reduce(0) { $0 + $1.width } + gap * (panels.count - 1), height: panels.map(\.height).max() ?? 1)
+        let scales = zip(panels, sizes).map { Double($0.height) / Double(max(1, $1.height)) }
+        guard let changed, let (region, zoom) = inset(changed, scales: scales, height: height) else { return row }
+        let side = region.width * zoom
+        let insets = Size(width: side * sizes.count + gap * (sizes.count - 1), height: side)
+        return Size(width: max(row.width, insets.width), height: row.height + gap + insets.height)
     }
 
     /// Panels side by side (or one under another), 8 px apart on white.

@@ -94,13 +94,16 @@ public struct DiffReport: Sendable {
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
+        /// The board's pages, when one was written.
+        var board: [String]?
         var pairs: [JSONPair]
     }
 
     /// The report as JSON (schema 1): thresholds, counts and every pair, worst first.
     ///
     /// - Throws: `SheetError.imageMap` when the encoder fails.
-    public func json() throws(SheetError) -> Data {
+    /// `board`: the board's files, listed when given.
+    public func json(board: [String]? = nil) throws(SheetError) -> Data {
         let c = comparison
         let pairs = (changedBySeverity + c.failed + c.added + c.removed + c.withinTolerance + c.unchanged).map { r in
             let (path, baseline, current) = (ReportedName(r.relativePath), r.baselinePath.map(ReportedName.init), r.currentPath.map(ReportedName.init))
@@ -118,7 +121,7 @@ public struct DiffReport: Sendable {
                 "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
                 "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
             ],
-            pairs: pairs)
+            board: board, pairs: pairs)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

@@ -13,6 +13,9 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputIsAnInput(path: String)
     /// An output names an existing folder (`option` names it: `-o`, `--json`).
     case outputIsAFolder(path: String, option: String)
+    /// An output names a device, FIFO or socket (`/dev/full`, `/dev/stdout`): written
+    /// beside it and renamed, it would replace that node with a file.
+    case outputIsNotAFile(path: String, option: String)
     /// Two outputs are the same file.
     case outputsCollide(path: String, options: [String])
     /// An output (a file or folder named, or beside one: a viewer page, a pyramid's
@@ -59,6 +62,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .output(let error): return error.description
         case .outputIsAnInput(let path): return "\(path): the output would overwrite one of the inputs"
         case .outputIsAFolder(let path, let option): return "\(path): \(option) names a folder, not a file"
+        case .outputIsNotAFile(let path, let option):
+            return "\(path): \(option) names a device, FIFO or socket, not a file (mosaic writes a file beside it and renames it into place; for standard output give -)"
         case .outputsCollide(let path, let options): return "\(path): \(options.joined(separator: " and ")) would write the same file"
         case .wouldReplaceAForeignFile(let path):
             return "\(path) exists and mosaic did not write it; move it away or choose another output name"

@@ -60,6 +60,7 @@ public struct OutputCheck: Sendable {
     }
 
     /// - Throws: `SheetError.outputIsAFolder` for an output that is an existing folder,
+    ///   `.outputIsNotAFile` for a device, FIFO or socket (after symbolic links),
     ///   `.outputIsAnInput` for one that is a file the run reads, `.outputsCollide` for two
     ///   outputs that are the same file.
     public func check() throws(SheetError) {
@@ -69,6 +70,9 @@ public struct OutputCheck: Sendable {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 throw .outputIsAFolder(path: path, option: option)
+            }
+            if let status = FileNames.status(path), (status.st_mode & S_IFMT) != S_IFREG {
+                throw .outputIsNotAFile(path: path, option: option)
             }
             let target = Self.resolved(path)
             if let other = written[target] { throw .outputsCollide(path: path, options: [other.option, option]) }

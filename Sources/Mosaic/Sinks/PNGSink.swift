@@ -38,7 +38,7 @@ public final class PNGSink: PageFiles<PNGWriter> {
     }
 
     /// `NAME-number.EXT` beside `destination` (`NAME.EXT`).
-    static func pagePath(for destination: String, number: Int) -> String {
+    public static func pagePath(for destination: String, number: Int) -> String {
         let base = (destination as NSString).deletingPathExtension
         let ext = (destination as NSString).pathExtension
         return "\(base)-\(number)" + (ext.isEmpty ? "" : ".\(ext)")

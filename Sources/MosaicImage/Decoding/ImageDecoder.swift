@@ -91,6 +91,12 @@ public struct ImageDecoder: Sendable {
         return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
     }
 
+    /// The whole file at `path` (for a caller that looks at the bytes before decoding
+    /// them with `decode(bytes:path:)`: `mosaic diff` short-cuts byte-identical files).
+    public func fileBytes(_ path: String) throws(ImageDecodingError) -> [UInt8] {
+        try FileBytes.read(path).bytes
+    }
+
     /// Decodes a whole file held in memory; `path` names it in errors.
     public func decode(bytes: [UInt8], path: String, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
         guard let (info, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else {

@@ -25,10 +25,16 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// well be fine.
     case outOfMemory(path: String, bytes: Int)
 
+    /// Comparing the image with its pair would hold more pixel memory (`bytes`, from the
+    /// headers, before any pixel memory is taken) than the limit: a tiny file declaring a
+    /// huge canvas.
+    case tooMuchMemory(path: String, bytes: Int, limit: Int)
+
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
-            .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _):
+            .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
+            .tooMuchMemory(let path, _, _):
             return path
         }
     }
@@ -44,6 +50,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .damaged: return "damaged"
         case .overMemoryLimit: return "overMemoryLimit"
         case .outOfMemory: return "outOfMemory"
+        case .tooMuchMemory: return "tooMuchMemory"
         }
     }
 
@@ -72,6 +79,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "decoding needs \(Self.megabytes(bytes)), more than the limit of \(Self.megabytes(limit)) per image"
         case .outOfMemory(_, let bytes):
             return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
+        case .tooMuchMemory(_, let bytes, let limit):
+            return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
         }
     }
 
