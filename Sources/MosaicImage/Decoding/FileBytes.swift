@@ -31,6 +31,9 @@ public enum FileBytes {
         }
         let size = Int(status.st_size)
         let wanted = min(size, limit)
+        // An empty file: no storage to read into (an array of capacity 0 is the shared
+        // empty singleton, whose count the initializer would write from every thread).
+        guard wanted > 0 else { return ([], size == 0) }
         var done = 0
         var failure: String? = nil
         // Read straight into uninitialized storage: no zero-fill of a file-sized buffer.
