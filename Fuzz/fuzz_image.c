@@ -60,7 +60,8 @@ static void profile_of(const uint8_t *data, size_t size) {
 #elif defined(MOSAIC_FUZZ_PNG)
     icc = mosaic_png_icc_profile(data, size, &length);
 #elif !defined(MOSAIC_FUZZ_GIF)
-    icc = mosaic_jpeg_icc_profile(data, size, &length);
+    mosaic_result damage;
+    icc = mosaic_jpeg_icc_profile(data, size, &length, &damage);
 #endif
     if (icc && length > 0) {
         mosaic_result r;

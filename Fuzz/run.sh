@@ -21,11 +21,11 @@ define=""
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
     includes="-I $libs/include"
-    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc) -lgif -lm"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lm"
     echo "fuzzing with instrumented libraries from $libs"
 else
     includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc)
-    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc) -lgif"
+    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif"
     echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
 fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
