@@ -54,6 +54,25 @@ extension OutputKind {
     public func notes(_ sheet: ContactSheet) -> [String] { [] }
 }
 
+/// The check every file-writing kind makes of its files before drawing: none is an input
+/// or a folder; one already there is replaced only when mosaic wrote it (`isMosaicSheet`)
+/// or the user named the output.
+///
+/// - Throws: `SheetError` from the output check, `.defaultOutputExists` for another
+///   program's file at the default name.
+func checkFiles(
+    _ files: [String], of request: OutputRequest, against base: OutputCheck, isMosaicSheet: (String) -> Bool
+) throws(SheetError) {
+    let own = Set(files.filter(isMosaicSheet))
+    var check = base
+    for file in files { check.write(file, by: "--output") }
+    check.allowReplacing(Array(own))
+    try check.check()
+    if request.destination == nil, let foreign = files.first(where: { FileManager.default.fileExists(atPath: $0) && !own.contains($0) }) {
+        throw .defaultOutputExists(path: foreign)
+    }
+}
+
 /// Every output kind, in the order `--format` lists them.
 public enum OutputKinds {
     public static let all: [any OutputKind.Type] = [

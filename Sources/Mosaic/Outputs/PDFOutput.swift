@@ -84,14 +84,7 @@ public struct PDFOutput: OutputKind {
 
     public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
         let destination = request.resolvedDestination
-        var check = base
-        check.write(destination, by: "--output")
-        let own = PDFSink.isMosaicSheet(destination)
-        if own { check.allowReplacing([destination]) }
-        try check.check()
-        if request.destination == nil, FileManager.default.fileExists(atPath: destination), !own {
-            throw .defaultOutputExists(path: destination)
-        }
+        try checkFiles([destination], of: request, against: base, isMosaicSheet: PDFSink.isMosaicSheet)
         let encoding: PDFSink.ImageEncoding = request.lossless ? .flate(level: 6) : .jpeg(quality: request.quality ?? JPEGStream.defaultQuality)
         let sink = PDFSink(
             destination: destination, pagePixels: pageSize.pixels(dpi: dpi), pageSize: pageSize, encoding: encoding, limits: options.limits)

@@ -51,7 +51,8 @@ extension PagedKind {
     }
 
     public func notes(_ sheet: ContactSheet) -> [String] {
-        guard let limit = Self.maximumSide, options.maxHeight == nil || options.maxHeight ?? 0 > limit, sheet.layout.pageCount > 1 else { return [] }
+        // Only a board the format's limit paginated (not one the user's --max-height did).
+        guard let limit = Self.maximumSide, (options.maxHeight ?? Int.max) > limit, sheet.layout.pageCount > 1 else { return [] }
         let files = PNGSink.pagePaths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
         return [
             "the board is longer than \(Self.name.uppercased())'s \(limit) px: written as \(files.count) pages (\(files[0]) ... \(files[files.count - 1])); set --max-height to choose where it breaks"
@@ -70,15 +71,7 @@ extension PagedKind {
         let pageCount = sheet.layout.pageCount
         if request.toStandardOutput && pageCount > 1 { throw .onePageOnly(format: Self.name.uppercased(), pageCount: pageCount) }
         let pages = request.toStandardOutput ? [] : PNGSink.pagePaths(for: destination, pageCount: pageCount)
-        // Pages already there that mosaic wrote (read once: each says so).
-        let ownSheets = Set(pages.filter(Self.isMosaicSheet))
-        var check = base
-        for page in pages { check.write(page, by: "--output") }
-        check.allowReplacing(Array(ownSheets))
-        try check.check()
-        if request.destination == nil, let foreign = pages.first(where: { FileManager.default.fileExists(atPath: $0) && !ownSheets.contains($0) }) {
-            throw .defaultOutputExists(path: foreign)
-        }
+        try checkFiles(pages, of: request, against: base, isMosaicSheet: Self.isMosaicSheet)
         let sent = sinkDestination, toStandardOutput = request.toStandardOutput
         return OutputPlan(
             sink: sink(destination: sent), files: toStandardOutput ? ["standard output"] : pages,

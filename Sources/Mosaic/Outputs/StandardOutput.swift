@@ -17,21 +17,16 @@ enum StandardOutput {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .cannotSend(path: path) }
         defer { close(input) }
+        // JSONStream's checked write loop, named "standard output" in its error.
+        let output = JSONStream(descriptor: STDOUT_FILENO, name: "standard output")
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw .cannotSend(path: path) }
-            if count == 0 { return }
-            var done = 0
-            while done < count {
-                let written = buffer.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + done, count - done) }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    throw .output(.streamFailed(name: "standard output", reason: String(cString: strerror(errno))))
-                }
-                done += written
-            }
+            if count == 0 { break }
+            try output.write(data: Data(buffer[0..<count]))
         }
+        try output.flush()
     }
 }
