@@ -67,18 +67,7 @@ enum Terminal {
     /// Writes all of `data` to `descriptor`; the system's message when it fails.
     static func write(_ data: Data, to descriptor: Int32) -> String? {
         if closedAtStart.withLock({ $0.contains(descriptor) }) { return String(cString: strerror(EBADF)) }
-        return data.withUnsafeBytes { raw -> String? in
-            var done = 0
-            while done < raw.count, let base = raw.baseAddress {
-                let wrote = Glibc.write(descriptor, base + done, raw.count - done)
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                done += wrote
-            }
-            return nil
-        }
+        return data.withUnsafeBytes { JSONStream.writeAll($0, to: descriptor) }
     }
 
     /// Ends the process after a command: ArgumentParser's message for `error` (help,

@@ -87,19 +87,23 @@ public final class JSONStream {
             buffer.removeAll(keepingCapacity: true)
             return
         }
-        var done = 0
-        let failure: String? = buffer.withUnsafeBytes { raw in
-            while done < raw.count, let base = raw.baseAddress {
-                let wrote = Glibc.write(descriptor, base + done, raw.count - done)
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                done += wrote
-            }
-            return nil
-        }
+        let failure = buffer.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
         buffer.removeAll(keepingCapacity: true)
         if let failure { throw .output(.streamFailed(name: name, reason: failure)) }
+    }
+
+    /// Writes all of `bytes` to `descriptor` (again after an interrupted call); the
+    /// system's message when it fails, nil when every byte went.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
+        var done = 0
+        while done < bytes.count, let base = bytes.baseAddress {
+            let wrote = Glibc.write(descriptor, base + done, bytes.count - done)
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            done += wrote
+        }
+        return nil
     }
 }
