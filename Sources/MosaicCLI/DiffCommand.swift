@@ -100,7 +100,7 @@ struct DiffCommand: ParsableCommand {
             if let markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
             check.read([baseline, current])
             try check.check()
-            let page = html.map(DiffHTMLReport.init(path:))
+            let page = html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
             try page?.check(reading: [baseline, current])
             let staging = try page?.makeStagingFolder()
             let comparison = try FolderComparison.compare(
