@@ -86,11 +86,11 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Read first: a list that cannot be read is a usage error before any work.
-        let approvalNames = try acceptFrom.map { try BaselineApproval.names(fromFile: $0) + acceptOnly } ?? (acceptOnly.isEmpty ? nil : acceptOnly)
         let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
         let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
         do {
+            // Read first: a list that cannot be read is a usage error before any work.
+            let approvalNames = try acceptFrom.map { try BaselineApproval.names(fromFile: $0) + acceptOnly } ?? (acceptOnly.isEmpty ? nil : acceptOnly)
             // Before any work: no report may replace an image compared, or another report.
             var check = OutputCheck()
             if let output { check.write(output, by: "--output") }

@@ -129,6 +129,8 @@ public struct BaselineApproval: Sendable {
     /// - Throws: `ApprovalError.cannotWrite` (the file named left as it was; the steps
     ///   before it done).
     public func apply(_ done: (Step) -> Void = { _ in }) throws(ApprovalError) {
+        // What an approval killed before left beside these baselines (its process gone).
+        TemporaryFiles.removeLeftovers(besides: steps.map(\.destination))
         for step in steps {
             if let source = step.source {
                 try Self.copy(source, over: step.destination)
