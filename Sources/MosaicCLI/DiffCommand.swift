@@ -7,7 +7,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option, or a pair to approve that is not one of the run). With --accept, --accept-removed, --accept-only or --accept-from, mosaic writes into BASELINE (the only time it changes an input): each approved baseline is replaced by a copy of its current image, created, or deleted, one file at a time (written beside it, synced, renamed), never outside BASELINE; the status is then 0 when every pair not approved passes.")
 
     @Argument(help: "The baseline image or folder.")
     var baseline: String

@@ -226,4 +226,34 @@ import Glibc
     static func javaScriptString(_ text: String) -> String {
         String(decoding: (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8), as: UTF8.self).dropFirst().dropLast().description
     }
+
+    @Test func theMarkdownSummaryAndTheAnnotations() throws {
+        let (baseline, current) = try DiffCommandTests.folders()
+        let dir = (baseline as NSString).deletingLastPathComponent
+        let run = try CLI.run(["diff", baseline, current, "--markdown", "-"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == 1)
+        // The summary alone on standard output; the people's lines and the workflow
+        // commands on standard error.
+        #expect(run.stdout.hasPrefix("## mosaic diff: ❌ failed\n\n1 changed, 1 added, 1 removed, 1 unchanged\n\n| Pair | Status | Differing pixels |\n"))
+        #expect(run.stdout.contains("\n| ui\\/button\\.png | changed | 41 px"))
+        #expect(run.stderr.contains("::error file=\(GitHubAnnotations.property(current + "/ui/button.png")),title=mosaic diff%3A changed::ui/button.png changed: 41 px (0.667%25)"))
+        #expect(run.stderr.contains("::error file=\(GitHubAnnotations.property(baseline + "/old.png")),title=mosaic diff%3A removed::old.png removed (no current image)\n"))
+        // Without the variable, no workflow commands.
+        #expect(!(try CLI.run(["diff", baseline, current]).stdout.contains("::error")))
+        // A file, with links to the HTML report's diff images.
+        let files = try CLI.run(["diff", baseline, current, "--markdown", dir + "/summary.md", "--html", dir + "/report.html", "--link-base", "https://ci.example/42"])
+        #expect(files.status == 1, "\(files.stderr)")
+        let text = try String(contentsOfFile: dir + "/summary.md", encoding: .utf8)
+        #expect(text.contains("| [diff](https://ci.example/42/report_files/00001.png) |"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/report_files/00001.png"))
+    }
+
+    @Test(arguments: [
+        (["--markdown", "-", "--json", "-"], "--json and --markdown cannot both go to standard output"),
+        (["--markdown", "s.md", "--link-base", "https://x"], "--link-base sets where --markdown links the diff images of --html: give both"),
+    ])
+    func markdownUsageErrors(_ arguments: [String], _ message: String) throws {
+        let run = try CLI.run(["diff", "a", "b"] + arguments)
+        #expect(run.status == 64 && run.stderr.contains(message), "\(run.stderr)")
+    }
 }
