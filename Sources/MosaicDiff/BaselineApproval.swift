@@ -131,7 +131,10 @@ public struct BaselineApproval: Sendable {
     public func apply(_ done: (Step) -> Void = { _ in }) throws(ApprovalError) {
         // What an approval killed before left beside these baselines (its process gone).
         TemporaryFiles.removeLeftovers(besides: steps.map(\.destination))
+        var folders: Set<String> = []
+        defer { Self.sync(folders: folders) }
         for step in steps {
+            folders.insert(step.destination.lastIndex(of: "/").map { String(step.destination[..<$0]) } ?? ".")
             if let source = step.source {
                 try Self.copy(source, over: step.destination)
             } else if FileNames.withSystemPath(step.destination, { unlink($0) }) != 0 {
@@ -150,7 +153,11 @@ public struct BaselineApproval: Sendable {
         }
     }
 
-    /// Reads an `--accept-from` list: a file, or standard input for `-`.
+    /// The longest `--accept-from` list read: 64 MiB (a million names of 60 bytes).
+    public static let listLimit = 64 << 20
+
+    /// Reads an `--accept-from` list: a file, or standard input for `-` (at most
+    /// `listLimit` bytes).
     public static func names(fromFile path: String) throws(ApprovalError) -> [String] {
         var bytes: [UInt8] = []
         let fd = path == "-" ? 0 : FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
@@ -165,6 +172,8 @@ public struct BaselineApproval: Sendable {
                 throw .cannotReadList(path: path, reason: String(cString: strerror(errno)))
             }
             bytes += buffer[0..<count]
+            // `/dev/zero`, or a file that is not a list: refused before memory runs out.
+            guard bytes.count <= listLimit else { throw .cannotReadList(path: path, reason: "longer than \(listLimit >> 20) MiB") }
         }
         return names(fromList: bytes)
     }
@@ -203,7 +212,7 @@ public struct BaselineApproval: Sendable {
     }
 
     /// Copies `source` over `destination`: a temporary file beside it (registered for the
-    /// interrupt-time cleanup), synced, renamed, the folder synced; missing folders made.
+    /// interrupt-time cleanup), synced, renamed; missing folders made.
     static func copy(_ source: String, over destination: String) throws(ApprovalError) {
         let bytes: [UInt8]
         do {
@@ -247,10 +256,18 @@ public struct BaselineApproval: Sendable {
             _ = FileNames.withSystemPath(temporary) { unlink($0) }
             throw .cannotWrite(path: destination, reason: reason)
         }
-        let directory = FileNames.withSystemPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
+    }
+
+    /// Syncs each folder once (the renames' and unlinks' entries): after the last file,
+    /// since a crash before it leaves a baseline old, which is as good as new for the
+    /// old-or-new promise.
+    static func sync(folders: Set<String>) {
+        for folder in folders.sorted() {
+            let directory = FileNames.withSystemPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            if directory >= 0 {
+                _ = fsync(directory)
+                close(directory)
+            }
         }
     }
 
