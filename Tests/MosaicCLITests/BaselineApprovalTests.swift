@@ -59,6 +59,7 @@ import Glibc
         (["--accept-only", "./new.png"], "./new.png: \(Self.unsafe)"),
         (["--accept-only", "ui/button.png", "--accept-only", "old.png"], "old.png was removed: add --accept-removed to delete its baseline"),
         (["--accept-from", "/nonexistent/list.txt"], "/nonexistent/list.txt: cannot read the list of pairs: No such file or directory"),
+        (["--accept-from", "/dev/zero"], "/dev/zero: cannot read the list of pairs: longer than 64 MiB"),
     ])
     func aBadNameIsAUsageErrorBeforeAnythingIsWritten(_ arguments: [String], _ message: String) throws {
         let (baseline, current) = try DiffCommandTests.folders()
