@@ -411,6 +411,8 @@ typedef struct {
     char date[32];
     char make[64];
     char model[64];
+    /// OffsetTimeOriginal ("+02:00"), else OffsetTime; empty when absent.
+    char offset[16];
 } mosaic_exif_text;
 
 void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text *out);
