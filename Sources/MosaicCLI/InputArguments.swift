@@ -33,9 +33,9 @@ struct InputArguments: ParsableArguments {
     var recursive = false
     @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
     var strict = false
-    @Option(help: ArgumentHelp("Regroup the images into sections by the day, month or year they were taken (EXIF DateTimeOriginal, never converted to another time zone), or by camera (make and model), in date order; images without a date in a last section \"Undated\" (\"Unknown camera\"). Not with a manifest, which has sections of its own.", valueName: "grouping"))
+    @Option(help: ArgumentHelp("Regroup the images into sections by the day, month or year they were taken (EXIF DateTimeOriginal, never converted to another time zone), or by camera (make and model), in date order; images without a date in a last section \"Undated\" (\"Unknown camera\"). Not with a manifest, which has sections of its own. (default: none)", valueName: "grouping"))
     var groupBy: Grouping?
-    @Option(help: ArgumentHelp("The headers of date groups, strftime-like with English names (%Y %m %d %B %b %A %a %e %j %H %M %S %F %%; %-d: no padding). Default: 2024-03-14, March 2024, 2024.", valueName: "pattern"))
+    @Option(help: ArgumentHelp("The headers of date groups, strftime-like with English names (%Y %m %d %B %b %A %a %e %j %H %M %S %F %%; %-d: no padding). (default: 2024-03-14, March 2024, 2024)", valueName: "pattern"))
     var dateFormat: String?
 
     /// The files --files-from lists, packed (a list may hold a million).
