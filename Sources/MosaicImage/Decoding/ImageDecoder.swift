@@ -47,7 +47,8 @@ public struct ImageDecoder: Sendable {
     /// Reads the headers from the first bytes of a file; nil when they end before the
     /// headers do (and `isWholeFile` is false): call again with more.
     public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
-        guard var (info, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
+        guard let (probed, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
+        var info = probed
         if readsCaptureDate || readsCamera, let block = codec.exifBlock(bytes) {
             let text = Self.cameraText(exif: block)
             if readsCaptureDate { info.captured = text.date.flatMap { CaptureDate(exif: $0, offset: text.offset) } }
@@ -78,8 +79,8 @@ public struct ImageDecoder: Sendable {
     }
 
     /// The date the picture was taken and the camera, from the EXIF data in the first
-    /// 256 KiB of the file at `path` (JPEG APP1, PNG eXIf, WebP EXIF, TIFF); nil fields
-    /// when absent (or for formats without EXIF here: GIF, HEIF).
+    /// 256 KiB of the file at `path` (JPEG APP1, PNG eXIf, WebP EXIF, TIFF, HEIF's Exif
+    /// item); nil fields when absent (or for GIF, which has none).
     public func cameraText(_ path: String) -> CameraText {
         guard let (bytes, _) = try? FileBytes.read(path, limit: 256 * 1024),
             let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), let block = codec.exifBlock(bytes)
