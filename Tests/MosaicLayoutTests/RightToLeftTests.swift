@@ -13,19 +13,16 @@ import Testing
         return mirrored
     }
 
-    /// Three columns of 100 px: the first card in the rightmost column, the next to its
-    /// left; a feature card at the highest place, from the right.
+    /// FeatureCardTests' board, right to left: the first card in the rightmost column, the
+    /// next to its left, the feature card at the highest place from the right: each frame
+    /// the left-to-right one's mirror.
     @Test func masonryStartsAtTheRight() throws {
-        let configuration = Self.rightToLeft(BoardConfiguration(extent: 300, sectionStyle: SectionStyle(columns: .count(3))))
-        let layout = try MasonryLayout(
-            configuration: configuration,
-            sections: [LayoutSection(items: [Self.square(), Self.square(), Self.square(span: 2), Self.square(), Self.square()])])
-        #expect(layout.elements(onPage: 0).map(\.frame) == [
-            Rect(x: 200, y: 0, width: 100, height: 100), Rect(x: 100, y: 0, width: 100, height: 100),
-            Rect(x: 100, y: 100, width: 200, height: 200), Rect(x: 0, y: 0, width: 100, height: 100),
-            Rect(x: 0, y: 100, width: 100, height: 100),
-        ])
-        // Band queries find the spanning card once, from either of its columns.
+        let rtl = try FeatureCardTests.spanningBoard(rightToLeft: true).elements(onPage: 0)
+        let ltr = try FeatureCardTests.spanningBoard().elements(onPage: 0)
+        #expect(rtl.map(\.frame) == ltr.map { Rect(x: 300 - $0.frame.maxX, y: $0.frame.minY, width: $0.frame.width, height: $0.frame.height) })
+        #expect(rtl[0].frame.minX == 200)
+        // A band query of either column of the spanning card (now columns 0 and 1 from the left) finds it once.
+        let layout = try FeatureCardTests.spanningBoard(rightToLeft: true)
         #expect(layout.elements(in: Rect(x: 150, y: 150, width: 10, height: 10)).map(\.item) == [2])
         #expect(layout.elements(in: Rect(x: 0, y: 150, width: 300, height: 10)).map(\.item) == [2, 4])
     }
