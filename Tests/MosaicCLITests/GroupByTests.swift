@@ -127,4 +127,20 @@ import Testing
         #expect(sections[1].cards == ["b.jpg", "d.jpg", "g.jpg"])
         #expect(sections[3].cards == ["coins.png", "e.jpg", "f.jpg"])
     }
+
+    /// {date} and {camera} from what the probe read (--group-by camera reads both) are the
+    /// captions a separate read gives.
+    @Test func captionsFromTheProbeAreTheSame() throws {
+        let dir = try Self.album()
+        func captions(_ extra: [String]) throws -> Set<String> {
+            let result = try CLI.run(["layout", dir, "--caption", "{camera}\\n{date}"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let cards = ((map?["elements"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "card" }
+            return Set(cards.map { "\($0["source"] ?? "") \($0["title"] ?? "") \($0["description"] ?? "")" })
+        }
+        let plain = try captions([])
+        #expect(plain.contains { $0.contains("b.jpg Canon EOS R5 2024-03-14 09:00") }, "\(plain)")
+        #expect(try captions(["--group-by", "camera", "--sort", "date"]) == plain)
+    }
 }

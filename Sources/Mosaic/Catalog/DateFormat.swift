@@ -64,6 +64,14 @@ public struct DateFormat: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { pattern }
 
+    /// "2024-03-14".
+    static let iso = DateFormat(pattern: "%F", parts: [.directive("F", unpadded: false)])
+
+    init(pattern: String, parts: [Part]) {
+        self.pattern = pattern
+        self.parts = parts
+    }
+
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 
