@@ -143,4 +143,18 @@ import Testing
         #expect(plain.contains { $0.contains("b.jpg Canon EOS R5 2024-03-14 09:00") }, "\(plain)")
         #expect(try captions(["--group-by", "camera", "--sort", "date"]) == plain)
     }
+
+    /// `mosaic probe` says when a picture was taken and with what (before: neither).
+    @Test func probeNamesTheDateAndCamera() throws {
+        let dir = try Self.album()
+        let result = try CLI.run(["probe", dir + "/a.jpg", dir + "/e.jpg"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasSuffix(", taken 2024-05-01T08:00:00, FUJIFILM X-T4"), "\(result.stdout)")
+        #expect(!lines[1].contains("taken"))
+        let json = try CLI.run(["probe", "--json", dir + "/b.jpg"])
+        let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(entries?.first?["captured"] as? String == "2024-03-14T09:00:00")
+        #expect(entries?.first?["camera"] as? String == "Canon EOS R5")
+    }
 }
