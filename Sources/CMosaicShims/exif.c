@@ -63,6 +63,8 @@ void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text 
     if (!exif) return;
     mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL, out->date, sizeof out->date);
     if (!out->date[0]) mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_DATE_TIME, out->date, sizeof out->date);
+    mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_OFFSET_TIME_ORIGINAL, out->offset, sizeof out->offset);
+    if (!out->offset[0]) mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_OFFSET_TIME, out->offset, sizeof out->offset);
     mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_MAKE, out->make, sizeof out->make);
     mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_MODEL, out->model, sizeof out->model);
     exif_data_unref(exif);

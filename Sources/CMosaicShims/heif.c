@@ -318,7 +318,7 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
 
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
                                       int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
-                                      int full_range) {
+                                      int full_range, const uint8_t *exif, size_t exif_size) {
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
@@ -355,6 +355,7 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
         }
         error = heif_context_encode_image(context, image, encoder, NULL, &handle);
     }
+    if (error.code == heif_error_Ok && exif && exif_size > 0) error = heif_context_add_exif_metadata(context, handle, exif, (int)exif_size);
     if (error.code == heif_error_Ok && thumbnail_size > 0) {
         struct heif_image_handle *thumb = NULL;
         error = heif_context_encode_thumbnail(context, image, handle, encoder, NULL, thumbnail_size, &thumb);
@@ -367,4 +368,33 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
     if (encoder) heif_encoder_release(encoder);
     heif_context_free(context);
     return result;
+}
+
+int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size) {
+    *exif = NULL;
+    *exif_size = 0;
+    struct heif_context *context;
+    struct heif_image_handle *primary;
+    if (mosaic_heif_open(data, size, 1, &context, &primary).status != MOSAIC_OK) return 0;
+    heif_item_id id;
+    int found = 0;
+    if (heif_image_handle_get_list_of_metadata_block_IDs(primary, "Exif", &id, 1) == 1) {
+        size_t length = heif_image_handle_get_metadata_size(primary, id);
+        uint8_t *block = length >= 4 && length < (64u << 20) ? malloc(length) : NULL;
+        if (block && heif_image_handle_get_metadata(primary, id, block).code == heif_error_Ok) {
+            // The block starts with the offset (big-endian) from its fifth byte to the
+            // TIFF header: what is after it is the EXIF data.
+            size_t skip = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
+            if (skip < length) {
+                memmove(block, block + skip, length - skip);
+                *exif = block;
+                *exif_size = length - skip;
+                block = NULL;
+                found = 1;
+            }
+        }
+        free(block);
+    }
+    mosaic_heif_close(context, primary);
+    return found;
 }

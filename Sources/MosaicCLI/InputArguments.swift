@@ -25,7 +25,7 @@ struct InputArguments: ParsableArguments {
     var filesFrom: String?
     @Flag(name: .customShort("0"), help: "With --files-from: the paths end in NUL bytes, not newlines (as find -print0 writes them).")
     var nullSeparated = false
-    @Option(help: "Order of a folder's images.")
+    @Option(help: "Order of a folder's images (with --group-by: of each group's). date: when taken (EXIF DateTimeOriginal, else DateTime, as a wall-clock time); a file without one by its modification time, read in UTC.")
     var sort: FileOrder = .natural
     @Flag(help: "Reverse the order.")
     var reverse = false
@@ -33,12 +33,23 @@ struct InputArguments: ParsableArguments {
     var recursive = false
     @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
     var strict = false
+    @Option(help: ArgumentHelp("Regroup the images into sections by the day, month or year they were taken (EXIF DateTimeOriginal, never converted to another time zone), or by camera (make and model), in date order; images without a date in a last section \"Undated\" (\"Unknown camera\"). Not with a manifest, which has sections of its own. (default: none)", valueName: "grouping"))
+    var groupBy: Grouping?
+    @Option(help: ArgumentHelp("The headers of date groups, strftime-like with English names (%Y %m %d %B %b %A %a %e %j %H %M %S %F %%; %-d: no padding). (default: 2024-03-14, March 2024, 2024)", valueName: "pattern"))
+    var dateFormat: String?
 
     /// The files --files-from lists, packed (a list may hold a million).
     var listed = ListedFiles()
 
     mutating func validate() throws {
         if nullSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from") }
+        if let dateFormat {
+            guard let groupBy, groupBy.isByDate else { throw ValidationError("--date-format goes with --group-by day, month or year") }
+            do throws(DateFormat.Error) { _ = try DateFormat(dateFormat) } catch { throw ValidationError("--date-format: \(error)") }
+        }
+        if let groupBy, let manifest = inputs.first(where: { Self.isManifest($0) }) {
+            throw ValidationError("--group-by \(groupBy.rawValue) regroups folders and files; \(FileNames.display(manifest)) is a manifest, whose sections are its own")
+        }
         if let filesFrom {
             listed = ListedFiles()
             listed.entries = try Self.paths(listedIn: filesFrom, nullSeparated: nullSeparated)
@@ -96,6 +107,21 @@ struct InputArguments: ParsableArguments {
     /// threads. A folder's own earlier sheets (`output`, or its pages `NAME-N.png`) are
     /// left out, so that `mosaic render . -o sheet.png` can run again.
     func catalog(decoder: ImageDecoder, output: String? = nil, jobs: Int) throws -> Catalog {
+        var decoder = decoder
+        decoder.readsCaptureDate = sort == .date || groupBy?.isByDate == true
+        decoder.readsCamera = groupBy == .camera
+        let catalog = try readCatalog(decoder: decoder, output: output, jobs: jobs)
+        guard let groupBy else { return catalog }
+        return catalog.grouped(by: groupBy, format: try dateFormat.map { try DateFormat($0) }, order: sort, reverse: reverse)
+    }
+
+    /// A manifest by its name (a .json or .csv that is not a folder).
+    static func isManifest(_ input: String) -> Bool {
+        let ext = (input as NSString).pathExtension.lowercased()
+        return (ext == "json" || ext == "csv") && !FileNames.isFolder(input)
+    }
+
+    func readCatalog(decoder: ImageDecoder, output: String?, jobs: Int) throws -> Catalog {
         for input in inputs where FileNames.status(input) == nil { throw CatalogError.notFound(path: input) }
         for i in listed.entries.indices where FileNames.status(listed.entries.path(at: i)) == nil {
             throw CatalogError.notFound(path: listed.entries.path(at: i))
@@ -107,16 +133,15 @@ struct InputArguments: ParsableArguments {
             files = []
         }
         for input in inputs {
-            let isDirectory = FileNames.isFolder(input)
             let ext = (input as NSString).pathExtension.lowercased()
-            if isDirectory {
+            if FileNames.isFolder(input) {
                 addFiles()
                 var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
                 if let output { folder.leaveOut(sheetsAt: output) }
                 if folder.entries.isEmpty { throw CatalogError.noImages(path: input, skipped: folder.skippedFiles.count, unreadable: folder.unreadableImages) }
                 // Several folders: each is a section headed by its name (as --recursive heads subfolders).
                 catalog.append(folder, headedBy: inputs.count > 1 ? input : nil)
-            } else if ext == "json" || ext == "csv" {
+            } else if Self.isManifest(input) {
                 addFiles()
                 catalog.append(try Catalog.manifest(input, decoder: decoder, jobs: jobs), headedBy: nil)
             } else if Self.otherManifestExtensions.contains(ext) {

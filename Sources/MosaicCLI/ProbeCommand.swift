@@ -34,6 +34,10 @@ struct ProbeCommand: ParsableCommand {
         var colorProfile: String?
         /// Bytes the decoder holds besides its output (progressive JPEG coefficients).
         var decodeMemory: Int?
+        /// When the picture was taken (EXIF), ISO 8601 with the offset when the file gives one.
+        var captured: String?
+        /// The camera's make and model (EXIF).
+        var camera: String?
         var error: String?
 
         init(
@@ -53,7 +57,9 @@ struct ProbeCommand: ParsableCommand {
     }
 
     func probeFiles() throws {
-        let decoder = ImageDecoder()
+        var decoder = ImageDecoder()
+        decoder.readsCaptureDate = true
+        decoder.readsCamera = true
         var entries: [Entry] = []
         var failed = 0
         for path in files {
@@ -67,11 +73,13 @@ struct ProbeCommand: ParsableCommand {
                 if !json { printError("error: \(error.description)") }
                 continue
             }
-            entries.append(Entry(
+            var entry = Entry(
                 name: ReportedName(path), format: info.format.rawValue, width: info.width, height: info.height,
                 orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
                 orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
-                bitDepth: info.bitDepth, colorModel: info.colorModel, colorProfile: profile?.description, decodeMemory: info.decodeMemory))
+                bitDepth: info.bitDepth, colorModel: info.colorModel, colorProfile: profile?.description, decodeMemory: info.decodeMemory)
+            (entry.captured, entry.camera) = (info.captured?.description, info.camera)
+            entries.append(entry)
             if !json {
                 var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                 if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
@@ -80,6 +88,8 @@ struct ProbeCommand: ParsableCommand {
                 line += ", orientation \(info.orientation)"
                 if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
                 if let profile { line += ", \(profile)" }
+                if let captured = info.captured { line += ", taken \(captured)" }
+                if let camera = info.camera { line += ", \(camera)" }
                 try Terminal.print(line)
             }
         }

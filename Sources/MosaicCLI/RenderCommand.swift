@@ -31,6 +31,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(help: ArgumentHelp("One sheet per folder (each folder named, or each subfolder of the one folder named) or, with --group-by, per group, in one process; -o (and --json) name them with {folder}, {group} or {index} (01, 02...): -o 'sheets/{folder}.png' (its folders are made). Unsafe characters in names (/, control characters, a leading dot) become _. A summary line per sheet; a sheet that fails is named and the others are written (exit 1 only when none is); with --strict every input is read before any sheet is written and the first failure ends the run."))
+    var each = false
+
     /// The library's plan of the render: the output kind, its checks, its commit.
     func job(_ options: SheetOptions) throws -> RenderJob {
         do {
@@ -42,10 +45,12 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         try SheetArguments.checkOutputNames([("--output", output), ("--json", json)])
+        if each { try validateEach() }
         _ = try job(options)
     }
 
     func run() throws {
+        if each { return try runEach() }
         let options = self.options
         let started = Date()
         try reportingErrors {
@@ -54,32 +59,39 @@ struct RenderCommand: ParsableCommand {
             // Before any work: the outputs are no folders, no inputs named, not each other.
             try job.checkOutputs(listed: input.listedCatalog)
             let (contactSheet, warned) = try makeSheet(job.sheetOptions, job: job)
-            // The sheet's copy (its entries in a temporary file): the catalog read is gone.
-            let catalog = contactSheet.catalog
-            if !quiet {
-                let flag = options.direction == .vertical ? "--max-height" : "--max-width"
-                for clamped in contactSheet.clampedSpans {
-                    printError("warning: \(FileNames.display(clamped.source)) spans \(clamped.span) columns; its section has \(clamped.columns): it spans them all")
-                }
-                for page in contactSheet.oversizedPages {
-                    let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
-                    printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
-                }
-                for note in job.notes(contactSheet) { printError("note: \(note)") }
-                if job.kind.takesPages {
-                    let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
-                    warnOfLargePages(contactSheet, files: files)
-                }
+            try draw(contactSheet, job: job, alreadyWarned: warned, started: started)
+        }
+    }
+
+    /// Draws a laid-out sheet and commits it: its warnings and notes first, the progress
+    /// bar, the closing summary line.
+    func draw(_ contactSheet: ContactSheet, job: RenderJob, alreadyWarned warned: Set<CardProblem>, started: Date) throws {
+        let options = job.options
+        // The sheet's copy (its entries in a temporary file): the catalog read is gone.
+        let catalog = contactSheet.catalog
+        if !quiet {
+            let flag = options.direction == .vertical ? "--max-height" : "--max-width"
+            for clamped in contactSheet.clampedSpans {
+                printError("warning: \(FileNames.display(clamped.source)) spans \(clamped.span) columns; its section has \(clamped.columns): it spans them all")
             }
-            let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
-            let result = try job.render(contactSheet, progress: { bar.update($0) }) { summary in
-                bar.finish()
-                if !quiet { for failure in summary.failures where !warned.contains(failure) { printError("warning: \(failure)") } }
+            for page in contactSheet.oversizedPages {
+                let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
+                printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
             }
+            for note in job.notes(contactSheet) { printError("note: \(note)") }
+            if job.kind.takesPages {
+                let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
+                warnOfLargePages(contactSheet, files: files)
+            }
+        }
+        let bar = ProgressBar(enabled: !quiet && (progress ?? (isatty(2) == 1)))
+        let result = try job.render(contactSheet, progress: { bar.update($0) }) { summary in
             bar.finish()
-            if !quiet {
-                report(result.summary, catalog: catalog, written: result.written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
-            }
+            if !quiet { for failure in summary.failures where !warned.contains(failure) { printError("warning: \(failure)") } }
+        }
+        bar.finish()
+        if !quiet {
+            report(result.summary, catalog: catalog, written: result.written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
         }
     }
 
@@ -88,12 +100,16 @@ struct RenderCommand: ParsableCommand {
     func makeSheet(_ options: SheetOptions, job: RenderJob) throws -> (ContactSheet, Set<CardProblem>) {
         let decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
         let catalog = try input.catalog(decoder: decoder, output: job.request.resolvedDestination, jobs: options.jobs)
+        return try layOut(catalog, options: options, typesetter: try SheetArguments.typesetter())
+    }
+
+    /// `catalog` laid out, the problems its probe found named (once: they are returned).
+    func layOut(_ catalog: consuming Catalog, options: SheetOptions, typesetter: Typesetter) throws -> (ContactSheet, Set<CardProblem>) {
         let probeProblems = catalog.allEntries.compactMap(\.problem)
         if !quiet {
             for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
             if !options.strict { for problem in probeProblems { printError("warning: \(problem)") } }
         }
-        let typesetter = try SheetArguments.typesetter()
-        return (try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter), Set(probeProblems))
+        return (try ContactSheet(catalog: catalog, options: options, typesetter: typesetter), Set(probeProblems))
     }
 }

@@ -4,6 +4,7 @@ import Mosaic
 
 extension Direction: ExpressibleByArgument {}
 extension FileOrder: ExpressibleByArgument {}
+extension Grouping: ExpressibleByArgument {}
 extension ResamplingFilter: ExpressibleByArgument {}
 extension TextAlignment: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}

@@ -19,7 +19,7 @@ struct TextArguments: ParsableArguments {
     var headerSize: Double?
     @Option(help: "Caption alignment: start and end follow the text's direction, left and right are literal (default: start).")
     var captionAlign: TextAlignment?
-    @Option(help: "Base direction of captions, headers and titles: auto takes it from the first strong character (default: auto).")
+    @Option(help: "Base direction of captions, headers and titles: auto takes it from the first strong character; rtl also mirrors the placement of cards (the first column on the right, rows filled from the right) (default: auto).")
     var textDirection: TextDirection?
 
     func validate() throws {

@@ -73,7 +73,7 @@ import Testing
             rgba.withUnsafeBufferPointer {
                 mosaic_heif_encode_file(
                     path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 100, 0, icc.isEmpty ? nil : profile.baseAddress, icc.count,
-                    Int32(primaries), Int32(transfer), Int32(matrix), fullRange ? 1 : 0)
+                    Int32(primaries), Int32(transfer), Int32(matrix), fullRange ? 1 : 0, nil, 0)
             }
         }
         try #require(result.status == MOSAIC_OK, "\(messageOf(result))")

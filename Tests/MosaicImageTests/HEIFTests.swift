@@ -9,10 +9,14 @@ import Testing
 @Suite struct HEIFTests {
     let decoder = ImageDecoder()
 
-    static func write(_ path: String, width: Int, height: Int, avif: Bool, alpha: Bool = false, thumbnail: Int = 0) {
+    static func write(_ path: String, width: Int, height: Int, avif: Bool, alpha: Bool = false, thumbnail: Int = 0, exif: [UInt8] = []) {
         let pixels = WebPTests.rgba(width: width, height: height, alpha: alpha)
-        let result = pixels.withUnsafeBufferPointer {
-            mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 90, Int32(thumbnail), nil, 0, 0, 0, 0, 0)
+        let result = exif.withUnsafeBufferPointer { block in
+            pixels.withUnsafeBufferPointer {
+                mosaic_heif_encode_file(
+                    path, $0.baseAddress, Int32(width), Int32(height), avif ? 1 : 0, 90, Int32(thumbnail), nil, 0, 0, 0, 0, 0,
+                    exif.isEmpty ? nil : block.baseAddress, exif.count)
+            }
         }
         precondition(result.status == MOSAIC_OK, "libheif could not write the fixture")
     }
@@ -27,6 +31,32 @@ import Testing
         let decoded = try decoder.decode(path).bitmap
         let source = Bitmap(width: 128, height: 96, pixels: WebPTests.rgba(width: 128, height: 96, alpha: false))!
         #expect(WebPTests.psnr(decoded, source) >= 30)
+    }
+
+    /// The capture date and camera from the file's Exif item (before: HEIF's EXIF was not
+    /// read, so phone photos were all "Undated"). The block holds IFD0's DateTime, Make and
+    /// Model only (DateTime is the fallback for DateTimeOriginal).
+    @Test(arguments: [false, true])
+    func readsTheExifItem(avif: Bool) throws {
+        let path = Fixtures.directory() + (avif ? "/dated.avif" : "/dated.heic")
+        let strings = ["2024:03:14 09:26:53", "Apple", "iPhone 15"].map { Array($0.utf8) + [0] }
+        var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 3]
+        var offset = 8 + 2 + 3 * 12 + 4
+        for (tag, bytes) in zip([0x0132, 0x010F, 0x0110], strings) {
+            tiff += [UInt8(tag >> 8), UInt8(tag & 0xFF), 0, 2, 0, 0, 0, UInt8(bytes.count), 0, 0, UInt8(offset >> 8), UInt8(offset & 0xFF)]
+            offset += bytes.count
+        }
+        tiff += [0, 0, 0, 0] + strings.joined()
+        Self.write(path, width: 64, height: 48, avif: avif, exif: tiff)
+        var reading = ImageDecoder()
+        reading.readsCaptureDate = true
+        reading.readsCamera = true
+        let info = try reading.probe(path)
+        #expect(info.captured == CaptureDate(exif: "2024:03:14 09:26:53"))
+        #expect(info.camera == "Apple iPhone 15")
+        #expect(decoder.cameraText(path).displayDate == "2024-03-14 09:26")
+        // Not asked: not read.
+        #expect(try decoder.probe(path).captured == nil)
     }
 
     @Test func alphaIsKept() throws {

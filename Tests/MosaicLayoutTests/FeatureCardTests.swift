@@ -9,11 +9,17 @@ import Testing
     /// goes to the highest place where two adjacent columns are free (columns 1 and 2 at
     /// 100? no: columns 0-1 end at 100, 1-2 at 100, so the leftmost), and the next square
     /// takes the free column 2 at the top.
-    @Test func aSpanningCardTakesTheHighestPlaceWhereItsColumnsAreFree() throws {
-        let configuration = BoardConfiguration(extent: 300, sectionStyle: SectionStyle(columns: .count(3)))
-        let layout = try MasonryLayout(
+    /// Two squares, a square spanning two columns, two squares, in 3 columns of 100 px.
+    static func spanningBoard(rightToLeft: Bool = false) throws -> MasonryLayout {
+        var configuration = BoardConfiguration(extent: 300, sectionStyle: SectionStyle(columns: .count(3)))
+        configuration.sectionStyle.isRightToLeft = rightToLeft
+        return try MasonryLayout(
             configuration: configuration,
             sections: [LayoutSection(items: [Self.square(), Self.square(), Self.square(span: 2), Self.square(), Self.square()])])
+    }
+
+    @Test func aSpanningCardTakesTheHighestPlaceWhereItsColumnsAreFree() throws {
+        let layout = try Self.spanningBoard()
         #expect(layout.elements(onPage: 0).map(\.frame) == [
             Rect(x: 0, y: 0, width: 100, height: 100), Rect(x: 100, y: 0, width: 100, height: 100),
             Rect(x: 0, y: 100, width: 200, height: 200), Rect(x: 200, y: 0, width: 100, height: 100),

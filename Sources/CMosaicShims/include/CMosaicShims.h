@@ -220,13 +220,18 @@ typedef struct {
 /// `*icc`, free() it; NULL when none) and its nclx box (`present` 0 when none).
 mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, mosaic_heif_nclx *nclx);
 
+/// The primary image's EXIF block (the TIFF structure after the block's offset field), a
+/// malloc'd copy the caller frees; 0 (and NULL) when there is none or the file does not
+/// open (a prefix that lacks the block's bytes).
+int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size);
+
 /// Writes RGBA8 pixels as HEIF (HEVC) or AVIF at `quality`, with a thumbnail fitting
 /// `thumbnail_size` when above 0, an ICC profile when `icc` is not NULL, and an nclx box
-/// of `primaries`, `transfer`, `matrix` and `full_range` when `primaries` is above 0: for
-/// fixtures.
+/// of `primaries`, `transfer`, `matrix` and `full_range` when `primaries` is above 0, an
+/// EXIF block (a TIFF structure) when `exif` is not NULL: for fixtures.
 mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
                                       int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
-                                      int full_range);
+                                      int full_range, const uint8_t *exif, size_t exif_size);
 
 // MARK: TIFF
 
@@ -411,6 +416,8 @@ typedef struct {
     char date[32];
     char make[64];
     char model[64];
+    /// OffsetTimeOriginal ("+02:00"), else OffsetTime; empty when absent.
+    char offset[16];
 } mosaic_exif_text;
 
 void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text *out);

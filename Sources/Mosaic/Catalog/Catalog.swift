@@ -274,6 +274,7 @@ public struct Catalog: Sendable {
         case .name: entries.sort(on: { Array($0.relativePath.utf8) }, by: { $0.lexicographicallyPrecedes($1) })
         case .mtime: entries.sort(on: { ($0.modified, $0.relativePath) }, by: <)
         case .size: entries.sort(on: { ($0.fileSize, $0.relativePath) }, by: <)
+        case .date: entries.sort(on: { ($0.info?.captured.map { Double($0.wallClockSeconds) } ?? $0.modified, $0.relativePath) }, by: <)
         case .none: break
         }
         if reverse { entries.reverse() }

@@ -1,7 +1,7 @@
 /// The entries of a catalog section, held compactly: a board may hold a million.
 ///
-/// Each entry is one fixed record of 48 bytes (its path's place in one shared buffer of
-/// path bytes, its size and date, its image's header facts as small codes), the relative
+/// Each entry is one fixed record of 56 bytes (its path's place in one shared buffer of
+/// path bytes, its size and date, its capture date, its image's header facts as small codes), the relative
 /// path being the path's tail; what few entries have (a problem, pixels, manifest captions,
 /// a header fact without a code, a relative path that is not the path's tail) is kept
 /// beside them. Read as `CatalogEntry` values, made on access; written by packing them.
@@ -33,6 +33,8 @@ public struct CatalogEntries: Sendable {
         var relativeLength: UInt16 = 0
         var fileSize: Int = 0
         var modified: Double = 0
+        /// `CaptureDate.packed`; 0: none (or not read).
+        var captured: Int64 = 0
         var width: UInt32 = 0
         var height: UInt32 = 0
         var decodeMemory: UInt32 = 0
@@ -50,7 +52,7 @@ public struct CatalogEntries: Sendable {
         /// The header facts packed into `self`; false (and nothing changed) when one of
         /// them has no code or does not fit.
         mutating func pack(_ info: ImageInfo) -> Bool {
-            guard info.software == nil, let format = Words.code(info.format.rawValue), let colorModel = Words.code(info.colorModel),
+            guard info.software == nil, info.camera == nil, let format = Words.code(info.format.rawValue), let colorModel = Words.code(info.colorModel),
                 let width = UInt32(exactly: info.width), let height = UInt32(exactly: info.height),
                 let decodeMemory = UInt32(exactly: info.decodeMemory), let bitDepth = UInt8(exactly: info.bitDepth),
                 let orientation = UInt8(exactly: info.orientation.rawValue)
@@ -63,17 +65,20 @@ public struct CatalogEntries: Sendable {
             (self.format, self.colorModel, self.interlacing) = (format, colorModel, interlacing)
             (self.width, self.height, self.decodeMemory, self.bitDepth, self.orientation) = (width, height, decodeMemory, bitDepth, orientation)
             hasAlpha = info.hasAlpha
+            captured = info.captured?.packed ?? 0
             return true
         }
 
         /// The header facts packed, or nil.
         var info: ImageInfo? {
             guard format != 0 else { return nil }
-            return ImageInfo(
+            var info = ImageInfo(
                 format: ImageFormat(rawValue: Words.all[Int(format)]), width: Int(width), height: Int(height),
                 orientation: Orientation(rawValue: Int(orientation)) ?? .up, hasAlpha: hasAlpha,
                 interlacing: interlacing == 0 ? nil : Words.all[Int(interlacing)], bitDepth: Int(bitDepth),
                 colorModel: Words.all[Int(colorModel)], decodeMemory: Int(decodeMemory))
+            info.captured = CaptureDate(packed: captured)
+            return info
         }
     }
 
@@ -186,6 +191,14 @@ public struct CatalogEntries: Sendable {
         let keys = map(key)
         let order = keys.indices.sorted { less(keys[$0], keys[$1]) }
         records = order.map { records[$0] }
+    }
+
+    /// The entries at `indices`, in that order (their path bytes shared, not copied).
+    func picking(_ indices: [Int]) -> CatalogEntries {
+        var kept = self
+        kept.load()
+        kept.records = indices.map { kept.records[$0] }
+        return kept
     }
 
     /// The entries whose index `keep` accepts.

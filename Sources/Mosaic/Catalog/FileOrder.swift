@@ -6,6 +6,10 @@ public enum FileOrder: String, Sendable, CaseIterable, Codable {
     case name
     /// Oldest first.
     case mtime
+    /// Oldest first by the date the picture was taken (EXIF DateTimeOriginal, else
+    /// DateTime), read as a wall-clock value; a file without one by its modification time
+    /// (read in UTC, never the machine's time zone).
+    case date
     /// Smallest file first.
     case size
     /// As the file system lists them.

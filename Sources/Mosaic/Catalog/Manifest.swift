@@ -67,7 +67,8 @@ extension Catalog {
             }
             let overrides = SectionOverrides(
                 columns: section.columns, columnWidth: section.columnWidth, spacing: section.spacing,
-                columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset)
+                columnSpacing: section.columnSpacing, rowSpacing: section.rowSpacing, inset: section.inset,
+                direction: section.direction)
             var catalogSection = CatalogSection(header: section.header, footer: section.footer, entries: ordered, overrides: overrides)
             catalogSection.spans = spans
             catalog.sections.append(catalogSection)
@@ -123,6 +124,8 @@ extension Catalog {
         var columnSpacing: Int?
         var rowSpacing: Int?
         var inset: Int?
+        /// "rtl" or "ltr" (`SectionOverrides.direction`).
+        var direction: TextDirection?
         var items: [ManifestItem]?
 
         init(items: [ManifestItem]) { self.items = items }
@@ -137,7 +140,7 @@ extension Catalog {
     }
 
     static let fileKeys = ["title", "sections", "items"]
-    static let sectionKeys = ["header", "footer", "columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset", "items"]
+    static let sectionKeys = ["header", "footer", "columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset", "direction", "items"]
     static let itemKeys = ["path", "title", "description", "span"]
 
     /// The first key a JSON manifest has that mosaic does not read (a typo would otherwise
@@ -196,6 +199,7 @@ extension Catalog {
         case .dataCorrupted(let context):
             // With a place, the JSON was read and the value there is wrong: a number that is
             // no whole number, or out of range ("columns": 2.5).
+            if context.codingPath.last?.stringValue == "direction" { return "wrong value\(where_(context)): \"ltr\", \"rtl\" or \"auto\" is needed" }
             if !context.codingPath.isEmpty { return "wrong value\(where_(context)): a whole number is needed (\(context.debugDescription))" }
             return "not valid JSON: \(context.debugDescription)"
         case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(where_(context))"

@@ -12,15 +12,22 @@ public struct SectionOverrides: Sendable, Hashable, Codable {
     public var rowSpacing: Int?
     /// Inset around the section's cards, pixels.
     public var inset: Int?
+    /// The section's direction: rtl mirrors its cards' placement (`SectionStyle.isRightToLeft`),
+    /// ltr keeps it; nil or auto: the sheet's (`--text-direction rtl` mirrors every section).
+    /// Its text's direction stays the sheet's (auto finds it from the text).
+    public var direction: TextDirection?
 
     /// Overrides; nil keeps the sheet's setting.
-    public init(columns: Int? = nil, columnWidth: Int? = nil, spacing: Int? = nil, columnSpacing: Int? = nil, rowSpacing: Int? = nil, inset: Int? = nil) {
+    public init(columns: Int? = nil, columnWidth: Int? = nil, spacing: Int? = nil, columnSpacing: Int? = nil, rowSpacing: Int? = nil, inset: Int? = nil,
+        direction: TextDirection? = nil
+    ) {
         self.columns = columns
         self.columnWidth = columnWidth
         self.spacing = spacing
         self.columnSpacing = columnSpacing
         self.rowSpacing = rowSpacing
         self.inset = inset
+        self.direction = direction
     }
 
     /// True when nothing is overridden.

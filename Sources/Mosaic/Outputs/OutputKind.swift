@@ -56,7 +56,7 @@ extension OutputKind {
 
 /// The check every file-writing kind makes of its files before drawing: none is an input
 /// or a folder; one already there is replaced only when mosaic wrote it (`isMosaicSheet`)
-/// or the user named the output.
+/// or the user named the output (not through a template: `OutputRequest.isFromTemplate`).
 ///
 /// - Throws: `SheetError` from the output check, `.defaultOutputExists` for another
 ///   program's file at the default name.
@@ -68,8 +68,9 @@ func checkFiles(
     for file in files { check.write(file, by: "--output") }
     check.allowReplacing(Array(own))
     try check.check()
-    if request.destination == nil, let foreign = files.first(where: { FileManager.default.fileExists(atPath: $0) && !own.contains($0) }) {
-        throw .defaultOutputExists(path: foreign)
+    if request.destination == nil || request.isFromTemplate, let foreign = files.first(where: { FileManager.default.fileExists(atPath: $0) && !own.contains($0) }) {
+        // A name made from a template (`--each`) was not given by the user either.
+        throw request.isFromTemplate ? .wouldReplaceAForeignFile(path: foreign) : .defaultOutputExists(path: foreign)
     }
 }
 

@@ -18,6 +18,9 @@ public struct OutputRequest: Sendable {
     public var pageSize: String?
     /// PDF: pixels per inch (`--dpi`); nil: 300.
     public var dpi: Int?
+    /// The destination was made from a template (`--each`, `SheetNameTemplate`), not named
+    /// by the user: like the default name, it replaces only files mosaic wrote.
+    public var isFromTemplate = false
 
     /// The settings of kinds' own that the request gives (a kind refuses those it does not take).
     public var givenSettings: [OutputSetting] {

@@ -123,6 +123,11 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
                 case "description": return entry.description ?? ""
                 // The file's size and its EXIF fields: read only when asked for.
                 case "size": return Self.humanSize(entry.fileSize)
+                // Already read by the probe (--sort date, --group-by): not read again.
+                case "date" where entry.info?.captured != nil:
+                    return entry.info?.captured.map(Self.displayDate.string(from:))
+                case "camera" where entry.info?.camera != nil:
+                    return entry.info?.camera
                 case "date", "camera":
                     let read = camera ?? ImageDecoder().cameraText(entry.path)
                     camera = read
@@ -135,6 +140,9 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
             return caption.isEmpty ? nil : caption
         }
     }
+
+    /// `{date}` as `CameraText.displayDate` writes it: "2023-07-14 18:22".
+    static let displayDate = (try? DateFormat("%Y-%m-%d %H:%M")) ?? DateFormat.iso
 
     /// The caption of the card that stands for `count` inputs that could not be read.
     static func summaryTitle(_ count: Int) -> String {

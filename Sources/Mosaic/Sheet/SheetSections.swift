@@ -116,7 +116,8 @@ struct SheetSections {
             columnSpacing: overrides.columnSpacing ?? options.columnSpacing ?? spacing,
             rowSpacing: overrides.rowSpacing ?? options.rowSpacing ?? spacing,
             insets: Insets(all: inset),
-            decoration: decorated ? Decoration() : nil, order: options.order)
+            decoration: decorated ? Decoration() : nil, order: options.order,
+            isRightToLeft: (overrides.direction == nil || overrides.direction == .auto ? options.style.textDirection : overrides.direction) == .rtl)
     }
 
     /// A gap between sections, as between cards: above the header when there is one (its

@@ -58,6 +58,16 @@ public struct HEIFCodec: ImageCodec {
         return .coded(primaries: Int(nclx.primaries), transfer: Int(nclx.transfer), source: "the nclx colour box")
     }
 
+    /// The primary image's Exif metadata item (libheif reads the boxes): its TIFF data.
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var exif: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        let found = bytes.withUnsafeBufferPointer { mosaic_heif_exif($0.baseAddress, $0.count, &exif, &size) }
+        defer { free(exif) }
+        guard found != 0, let exif, size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: exif, count: size))[...]
+    }
+
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         // The picture is upright already (orientation 1): the minimum needs no turning.
         let minimum = request.minimumSize ?? Size(width: 0, height: 0)

@@ -4,11 +4,14 @@ public struct CameraText: Sendable, Hashable {
     public var date: String?
     public var make: String?
     public var model: String?
+    /// OffsetTimeOriginal (else OffsetTime) as written: "+02:00".
+    public var offset: String?
 
-    public init(date: String? = nil, make: String? = nil, model: String? = nil) {
+    public init(date: String? = nil, make: String? = nil, model: String? = nil, offset: String? = nil) {
         self.date = date
         self.make = make
         self.model = model
+        self.offset = offset
     }
 
     /// "2023-07-14 18:22" from an EXIF date; nil when it is not one.

@@ -15,6 +15,11 @@ public struct ImageDecoder: Sendable {
     public var manageColor = true
     /// The formats read.
     public var codecs: CodecRegistry
+    /// Probes also read when the picture was taken (`ImageInfo.captured`), from the EXIF
+    /// block of the bytes the probe reads anyway (no second read of the file).
+    public var readsCaptureDate = false
+    /// Probes also read the camera's make and model (`ImageInfo.camera`), likewise.
+    public var readsCamera = false
 
     public init(limits: ImageLimits = ImageLimits(), strict: Bool = false, codecs: CodecRegistry = .standard) {
         self.limits = limits
@@ -42,7 +47,14 @@ public struct ImageDecoder: Sendable {
     /// Reads the headers from the first bytes of a file; nil when they end before the
     /// headers do (and `isWholeFile` is false): call again with more.
     public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
-        try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path)?.info
+        guard let (probed, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
+        var info = probed
+        if readsCaptureDate || readsCamera, let block = codec.exifBlock(bytes) {
+            let text = Self.cameraText(exif: block)
+            if readsCaptureDate { info.captured = text.date.flatMap { CaptureDate(exif: $0, offset: text.offset) } }
+            if readsCamera, !text.camera.isEmpty { info.camera = text.camera }
+        }
+        return info
     }
 
     func probeWithCodec(bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> (info: ImageInfo, codec: any ImageCodec)? {
@@ -67,19 +79,24 @@ public struct ImageDecoder: Sendable {
     }
 
     /// The date the picture was taken and the camera, from the EXIF data in the first
-    /// 256 KiB of the file at `path` (JPEG APP1, PNG eXIf, WebP EXIF, TIFF); nil fields
-    /// when absent (or for formats without EXIF here: GIF, HEIF).
+    /// 256 KiB of the file at `path` (JPEG APP1, PNG eXIf, WebP EXIF, TIFF, HEIF's Exif
+    /// item); nil fields when absent (or for GIF, which has none).
     public func cameraText(_ path: String) -> CameraText {
         guard let (bytes, _) = try? FileBytes.read(path, limit: 256 * 1024),
             let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), let block = codec.exifBlock(bytes)
         else { return CameraText() }
+        return Self.cameraText(exif: block)
+    }
+
+    /// The date, offset, make and model of an EXIF block (parsed once, by libexif).
+    static func cameraText(exif block: ArraySlice<UInt8>) -> CameraText {
         var fields = mosaic_exif_text()
         block.withUnsafeBufferPointer { mosaic_exif_text_fields($0.baseAddress, $0.count, &fields) }
         func text<T>(_ tuple: T) -> String? {
             let value = messageText(tuple).trimming(" ")
             return value.isEmpty ? nil : value
         }
-        return CameraText(date: text(fields.date), make: text(fields.make), model: text(fields.model))
+        return CameraText(date: text(fields.date), make: text(fields.make), model: text(fields.model), offset: text(fields.offset))
     }
 
     // MARK: Decoding

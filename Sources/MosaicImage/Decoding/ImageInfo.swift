@@ -21,6 +21,12 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// Bytes the decoder holds besides its output (a progressive JPEG's coefficients for the
     /// whole image); 0 when it streams.
     public var decodeMemory: Int = 0
+    /// When the picture was taken (EXIF DateTimeOriginal, else DateTime), read only when the
+    /// decoder is asked to (`ImageDecoder.readsCaptureDate`); nil when absent or not asked.
+    public var captured: CaptureDate? = nil
+    /// The camera's make and model (`CameraText.camera`), read only when the decoder is asked
+    /// to (`ImageDecoder.readsCamera`); nil when absent or not asked.
+    public var camera: String? = nil
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: String? = nil,

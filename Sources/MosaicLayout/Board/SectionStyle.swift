@@ -12,6 +12,13 @@ public struct SectionStyle: Hashable, Codable, Sendable {
     public var footer: Supplementary?
     public var decoration: Decoration?
     public var order: ItemOrder
+    /// Right to left: on a vertical board the section's placement is mirrored across, as
+    /// for right-to-left text. The first column is the rightmost (masonry's ties, a grid's
+    /// first cell, a feature card's place), justified rows fill from the right and a last
+    /// row kept at its target height sits at the right. Columns keep their widths (the
+    /// first, the one a remainder pixel widens, on the right). A horizontal board is not
+    /// mirrored (its columns are rows).
+    public var isRightToLeft: Bool
 
     public init(
         columns: ColumnRule = .count(2),
@@ -21,7 +28,8 @@ public struct SectionStyle: Hashable, Codable, Sendable {
         header: Supplementary? = nil,
         footer: Supplementary? = nil,
         decoration: Decoration? = nil,
-        order: ItemOrder = .shortestFirst
+        order: ItemOrder = .shortestFirst,
+        isRightToLeft: Bool = false
     ) {
         self.columns = columns
         self.columnSpacing = columnSpacing
@@ -31,5 +39,6 @@ public struct SectionStyle: Hashable, Codable, Sendable {
         self.footer = footer
         self.decoration = decoration
         self.order = order
+        self.isRightToLeft = isRightToLeft
     }
 }

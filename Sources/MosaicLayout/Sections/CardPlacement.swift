@@ -86,10 +86,7 @@ public struct SectionCursor: Sendable {
     public var itemCount: Int { state.itemCount }
     /// The section's items' extent across the flow: its columns and the spacing between
     /// them, pixels.
-    public var crossLength: Int {
-        let lanes = state.geometry.lanes
-        return lanes[lanes.count - 1].start + lanes[lanes.count - 1].length - lanes[0].start
-    }
+    public var crossLength: Int { state.geometry.crossEnd - state.geometry.crossStart }
     /// Pixels between two cards of a row (the section's column spacing).
     public var columnSpacing: Int { state.geometry.columnSpacing }
 }

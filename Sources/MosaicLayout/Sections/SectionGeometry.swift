@@ -5,6 +5,12 @@ struct SectionGeometry: Sendable {
     var rowSpacing: Int
     var columnSpacing: Int
     var order: ItemOrder
+    /// The section's items across the flow: from the first column's start to the last
+    /// one's end (left to right, whatever the order of the columns).
+    var crossStart: Int
+    var crossEnd: Int
+    /// The columns run right to left (`SectionStyle.isRightToLeft`, vertical boards).
+    var isMirrored: Bool
 
     var laneCount: Int { lanes.count }
     /// The narrowest column's length across (the last: remainder pixels go to the first).
@@ -34,11 +40,15 @@ struct SectionGeometry: Sendable {
         let narrow = available / count
         let wider = available % count
         var start = content.crossStart + sectionInsets.crossStart
+        crossStart = start
+        crossEnd = start + available + (count - 1) * spacing
+        isMirrored = style.isRightToLeft && axis.isVertical
         var lanes: [LaneGeometry] = []
         lanes.reserveCapacity(count)
         for lane in 0..<count {
             let length = narrow + (lane < wider ? 1 : 0)
-            lanes.append(LaneGeometry(start: start, length: length))
+            // Mirrored: column 0 at the right edge, each next one to its left.
+            lanes.append(LaneGeometry(start: isMirrored ? crossStart + crossEnd - start - length : start, length: length))
             start += length + spacing
         }
         self.lanes = lanes

@@ -321,8 +321,9 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
     /// The extent across of columns `first..<first + span` and the spacing between them.
     func spannedLength(first: Int, span: Int, state: OpenSection) -> LaneGeometry {
         let lanes = state.geometry.lanes
-        let last = lanes[first + span - 1]
-        return LaneGeometry(start: lanes[first].start, length: last.start + last.length - lanes[first].start)
+        // Right to left, the last column spanned is the leftmost.
+        let (left, right) = state.geometry.isMirrored ? (lanes[first + span - 1], lanes[first]) : (lanes[first], lanes[first + span - 1])
+        return LaneGeometry(start: left.start, length: right.start + right.length - left.start)
     }
 
     /// Places `cards` as one row across the open section: all start where its lowest
@@ -347,12 +348,14 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             }
             main = cursor.state.laneNext.max() ?? cursor.state.itemTop
         }
-        let start = cursor.state.geometry.lanes[0].start
+        let geometry = cursor.state.geometry
         markFullPage(cardLength: length, in: &cursor.state)
         for card in cards {
             var size = card.size
             size.length = length
-            addCard(size, lane: 0, main: main, cross: start + card.crossOffset, crossLength: card.crossLength, in: &cursor.state)
+            // Right to left, the row's offsets run from the right edge.
+            let cross = geometry.isMirrored ? geometry.crossEnd - card.crossOffset - card.crossLength : geometry.crossStart + card.crossOffset
+            addCard(size, lane: 0, main: main, cross: cross, crossLength: card.crossLength, in: &cursor.state)
             // The row's first card holds the stripe index's entries; the others end with it.
             cursor.state.laneEnd[0] = main + length
         }
@@ -531,15 +534,13 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             // Every column the card covers (a feature card spans several; a row's cards
             // all go to the first).
             let cross = Int(cardRecords[card].cross), crossEnd = cross + Int(cardRecords[card].crossLength)
-            let first = state.geometry.lanes.firstIndex { $0.start == cross } ?? 0
-            let spans = Int(cardRecords[card].crossLength) > state.geometry.lanes[first].length
-            var lane = first
-            while true {
+            let lanes = state.geometry.lanes
+            var covered = lanes.indices.filter { cross <= lanes[$0].start && lanes[$0].start + lanes[$0].length <= crossEnd }
+            if covered.isEmpty { covered = [0] }
+            for lane in covered {
                 state.block.add(card: card, lane: lane, start: start, end: end, previousEnd: state.laneEnd[lane])
                 state.laneEnd[lane] = end
                 state.laneNext[lane] = end + state.geometry.rowSpacing
-                lane += 1
-                guard spans, lane < state.geometry.laneCount, state.geometry.lanes[lane].start < crossEnd else { break }
             }
         }
         state.pageHasContent = false
