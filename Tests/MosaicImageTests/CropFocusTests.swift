@@ -68,10 +68,12 @@ extension CropFocusTests {
         ("motorcycle.jpg", 500, 500, 241, 0),
     ]
 
-    /// Attention agrees with libvips (crop windows overlapping by IoU >= 0.5) on 14 of the 20
-    /// windows; two of the six others are the portrait astronaut's, where it must not
-    /// (libvips keeps her orange suit and cuts her face off), two more are near misses
-    /// (IoU 0.49 and 0.46). The issue's target, 15, is not met: this holds the line at 14.
+    /// Attention agrees with libvips (crop windows overlapping by IoU >= 0.5) on 17 of the 20
+    /// windows (the issue's target: 15). Of the three others, one is the portrait
+    /// astronaut's square, where it must not agree (libvips keeps her orange suit and cuts
+    /// off her face; mosaic's rule keeps a face that fits whole), one is the cat, whose fur
+    /// counts as skin to that rule (IoU 0.42), and one the wide astronaut's strip, where
+    /// the two shrinks to 32 x 32 differ (libvips's is Lanczos, mosaic's a box).
     @Test func attentionAgreesWithLibvipsOnMostPhotos() throws {
         var agreeing: [String] = []
         var report: [String] = []
@@ -86,7 +88,7 @@ extension CropFocusTests {
             report.append("\(name) \(width)x\(height): ours \(Int(origin.x)),\(Int(origin.y)) libvips \(left),\(top) IoU \(iou)")
             if iou >= 0.5 { agreeing.append(name) }
         }
-        #expect(agreeing.count >= 14, "\(report.joined(separator: "\n"))")
+        #expect(agreeing.count >= 17, "\(report.joined(separator: "\n"))")
         print("smart crop agreement with libvips: \(agreeing.count) of \(Self.libvipsWindows.count)\n" + report.joined(separator: "\n"))
     }
 }

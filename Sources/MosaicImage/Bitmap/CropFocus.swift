@@ -8,9 +8,8 @@ import Darwin
 public enum CropFocus: String, Sendable, Hashable, CaseIterable, Codable {
     /// The middle (what every crop did before).
     case center
-    /// The most interesting place, as libvips's `smartcrop` attention defines it: edges,
-    /// skin tones and saturation, weighted toward skin so that a face outweighs a bright
-    /// garment.
+    /// The most interesting place, as libvips's `smartcrop` attention defines it (edges,
+    /// skin tones and redness; `AttentionMap`), and a face that fits the window kept whole.
     case attention
     /// The place of most detail: the window whose luminance histogram has the highest
     /// entropy.
@@ -20,15 +19,19 @@ public enum CropFocus: String, Sendable, Hashable, CaseIterable, Codable {
 extension Bitmap {
     /// The top-left corner of the `windowWidth` x `windowHeight` crop window (source
     /// pixels, within the image) that `focus` picks. The window slides along one axis only
-    /// (the one the image is too long on). Computed on a map of at most 64 cells a side,
-    /// so it costs little whatever the image's size; the same pixels give the same window.
+    /// (the one the image is too long on). Computed on a map of at most 32 (attention) or 64
+    /// (entropy) cells a side, so it costs little whatever the image's size; the same pixels give the same window.
     public func cropOrigin(windowWidth: Double, windowHeight: Double, focus: CropFocus) -> (x: Double, y: Double) {
         let centered = ((Double(width) - windowWidth) / 2, (Double(height) - windowHeight) / 2)
         guard focus != .center, width > 0, height > 0 else { return centered }
         let alongX = windowWidth < Double(width) - 0.5
         let alongY = windowHeight < Double(height) - 0.5
         guard alongX != alongY else { return centered }
-        let map = InterestMap(self, focus: focus)
+        if focus == .attention {
+            let origin = AttentionMap(self).origin(imageWidth: width, imageHeight: height, windowWidth: windowWidth, windowHeight: windowHeight)
+            return alongX ? (origin.x, centered.1) : (centered.0, origin.y)
+        }
+        let map = LuminanceMap(self)
         // The window's extent in map cells, and the map's profile along the sliding axis.
         let length = alongX ? map.width : map.height
         let scale = Double(length) / Double(alongX ? width : height)
@@ -41,29 +44,27 @@ extension Bitmap {
     }
 }
 
-/// How interesting each cell of a shrunken image is.
-struct InterestMap {
+/// The luminance of each cell of a shrunken image, for the entropy crop.
+struct LuminanceMap {
     let width: Int
     let height: Int
-    /// Per cell, row by row.
-    var values: [Double]
-    let focus: CropFocus
+    /// Per cell, row by row, from 0 to 1.
+    let values: [Double]
 
-    init(_ bitmap: Bitmap, focus: CropFocus) {
-        self.focus = focus
+    init(_ bitmap: Bitmap) {
         let cell = max(1, (max(bitmap.width, bitmap.height) + 63) / 64)
         let step = max(1, cell / 4)
         let width = max(1, bitmap.width / cell)
         let height = max(1, bitmap.height / cell)
         self.width = width
         self.height = height
-        // Box-average the image into cells (premultiplied: transparent is black).
-        var red = [Double](repeating: 0, count: width * height)
-        var green = red, blue = red
+        let samples = (cell + step - 1) / step
+        let area = Double(samples * samples) * 255
+        var values = [Double](repeating: 0, count: width * height)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
-            // Whole cells only (width * cell <= the image's width), each sampled on a grid of
-            // at most 4 x 4 pixels: a map this coarse needs no more, and it keeps the cost
-            // small.
+            // Box-average the image into cells (premultiplied: transparent is black): whole
+            // cells only (width * cell <= the image's width), each sampled on a grid of at
+            // most 4 x 4 pixels: a map this coarse needs no more, and it keeps the cost small.
             for cy in 0..<height {
                 for cx in 0..<width {
                     var r = 0, g = 0, b = 0
@@ -76,92 +77,33 @@ struct InterestMap {
                             i += 4 * step
                         }
                     }
-                    red[cy * width + cx] = Double(r)
-                    green[cy * width + cx] = Double(g)
-                    blue[cy * width + cx] = Double(b)
-                }
-            }
-        }
-        let samples = (cell + step - 1) / step
-        let area = Double(samples * samples) * 255
-        var luma = [Double](repeating: 0, count: width * height)
-        for c in luma.indices {
-            red[c] /= area
-            green[c] /= area
-            blue[c] /= area
-            luma[c] = 0.2126 * red[c] + 0.7152 * green[c] + 0.0722 * blue[c]
-        }
-        var values = [Double](repeating: 0, count: width * height)
-        switch focus {
-        case .entropy:
-            values = luma
-        case .attention, .center:
-            for y in 0..<height {
-                for x in 0..<width {
-                    let c = y * width + x
-                    // Edges: the Laplacian of luma.
-                    var neighbours = 0.0, count = 0.0
-                    if x > 0 { neighbours += luma[c - 1]; count += 1 }
-                    if x + 1 < width { neighbours += luma[c + 1]; count += 1 }
-                    if y > 0 { neighbours += luma[c - width]; count += 1 }
-                    if y + 1 < height { neighbours += luma[c + width]; count += 1 }
-                    let edge = count > 0 ? abs(luma[c] * count - neighbours) / count : 0
-                    // Skin: the colour's direction near (0.78, 0.57, 0.44), as libvips
-                    // takes it, in mid-tones.
-                    let norm = (red[c] * red[c] + green[c] * green[c] + blue[c] * blue[c]).squareRoot()
-                    var skin = 0.0
-                    if norm > 0, luma[c] > 0.15, luma[c] < 0.95 {
-                        let dr = red[c] / norm - 0.78, dg = green[c] / norm - 0.57, db = blue[c] / norm - 0.44
-                        skin = max(0, 1 - (dr * dr + dg * dg + db * db).squareRoot() / 0.2)
-                    }
-                    // Saturation, in mid-tones.
-                    let high = max(red[c], green[c], blue[c]), low = min(red[c], green[c], blue[c])
-                    let saturation = high > 0.1 ? (high - low) / high : 0
-                    let interest = 2 * edge + 3 * skin * skin + 0.15 * saturation * saturation
-                    // To the power 1.5, so that a window is drawn to the most interesting places
-                    // rather than to a wide area of middling interest.
-                    values[c] = interest * interest.squareRoot()
+                    values[cy * width + cx] = (0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)) / area
                 }
             }
         }
         self.values = values
     }
 
-    /// The start (in cells) of the `window`-cell run along the axis with the most
-    /// interest: attention sums the cells, entropy takes the luminance histogram's
-    /// entropy. Ties go to the run nearest the middle.
+    /// The start (in cells) of the `window`-cell run along the axis whose luminance
+    /// histogram has the highest entropy. Ties go to the run nearest the middle.
     func bestWindow(alongX: Bool, window: Int) -> Int {
         let length = alongX ? width : height, across = alongX ? height : width
         let positions = max(1, length - window + 1)
-        // Attention: each line's sum across, once; a window's sum is then a difference of
-        // running sums.
-        var running = [Double](repeating: 0, count: length + 1)
-        if focus != .entropy {
-            for i in 0..<length {
-                var line = 0.0
-                for j in 0..<across { line += values[alongX ? j * width + i : i * width + j] }
-                running[i + 1] = running[i] + line
-            }
-        }
         var best = (positions - 1) / 2, bestScore = -Double.infinity
         let middle = Double(length - window) / 2
         for start in 0..<positions {
+            var histogram = [Double](repeating: 0, count: 32)
+            for i in start..<(start + window) {
+                for j in 0..<across {
+                    let v = values[alongX ? j * width + i : i * width + j]
+                    histogram[min(31, Int(v * 32))] += 1
+                }
+            }
+            let total = Double(window * across)
             var score = 0.0
-            if focus == .entropy {
-                var histogram = [Double](repeating: 0, count: 32)
-                for i in start..<(start + window) {
-                    for j in 0..<across {
-                        let v = values[alongX ? j * width + i : i * width + j]
-                        histogram[min(31, Int(v * 32))] += 1
-                    }
-                }
-                let total = Double(window * across)
-                for count in histogram where count > 0 {
-                    let p = count / total
-                    score -= p * log2(p)
-                }
-            } else {
-                score = running[min(length, start + window)] - running[start]
+            for count in histogram where count > 0 {
+                let p = count / total
+                score -= p * log2(p)
             }
             let nearer = abs(Double(start) - middle) < abs(Double(best) - middle)
             if score > bestScore + 1e-9 || (abs(score - bestScore) <= 1e-9 && nearer) {
