@@ -57,7 +57,11 @@ let package = Package(
         .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
-        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"], swiftSettings: warnings),
+        .target(
+            name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"],
+            // The web templates (HTML, JavaScript, CSS) are files there, compiled in as strings
+            // by EmbedTemplates (EmbeddedTemplates.viewerHTML...), not shipped as resources.
+            exclude: ["Reports/Templates"], swiftSettings: warnings, plugins: ["EmbedTemplates"]),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
         .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"], swiftSettings: warnings),
         .executableTarget(
@@ -67,6 +71,7 @@ let package = Package(
             // `mosaic --version` names the git commit it was built from (BuildCommit.hash).
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
+        .plugin(name: "EmbedTemplates", capability: .buildTool()),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),
