@@ -73,10 +73,17 @@ let package = Package(
         .plugin(name: "BuildCommit", capability: .buildTool()),
         .plugin(name: "EmbedTemplates", capability: .buildTool()),
 
-        .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
-        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),
+        // Test support, in no product: files in the formats mosaic reads, written through the
+        // same libraries (C), and the check that a README example is the code a test runs.
+        .target(
+            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS"],
+            path: "Tests/CMosaicFixtures", linkerSettings: [.linkedLibrary("gif")]),
+        .target(name: "MosaicTestSupport", path: "Tests/MosaicTestSupport", swiftSettings: warnings),
+
+        .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout", "MosaicTestSupport"], swiftSettings: warnings),
+        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims", "CMosaicFixtures"], swiftSettings: warnings),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
-        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
     ],

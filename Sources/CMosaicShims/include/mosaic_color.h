@@ -37,9 +37,6 @@ uint8_t *mosaic_color_rgb_profile(const double chromaticities[8], int curve_type
 /// The description (name) of an ICC profile into `out` (NUL-terminated); its length, 0
 /// when the profile cannot be read or has none.
 size_t mosaic_color_profile_name(const uint8_t *icc, size_t size, char *out, size_t capacity);
-/// A CMYK output profile for fixtures, malloc'd: a 9-point table from the uncalibrated
-/// CMYK formula into sRGB, except that the cyan ink is only half as strong.
-uint8_t *mosaic_color_cmyk_fixture_profile(size_t *size);
 
 #ifdef __cplusplus
 }

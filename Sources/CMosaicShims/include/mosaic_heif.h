@@ -38,14 +38,6 @@ typedef struct {
 /// `*icc`, free() it; NULL when none) and its nclx box (`present` 0 when none).
 mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, mosaic_heif_nclx *nclx);
 
-/// Writes RGBA8 pixels as HEIF (HEVC) or AVIF at `quality`, with a thumbnail fitting
-/// `thumbnail_size` when above 0, an ICC profile when `icc` is not NULL, and an nclx box
-/// of `primaries`, `transfer`, `matrix` and `full_range` when `primaries` is above 0: for
-/// fixtures.
-mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
-                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
-                                      int full_range);
-
 #ifdef __cplusplus
 }
 #endif

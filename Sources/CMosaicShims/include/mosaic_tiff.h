@@ -24,24 +24,6 @@ mosaic_result mosaic_tiff_decode(const uint8_t *data, size_t size, uint8_t *out,
 /// The ICC profile of the first directory (tag 34675), or NULL; free() it.
 uint8_t *mosaic_tiff_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
 
-/// A TIFF to write, for fixtures: `pixels` has `samples` samples of `bits` (8 or 16,
-/// native byte order) per pixel, contiguous; RGB with 4 samples has unassociated alpha.
-typedef struct {
-    int width, height, samples, bits;
-    /// TIFF's Photometric Interpretation (1 grey, 2 RGB, 5 CMYK) and Compression (1 none,
-    /// 5 LZW, 8 deflate).
-    int photometric, compression;
-    int orientation;
-    /// 16 x 16 tiles instead of strips of 7 rows.
-    int tiled;
-    const uint8_t *pixels;
-    /// An ICC profile for tag 34675, or NULL.
-    const uint8_t *icc;
-    size_t icc_size;
-} mosaic_tiff_fixture;
-
-mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixture *fixture);
-
 #ifdef __cplusplus
 }
 #endif

@@ -24,9 +24,6 @@ mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out,
 /// The ICC profile of the ICCP chunk, or NULL; free() it.
 uint8_t *mosaic_webp_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
 
-/// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
-mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
-
 #ifdef __cplusplus
 }
 #endif
