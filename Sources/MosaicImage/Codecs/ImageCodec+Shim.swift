@@ -35,9 +35,9 @@ extension mosaic_result {
 }
 
 extension mosaic_image_info {
-    /// The fields every codec fills, as an `ImageInfo` of `format`; `colorModel` names the
+    /// The fields every codec fills, as an `ImageInfo` of `format`; `colorModel` is the
     /// format's own colour model.
-    func imageInfo(_ format: ImageFormat, interlacing: String?, colorModel: String) -> ImageInfo {
+    func imageInfo(_ format: ImageFormat, interlacing: Interlacing?, colorModel: ColorModel) -> ImageInfo {
         let software = MosaicImage.messageText(self.software)
         return ImageInfo(
             format: format, width: Int(width), height: Int(height),

@@ -19,7 +19,7 @@ public struct JPEGCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_jpeg_probe) else { return nil }
-        return raw.imageInfo(format, interlacing: raw.progressive != 0 ? "progressive" : nil, colorModel: Self.colorModel(raw.color_space))
+        return raw.imageInfo(format, interlacing: raw.progressive != 0 ? .progressive : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
     /// The ICC profile of the APP2 chunks (joined in sequence order).
@@ -48,15 +48,15 @@ public struct JPEGCodec: ImageCodec {
         return nil
     }
 
-    /// libjpeg's J_COLOR_SPACE as a name.
-    static func colorModel(_ space: Int32) -> String {
+    /// libjpeg's J_COLOR_SPACE as a colour model.
+    static func colorModel(_ space: Int32) -> ColorModel {
         switch space {
-        case 1: return "grey"
-        case 2: return "rgb"
-        case 3: return "ycbcr"
-        case 4: return "cmyk"
-        case 5: return "ycck"
-        default: return "unknown"
+        case 1: .grey
+        case 2: .rgb
+        case 3: .ycbcr
+        case 4: .cmyk
+        case 5: .ycck
+        default: .other("unknown")
         }
     }
 
@@ -66,7 +66,7 @@ public struct JPEGCodec: ImageCodec {
         let height = (info.height * eighths + 7) / 8
         // CMYK goes through its profile when it has one; without, libjpeg's inks through
         // the uncalibrated formula (as Pillow and ImageMagick do).
-        let color = colorConversion(bytes, request: request, cmyk: info.colorModel == "cmyk" || info.colorModel == "ycck")
+        let color = colorConversion(bytes, request: request, cmyk: info.colorModel.isInks)
         let rawCMYK: Int32 = color?.takesCMYK == true ? 1 : 0
         let decoded = try decodeWithShim(bytes, width: width, height: height, info: info, request: request, color: color) { input, output, stride in
             mosaic_jpeg_decode(
