@@ -165,6 +165,10 @@ static void mosaic_cmyk_row_to_rgba(uint8_t *row, int width, int inverted, int r
     }
 }
 
+void mosaic_jpeg_inks_to_rgba(uint8_t *pixels, size_t stride, int width, int height) {
+    for (int y = 0; y < height; y++) mosaic_cmyk_row_to_rgba(pixels + (size_t)y * stride, width, 0, 0);
+}
+
 /// Zigzag position of each natural-order coefficient (row * 8 + column).
 static const int mosaic_jpeg_zigzag[DCTSIZE2] = {
     0,  1,  5,  6,  14, 15, 27, 28, 2,  4,  7,  13, 16, 26, 29, 42, 3,  8,  12, 17, 25, 30,
@@ -195,9 +199,45 @@ static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
     return 1;
 }
 
+/// The joined ICC_PROFILE chunks of a session whose APP2 markers were saved and whose
+/// header was read (malloc'd, `*icc_size` its length), or NULL. Chunks that do not make one
+/// profile set `*damage` to MOSAIC_ERROR with the session's first warning. libjpeg's
+/// warnings while joining them are not the caller's: `result` comes back as it was.
+static uint8_t *mosaic_jpeg_take_icc(j_decompress_ptr cinfo, mosaic_result *result, size_t *icc_size, mosaic_result *damage) {
+    mosaic_result before = *result;
+    JOCTET *icc = NULL;
+    unsigned int length = 0;
+    // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
+    if (!jpeg_read_icc_profile(cinfo, &icc, &length)) {
+        icc = NULL;
+        // There were chunks, and they do not make one profile (one missing or repeated, a
+        // count that disagrees): a profile that cannot be used, not an sRGB file.
+        for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+            if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
+                *damage = mosaic_error(result->warning_count > 0 ? result->warning : "its chunks do not make one profile");
+                break;
+            }
+        }
+    }
+    *result = before;
+    *icc_size = icc ? length : 0;
+    return icc;
+}
+
 mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
     int max_scans, size_t max_memory, int raw_cmyk) {
+    return mosaic_jpeg_decode_with_icc(data, size, scale_num, out, stride, width, height, max_scans, max_memory, raw_cmyk, NULL, NULL, NULL);
+}
+
+mosaic_result mosaic_jpeg_decode_with_icc(
+    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
+    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage) {
+    if (icc) {
+        *icc = NULL;
+        *icc_size = 0;
+        *icc_damage = mosaic_ok();
+    }
     mosaic_result result = mosaic_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
@@ -208,7 +248,11 @@ mosaic_result mosaic_jpeg_decode(
     error.max_scans = max_scans;
     error.max_memory = max_memory;
     // At 1/8 a progressive file needs only its DC coefficients: read them alone.
-    if (scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) return result;
+    if (scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) {
+        // No libjpeg session was opened: the profile is read on its own.
+        if (icc && result.status == MOSAIC_OK) *icc = mosaic_jpeg_icc_profile(data, size, icc_size, icc_damage);
+        return result;
+    }
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
         result.status = MOSAIC_ERROR;
@@ -225,7 +269,9 @@ mosaic_result mosaic_jpeg_decode(
     progress.progress_monitor = mosaic_jpeg_progress;
     cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    if (icc) jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
+    if (icc) *icc = mosaic_jpeg_take_icc(&cinfo, &result, icc_size, icc_damage);
 
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
@@ -301,22 +347,8 @@ uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
-    JOCTET *icc = NULL;
-    unsigned int length = 0;
-    // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
-    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) {
-        icc = NULL;
-        // There were chunks, and they do not make one profile (one missing or repeated, a
-        // count that disagrees): a profile that cannot be used, not an sRGB file.
-        for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker; marker = marker->next) {
-            if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
-                *damage = mosaic_error(result.warning_count > 0 ? result.warning : "its chunks do not make one profile");
-                break;
-            }
-        }
-    }
+    uint8_t *icc = mosaic_jpeg_take_icc(&cinfo, &result, icc_size, damage);
     jpeg_destroy_decompress(&cinfo);
-    *icc_size = icc ? length : 0;
     return icc;
 }
 

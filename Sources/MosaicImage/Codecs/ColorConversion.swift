@@ -17,7 +17,14 @@ extension ImageCodec {
     /// the file's pixels are CMYK, which a CMYK profile converts (and nothing else does:
     /// without one, the decoder's own formula).
     func colorConversion(_ bytes: [UInt8], request: DecodeRequest, cmyk: Bool = false) -> ColorConversion? {
-        guard request.manageColor, let profile = colorProfile(bytes) else { return nil }
+        guard request.manageColor else { return nil }
+        return colorConversion(colorProfile(bytes), request: request, cmyk: cmyk)
+    }
+
+    /// The conversion for `profile`, the colour the file declares (read by the codec with
+    /// its decode): as `colorConversion(_:request:cmyk:)`.
+    func colorConversion(_ profile: ColorProfile?, request: DecodeRequest, cmyk: Bool) -> ColorConversion? {
+        guard request.manageColor, let profile else { return nil }
         let entry = ColorTransforms.shared.entry(profile)
         let problem: String
         if let failure = entry.failure {

@@ -96,7 +96,7 @@ extension ImageCodec {
     /// `color` takes CMYK) and turns its result into this codec's error, or the bitmap
     /// (in sRGB through `color`, premultiplied as asked) and its warning.
     func decodeWithShim(
-        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: ColorConversion?,
+        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: @autoclosure () -> ColorConversion?,
         _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> mosaic_result
     ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
         // A Swift array that cannot be allocated stops the process: ask the allocator first
@@ -113,6 +113,8 @@ extension ImageCodec {
         if result.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: needed) }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
         var warning = try result.warning(path: request.path, strict: request.strict)
+        // Evaluated after the decode: a codec may learn the file's colour from the decode.
+        let color = color()
         color?.apply(&storage)
         if warning == nil { warning = color?.warning }
         if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
