@@ -227,12 +227,13 @@ static uint8_t *mosaic_jpeg_take_icc(j_decompress_ptr cinfo, mosaic_result *resu
 mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
     int max_scans, size_t max_memory, int raw_cmyk) {
-    return mosaic_jpeg_decode_with_icc(data, size, scale_num, out, stride, width, height, max_scans, max_memory, raw_cmyk, NULL, NULL, NULL);
+    return mosaic_jpeg_decode_with_icc(data, size, scale_num, out, stride, width, height, max_scans, max_memory, raw_cmyk, NULL, NULL, NULL, NULL);
 }
 
 mosaic_result mosaic_jpeg_decode_with_icc(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage) {
+    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage, int *gave_inks) {
+    if (gave_inks) *gave_inks = 0;
     if (icc) {
         *icc = NULL;
         *icc_size = 0;
@@ -274,6 +275,7 @@ mosaic_result mosaic_jpeg_decode_with_icc(
     if (icc) *icc = mosaic_jpeg_take_icc(&cinfo, &result, icc_size, icc_damage);
 
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    if (gave_inks) *gave_inks = cmyk && raw_cmyk;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo.scale_num = (unsigned)scale_num;
     cinfo.scale_denom = 8;

@@ -29,4 +29,14 @@ import Testing
         #expect(stale.format == .png && decoded.info.format == .jpeg)
         #expect(decoded.bitmap.width == 16 && decoded.bitmap.height == 24)
     }
+
+    /// The catalog's facts may be stale: a probe that said CMYK for what is now an RGB file
+    /// of the same size must not have RGB pixels taken for inks.
+    @Test func aStaleColourModelDoesNotTurnRGBIntoInks() throws {
+        let dir = Fixtures.directory()
+        Fixtures.writeJPEG(dir + "/a.jpg", pixels: Fixtures.picture(width: 32, height: 32), width: 32, height: 32, components: 3)
+        var stale = try decoder.probe(dir + "/a.jpg")
+        stale.colorModel = .cmyk
+        #expect(try decoder.decode(dir + "/a.jpg", probed: stale).bitmap == (try decoder.decode(dir + "/a.jpg").bitmap))
+    }
 }

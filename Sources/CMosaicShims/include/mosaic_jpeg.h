@@ -31,13 +31,13 @@ mosaic_result mosaic_jpeg_decode(
 
 /// mosaic_jpeg_decode that also reads the ICC profile in the same libjpeg session (its
 /// headers parsed once): `*icc` (malloc'd, free() it; NULL when none), `*icc_size` and
-/// `*icc_damage` as mosaic_jpeg_icc_profile gives them. The caller decides after the
-/// decode what the profile does: with `raw_cmyk` set for a CMYK or YCCK file whose profile
-/// turns out unusable, mosaic_jpeg_inks_to_rgba gives the pixels a decode without
-/// `raw_cmyk` would have.
+/// `*icc_damage` as mosaic_jpeg_icc_profile gives them; `*gave_inks` (or NULL) 1 when the
+/// pixels came out as inks (`raw_cmyk` and the file is CMYK or YCCK). The caller decides
+/// after the decode what the profile does: for inks whose profile turns out unusable,
+/// mosaic_jpeg_inks_to_rgba gives the pixels a decode without `raw_cmyk` would have.
 mosaic_result mosaic_jpeg_decode_with_icc(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage);
+    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage, int *gave_inks);
 
 /// C M Y K bytes (0 = no ink), as a `raw_cmyk` decode gives them, to RGBA with alpha 255
 /// through the uncalibrated formula, in place: the pixels of a decode without `raw_cmyk`.

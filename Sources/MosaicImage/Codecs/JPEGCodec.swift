@@ -89,14 +89,17 @@ public struct JPEGCodec: ImageCodec {
             var icc: UnsafeMutablePointer<UInt8>? = nil
             var iccSize = 0
             var damage = mosaic_result()
+            var gaveInks: Int32 = 0
             let result = mosaic_jpeg_decode_with_icc(
                 input.baseAddress, input.count, Int32(eighths), output.baseAddress, stride, Int32(width), Int32(height), scans, memory,
-                inks ? 1 : 0, &icc, &iccSize, &damage)
+                inks ? 1 : 0, &icc, &iccSize, &damage, &gaveInks)
             defer { free(icc) }
             guard result.status == MOSAIC_OK else { return result }
             let profile = icc.flatMap { iccSize > 0 ? ColorProfile.icc(Array(UnsafeBufferPointer(start: $0, count: iccSize))) : nil }
             color = colorConversion(Self.colorProfile(profile, damage: damage), request: request, cmyk: inks)
-            if inks, color?.takesCMYK != true { mosaic_jpeg_inks_to_rgba(output.baseAddress, stride, Int32(width), Int32(height)) }
+            // The shim says what it gave: the probe's colour model is the catalog's, and the
+            // file may have been replaced since.
+            if gaveInks != 0, color?.takesCMYK != true { mosaic_jpeg_inks_to_rgba(output.baseAddress, stride, Int32(width), Int32(height)) }
             return result
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: decoded.warning)
