@@ -57,7 +57,11 @@ let package = Package(
         .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
-        .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"], swiftSettings: warnings),
+        .target(
+            name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"],
+            // The web templates (HTML, JavaScript, CSS) are files there, compiled in as strings
+            // by EmbedTemplates (EmbeddedTemplates.viewerHTML...), not shipped as resources.
+            exclude: ["Reports/Templates"], swiftSettings: warnings, plugins: ["EmbedTemplates"]),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
         .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"], swiftSettings: warnings),
         .executableTarget(
@@ -67,11 +71,19 @@ let package = Package(
             // `mosaic --version` names the git commit it was built from (BuildCommit.hash).
             plugins: ["BuildCommit"]),
         .plugin(name: "BuildCommit", capability: .buildTool()),
+        .plugin(name: "EmbedTemplates", capability: .buildTool()),
 
-        .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout"], swiftSettings: warnings),
-        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims"], swiftSettings: warnings),
+        // Test support, in no product: files in the formats mosaic reads, written through the
+        // same libraries (C), and the check that a README example is the code a test runs.
+        .target(
+            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS"],
+            path: "Tests/CMosaicFixtures", linkerSettings: [.linkedLibrary("gif")]),
+        .target(name: "MosaicTestSupport", path: "Tests/MosaicTestSupport", swiftSettings: warnings),
+
+        .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout", "MosaicTestSupport"], swiftSettings: warnings),
+        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims", "CMosaicFixtures"], swiftSettings: warnings),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
-        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
     ],

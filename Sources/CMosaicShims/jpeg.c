@@ -1,6 +1,7 @@
 // libjpeg(-turbo) behind setjmp fences. error_exit jumps back to the setjmp of the function
 // that called into libjpeg; warnings are counted and the first kept; nothing is printed.
 #include "CMosaicShims.h"
+#include "fence.h"
 #include "results.h"
 
 #include <errno.h>
@@ -11,54 +12,6 @@
 
 #include <jpeglib.h>
 #include <jerror.h>
-
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    mosaic_result *result;
-    /// The caps of a decode (0: none), for the progress monitor and the messages.
-    int max_scans;
-    size_t max_memory;
-} mosaic_jpeg_error;
-
-/// Warnings that mean image data was lost or is corrupt. Others (extraneous bytes
-/// between header markers, an odd JFIF version, a bad ICC chunk) leave the pixels as the
-/// file meant them. `cinfo->err->msg_parm` holds the warning's parameters.
-static int mosaic_jpeg_is_damage(j_common_ptr cinfo) {
-    switch (cinfo->err->msg_code) {
-    case JWRN_JPEG_EOF:         // Premature end of JPEG file
-    case JWRN_HIT_MARKER:       // premature end of data segment
-    case JWRN_HUFF_BAD_CODE:    // bad Huffman code
-    case JWRN_ARITH_BAD_CODE:   // bad arithmetic code
-    case JWRN_MUST_RESYNC:      // lost track of restart markers
-    case JWRN_NOT_SEQUENTIAL:   // invalid SOS parameters
-    case JWRN_BOGUS_PROGRESSION:  // a scan refines or extends coefficients never sent (AC before DC)
-        return 1;
-    case JWRN_EXTRANEOUS_DATA: {
-        // "N extraneous bytes before marker 0xXX": before a restart marker (RST0-RST7) the
-        // bytes are inside an entropy-coded segment, and the interval they end is skipped;
-        // before any other marker they lie between segments and nothing is lost.
-        int marker = cinfo->err->msg_parm.i[1];
-        return marker >= 0xD0 && marker <= 0xD7;
-    }
-    default:
-        return 0;
-    }
-}
-
-static void mosaic_jpeg_error_exit(j_common_ptr cinfo) {
-    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
-    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE && error->max_memory > 0) {
-        // What the memory cap looks like from inside libjpeg (no temporary files here).
-        snprintf(error->result->message, MOSAIC_MESSAGE_SIZE,
-                 "decoding needs more than the memory limit of %zu MB", error->max_memory >> 20);
-    } else {
-        char buffer[JMSG_LENGTH_MAX];
-        (*cinfo->err->format_message)(cinfo, buffer);
-        snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
-    }
-    longjmp(error->jump, 1);
-}
 
 /// Called by libjpeg between passes and scans: stops a file with more scans than the cap
 /// (a hostile progressive file can hold thousands, each a full pass over the image).
@@ -72,36 +25,6 @@ static void mosaic_jpeg_progress(j_common_ptr cinfo) {
             longjmp(error->jump, 1);
         }
     }
-}
-
-static void mosaic_jpeg_emit_message(j_common_ptr cinfo, int level) {
-    if (level >= 0) return;  // trace messages
-    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
-    mosaic_result *result = error->result;
-    int damage = mosaic_jpeg_is_damage(cinfo);
-    if (result->warning_count == 0 || (damage && result->damage_count == 0)) {
-        char buffer[JMSG_LENGTH_MAX];
-        (*cinfo->err->format_message)(cinfo, buffer);
-        if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", buffer);
-        if (damage && result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "%s", buffer);
-    }
-    result->warning_count += 1;
-    if (damage) result->damage_count += 1;
-    cinfo->err->num_warnings += 1;
-}
-
-static void mosaic_jpeg_output_message(j_common_ptr cinfo) {
-    (void)cinfo;  // never print
-}
-
-static void mosaic_jpeg_install_errors(mosaic_jpeg_error *error, mosaic_result *result) {
-    jpeg_std_error(&error->pub);
-    error->pub.error_exit = mosaic_jpeg_error_exit;
-    error->pub.emit_message = mosaic_jpeg_emit_message;
-    error->pub.output_message = mosaic_jpeg_output_message;
-    error->result = result;
-    error->max_scans = 0;
-    error->max_memory = 0;
 }
 
 // MARK: A suspending memory source, for probing from a prefix of the file.
@@ -242,6 +165,10 @@ static void mosaic_cmyk_row_to_rgba(uint8_t *row, int width, int inverted, int r
     }
 }
 
+void mosaic_jpeg_inks_to_rgba(uint8_t *pixels, size_t stride, int width, int height) {
+    for (int y = 0; y < height; y++) mosaic_cmyk_row_to_rgba(pixels + (size_t)y * stride, width, 0, 0);
+}
+
 /// Zigzag position of each natural-order coefficient (row * 8 + column).
 static const int mosaic_jpeg_zigzag[DCTSIZE2] = {
     0,  1,  5,  6,  14, 15, 27, 28, 2,  4,  7,  13, 16, 26, 29, 42, 3,  8,  12, 17, 25, 30,
@@ -255,9 +182,8 @@ static const int mosaic_jpeg_zigzag[DCTSIZE2] = {
 /// frequencies are near or past the card's own limit) DC to within its last bit plane
 /// and AC to within its last two (successive approximation Al <= 1 and Al <= 2):
 /// libjpeg's standard script then stops after the first four scans, before the luma's
-/// refinement scans (about 85% of the decoding time). The error, measured against
-/// reading every scan and after the renderer's last factor of two: 47.4 dB (largest
-/// difference 6 levels) at 2/8; none at 4/8.
+/// refinement scans (most of the decoding time). The error this leaves against reading
+/// every scan, after the renderer's last factor of two, is in docs/PERFORMANCE.md.
 static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
     int dc_tolerance = scale_num <= 2 ? 1 : 0, ac_tolerance = scale_num <= 2 ? 2 : 0;
     if (cinfo->coef_bits == NULL) return 0;
@@ -273,9 +199,46 @@ static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
     return 1;
 }
 
+/// The joined ICC_PROFILE chunks of a session whose APP2 markers were saved and whose
+/// header was read (malloc'd, `*icc_size` its length), or NULL. Chunks that do not make one
+/// profile set `*damage` to MOSAIC_ERROR with the session's first warning. libjpeg's
+/// warnings while joining them are not the caller's: `result` comes back as it was.
+static uint8_t *mosaic_jpeg_take_icc(j_decompress_ptr cinfo, mosaic_result *result, size_t *icc_size, mosaic_result *damage) {
+    mosaic_result before = *result;
+    JOCTET *icc = NULL;
+    unsigned int length = 0;
+    // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
+    if (!jpeg_read_icc_profile(cinfo, &icc, &length)) {
+        icc = NULL;
+        // There were chunks, and they do not make one profile (one missing or repeated, a
+        // count that disagrees): a profile that cannot be used, not an sRGB file.
+        for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+            if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
+                *damage = mosaic_error(result->warning_count > 0 ? result->warning : "its chunks do not make one profile");
+                break;
+            }
+        }
+    }
+    *result = before;
+    *icc_size = icc ? length : 0;
+    return icc;
+}
+
 mosaic_result mosaic_jpeg_decode(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
     int max_scans, size_t max_memory, int raw_cmyk) {
+    return mosaic_jpeg_decode_with_icc(data, size, scale_num, out, stride, width, height, max_scans, max_memory, raw_cmyk, NULL, NULL, NULL, NULL);
+}
+
+mosaic_result mosaic_jpeg_decode_with_icc(
+    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
+    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage, int *gave_inks) {
+    if (gave_inks) *gave_inks = 0;
+    if (icc) {
+        *icc = NULL;
+        *icc_size = 0;
+        *icc_damage = mosaic_ok();
+    }
     mosaic_result result = mosaic_ok();
     struct jpeg_decompress_struct cinfo;
     mosaic_jpeg_error error;
@@ -286,7 +249,11 @@ mosaic_result mosaic_jpeg_decode(
     error.max_scans = max_scans;
     error.max_memory = max_memory;
     // At 1/8 a progressive file needs only its DC coefficients: read them alone.
-    if (scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) return result;
+    if (scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) {
+        // No libjpeg session was opened: the profile is read on its own.
+        if (icc && result.status == MOSAIC_OK) *icc = mosaic_jpeg_icc_profile(data, size, icc_size, icc_damage);
+        return result;
+    }
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
         result.status = MOSAIC_ERROR;
@@ -303,9 +270,12 @@ mosaic_result mosaic_jpeg_decode(
     progress.progress_monitor = mosaic_jpeg_progress;
     cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    if (icc) jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
+    if (icc) *icc = mosaic_jpeg_take_icc(&cinfo, &result, icc_size, icc_damage);
 
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    if (gave_inks) *gave_inks = cmyk && raw_cmyk;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     cinfo.scale_num = (unsigned)scale_num;
     cinfo.scale_denom = 8;
@@ -379,22 +349,8 @@ uint8_t *mosaic_jpeg_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
-    JOCTET *icc = NULL;
-    unsigned int length = 0;
-    // libjpeg joins the ICC_PROFILE chunks by their sequence numbers, whatever their order.
-    if (!jpeg_read_icc_profile(&cinfo, &icc, &length)) {
-        icc = NULL;
-        // There were chunks, and they do not make one profile (one missing or repeated, a
-        // count that disagrees): a profile that cannot be used, not an sRGB file.
-        for (jpeg_saved_marker_ptr marker = cinfo.marker_list; marker; marker = marker->next) {
-            if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
-                *damage = mosaic_error(result.warning_count > 0 ? result.warning : "its chunks do not make one profile");
-                break;
-            }
-        }
-    }
+    uint8_t *icc = mosaic_jpeg_take_icc(&cinfo, &result, icc_size, damage);
     jpeg_destroy_decompress(&cinfo);
-    *icc_size = icc ? length : 0;
     return icc;
 }
 

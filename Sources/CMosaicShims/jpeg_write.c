@@ -1,8 +1,9 @@
 // The JPEG sheet encoder: libjpeg-turbo compressing a band of rows at a time
 // (jpeg_write_scanlines), so memory does not grow with the sheet's height: baseline,
 // standard Huffman tables, no full-image buffer. Every function that calls into libjpeg
-// sets its own setjmp fence; error_exit copies libjpeg's message and jumps back to it.
+// sets its own setjmp fence (fence.h); error_exit copies libjpeg's message and jumps back to it.
 #include "mosaic_jpeg_write.h"
+#include "fence.h"
 #include "results.h"
 
 #include <setjmp.h>
@@ -11,27 +12,12 @@
 
 #include <jpeglib.h>
 
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    mosaic_result *result;
-} mosaic_jpeg_write_error;
-
 struct mosaic_jpeg_writer {
     struct jpeg_compress_struct cinfo;
-    mosaic_jpeg_write_error error;
+    mosaic_jpeg_error error;
     /// One row composited over white, for `flatten`.
     uint8_t *scratch;
 };
-
-static void mosaic_jpeg_write_error_exit(j_common_ptr cinfo) {
-    mosaic_jpeg_write_error *error = (mosaic_jpeg_write_error *)cinfo->err;
-    char buffer[JMSG_LENGTH_MAX];
-    (*cinfo->err->format_message)(cinfo, buffer);
-    error->result->status = MOSAIC_ERROR;
-    snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
-    longjmp(error->jump, 1);
-}
 
 /// A compressor's warnings change no pixel: they are not printed.
 static void mosaic_jpeg_write_silent(j_common_ptr cinfo, int level) {
@@ -65,10 +51,9 @@ mosaic_jpeg_writer *mosaic_jpeg_writer_open(FILE *file, int width, int height, i
         return NULL;
     }
     writer->scratch = scratch;
-    writer->cinfo.err = jpeg_std_error(&writer->error.pub);
-    writer->error.pub.error_exit = mosaic_jpeg_write_error_exit;
+    mosaic_jpeg_install_errors(&writer->error, result);
+    writer->cinfo.err = &writer->error.pub;
     writer->error.pub.emit_message = mosaic_jpeg_write_silent;
-    writer->error.result = result;
     jpeg_create_compress(&writer->cinfo);
     if (setjmp(writer->error.jump)) {
         mosaic_jpeg_writer_free(writer);

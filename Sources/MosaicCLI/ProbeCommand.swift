@@ -77,14 +77,14 @@ struct ProbeCommand: ParsableCommand {
                 name: ReportedName(path), format: info.format.rawValue, width: info.width, height: info.height,
                 orientation: info.orientation.rawValue, orientedWidth: info.orientedWidth,
                 orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
-                bitDepth: info.bitDepth, colorModel: info.colorModel, colorProfile: profile?.description, decodeMemory: info.decodeMemory)
+                bitDepth: info.bitDepth, colorModel: info.colorModel.name, colorProfile: profile?.description, decodeMemory: info.decodeMemory)
             (entry.captured, entry.camera) = (info.captured?.description, info.camera)
             entries.append(entry)
             if !json {
                 var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                 if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
                 if info.hasAlpha { line += ", alpha" }
-                if let interlacing = info.interlacing { line += ", \(interlacing)" }
+                if let interlacing = info.interlacing { line += ", \(interlacing.rawValue)" }
                 line += ", orientation \(info.orientation)"
                 if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight)" }
                 if let profile { line += ", \(profile)" }

@@ -9,8 +9,9 @@ import Dispatch
 /// at a time (the `acquiring` mutex), so two large ones never hold half each and wait on
 /// each other.
 public final class DecodeBudget: Sendable {
-    /// 64 MiB: room for one 12 MP progressive JPEG's coefficients at 2/8 (37 MB) beside
-    /// baseline decodes; with more, two such files at once took the corpus M to 116 MB.
+    /// 64 MiB: room for one 12 MP progressive JPEG's coefficients at 2/8 beside baseline
+    /// decodes, but not for two such files at once, which raised a render's peak memory
+    /// (the figures: docs/PERFORMANCE.md, "Memory").
     public static let shared = DecodeBudget(bytes: 64 << 20)
 
     public let unit: Int

@@ -1,3 +1,4 @@
+import CMosaicFixtures
 import CMosaicShims
 import Foundation
 import MosaicImage
@@ -48,7 +49,7 @@ import Testing
         Self.write(dir + "/a.gif", screen: Size(width: 20, height: 13), frame: Rect(x: 0, y: 0, width: 20, height: 13), interlaced: interlaced, frames: 2)
         let info = try decoder.probe(dir + "/a.gif")
         #expect(info.format == .gif && info.size == Size(width: 20, height: 13) && !info.hasAlpha)
-        #expect(info.interlacing == (interlaced ? "interlaced" : nil))
+        #expect(info.interlacing == (interlaced ? .interlaced : nil))
         let bitmap = try decoder.decode(dir + "/a.gif").bitmap
         for y in 0..<13 {
             for x in 0..<20 { #expect(bitmap[x, y] == Self.colour((x + 2 * y) % 16), "(\(x), \(y))") }

@@ -1,3 +1,4 @@
+import CMosaicFixtures
 import CMosaicShims
 import Foundation
 import MosaicImage
@@ -69,7 +70,7 @@ import Testing
         Self.write(dir + "/a.tif", samples: samples, bits: bits, photometric: photometric, compression: compression, tiled: tiled)
         let info = try decoder.probe(dir + "/a.tif")
         #expect(info.format == .tiff && info.size == Size(width: 37, height: 21) && !info.hasAlpha && info.bitDepth == bits)
-        #expect(info.interlacing == (tiled ? "tiled" : nil))
+        #expect(info.interlacing == (tiled ? .tiled : nil))
         let bitmap = try decoder.decode(dir + "/a.tif").bitmap
         for (x, y) in [(0, 0), (36, 0), (5, 20), (36, 20), (17, 11)] {
             #expect(bitmap[x, y] == Self.expected(x, y, grey: photometric == 1), "(\(x), \(y)) \(samples)x\(bits) photometric \(photometric)")

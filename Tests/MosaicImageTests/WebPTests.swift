@@ -1,3 +1,4 @@
+import CMosaicFixtures
 import CMosaicShims
 import Foundation
 import MosaicImage

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicLayout
+import MosaicTestSupport
 import Testing
 
 /// The README's MosaicLayout example, compiled and run here; a test checks that the README
@@ -52,23 +53,8 @@ import Testing
     }
 
     @Test func theReadmeShowsThisCode() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: here, encoding: .utf8)
-
-        func normalized(_ lines: some Sequence<Substring>) -> [String] {
-            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        let begin = try #require(source.range(of: "// README-" + "BEGIN\n"))
-        let end = try #require(source.range(of: "// README-" + "END"))
-        let tested = normalized(source[begin.upperBound..<end.lowerBound].split(separator: "\n"))
-            .map { $0 == "import_MosaicLayout()" ? "import MosaicLayout" : $0 }
-
-        let marker = try #require(readme.range(of: "```swift\nimport MosaicLayout\n"))
-        let close = try #require(readme.range(of: "```", range: marker.upperBound..<readme.endIndex))
-        let shown = normalized(readme[readme.index(marker.lowerBound, offsetBy: 9)..<close.lowerBound].split(separator: "\n"))
-        #expect(shown == tested)
+        let example = try ReadmeExample(testFile: #filePath, module: "MosaicLayout")
+        #expect(example.shown == example.tested)
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 /// in, the unusual ones (kept beside the records) included.
 @Suite struct CatalogEntriesTests {
     static let jpeg = ImageInfo(
-        format: ImageFormat(rawValue: "jpeg"), width: 4032, height: 3024, orientation: .right, hasAlpha: false, interlacing: "progressive",
+        format: ImageFormat(rawValue: "jpeg"), width: 4032, height: 3024, orientation: .right, hasAlpha: false, interlacing: .progressive,
         bitDepth: 8, colorModel: "ycbcr", decodeMemory: 73_000_000)
 
     /// Entries of every kind a record cannot hold alone.

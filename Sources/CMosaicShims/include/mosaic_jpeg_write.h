@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "CMosaicShims.h"
+#include "mosaic_types.h"
 
 #ifdef __cplusplus
 extern "C" {

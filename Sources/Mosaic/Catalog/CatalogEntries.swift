@@ -52,13 +52,13 @@ public struct CatalogEntries: Sendable {
         /// The header facts packed into `self`; false (and nothing changed) when one of
         /// them has no code or does not fit.
         mutating func pack(_ info: ImageInfo) -> Bool {
-            guard info.software == nil, info.camera == nil, let format = Words.code(info.format.rawValue), let colorModel = Words.code(info.colorModel),
+            guard info.software == nil, info.camera == nil, let format = Words.code(info.format.rawValue), let colorModel = Words.code(info.colorModel.name),
                 let width = UInt32(exactly: info.width), let height = UInt32(exactly: info.height),
                 let decodeMemory = UInt32(exactly: info.decodeMemory), let bitDepth = UInt8(exactly: info.bitDepth),
                 let orientation = UInt8(exactly: info.orientation.rawValue)
             else { return false }
             var interlacing: UInt8 = 0
-            if let name = info.interlacing {
+            if let name = info.interlacing?.rawValue {
                 guard let code = Words.code(name) else { return false }
                 interlacing = code
             }
@@ -75,8 +75,8 @@ public struct CatalogEntries: Sendable {
             var info = ImageInfo(
                 format: ImageFormat(rawValue: Words.all[Int(format)]), width: Int(width), height: Int(height),
                 orientation: Orientation(rawValue: Int(orientation)) ?? .up, hasAlpha: hasAlpha,
-                interlacing: interlacing == 0 ? nil : Words.all[Int(interlacing)], bitDepth: Int(bitDepth),
-                colorModel: Words.all[Int(colorModel)], decodeMemory: Int(decodeMemory))
+                interlacing: interlacing == 0 ? nil : Interlacing(rawValue: Words.all[Int(interlacing)]), bitDepth: Int(bitDepth),
+                colorModel: ColorModel(name: Words.all[Int(colorModel)]), decodeMemory: Int(decodeMemory))
             info.captured = CaptureDate(packed: captured)
             return info
         }

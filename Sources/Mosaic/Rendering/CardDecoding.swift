@@ -108,7 +108,13 @@ struct CardDecoding: Sendable {
             let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)
             defer { budget.release(bytes) }
-            let decoded = try decoder.decode(card.entry.path, minimumSize: minimum)
+            // The catalog's probe read the headers: the decode does not read them again.
+            let decoded: DecodedImage
+            if let info = card.entry.info {
+                decoded = try decoder.decode(card.entry.path, probed: info, minimumSize: minimum)
+            } else {
+                decoded = try decoder.decode(card.entry.path, minimumSize: minimum)
+            }
             result.warning = decoded.warning
             source = decoded.bitmap
             extent = decoded.extent

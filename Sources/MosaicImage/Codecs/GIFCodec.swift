@@ -18,7 +18,7 @@ public struct GIFCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_gif_probe) else { return nil }
-        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: "palette")
+        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? .interlaced : nil, colorModel: .palette)
     }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

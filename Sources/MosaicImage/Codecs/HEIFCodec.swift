@@ -41,7 +41,7 @@ public struct HEIFCodec: ImageCodec {
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_heif_probe) else { return nil }
         let thumbnails = Int(raw.color_space)
-        return raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? "ycbcr, \(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")" : "ycbcr")
+        return raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? .ycbcrWithThumbnails(thumbnails) : .ycbcr)
     }
 
     /// The primary image's `colr` boxes: its ICC profile when it has one, else its nclx

@@ -2,6 +2,12 @@ import MosaicLayout
 
 import CMosaicShims
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// JPEG through libjpeg-turbo (the shim's setjmp fences): greyscale, RGB, YCbCr, CMYK and
 /// YCCK; baseline, progressive and arithmetic-coded; EXIF orientation from APP1.
 /// Shrink-on-load: the smallest DCT scale of 1/8, 1/4, 1/2 and 1 that still covers the
@@ -19,13 +25,17 @@ public struct JPEGCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_jpeg_probe) else { return nil }
-        return raw.imageInfo(format, interlacing: raw.progressive != 0 ? "progressive" : nil, colorModel: Self.colorModel(raw.color_space))
+        return raw.imageInfo(format, interlacing: raw.progressive != 0 ? .progressive : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
     /// The ICC profile of the APP2 chunks (joined in sequence order).
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? {
         var damage = mosaic_result()
-        let profile = profileWithShim(bytes) { data, size, iccSize in mosaic_jpeg_icc_profile(data, size, iccSize, &damage) }
+        return Self.colorProfile(profileWithShim(bytes) { data, size, iccSize in mosaic_jpeg_icc_profile(data, size, iccSize, &damage) }, damage: damage)
+    }
+
+    /// The profile the shim read, or the damage it found in the chunks.
+    static func colorProfile(_ profile: ColorProfile?, damage: mosaic_result) -> ColorProfile? {
         // Chunks that do not make a profile: a profile that cannot be used (a warning, the
         // pixels drawn as sRGB), not a file without one.
         if profile == nil, damage.status != MOSAIC_OK { return .unsupported("the embedded ICC profile is damaged (\(damage.messageText))") }
@@ -48,15 +58,15 @@ public struct JPEGCodec: ImageCodec {
         return nil
     }
 
-    /// libjpeg's J_COLOR_SPACE as a name.
-    static func colorModel(_ space: Int32) -> String {
+    /// libjpeg's J_COLOR_SPACE as a colour model.
+    static func colorModel(_ space: Int32) -> ColorModel {
         switch space {
-        case 1: return "grey"
-        case 2: return "rgb"
-        case 3: return "ycbcr"
-        case 4: return "cmyk"
-        case 5: return "ycck"
-        default: return "unknown"
+        case 1: .grey
+        case 2: .rgb
+        case 3: .ycbcr
+        case 4: .cmyk
+        case 5: .ycck
+        default: .other("unknown")
         }
     }
 
@@ -65,13 +75,32 @@ public struct JPEGCodec: ImageCodec {
         let width = (info.width * eighths + 7) / 8
         let height = (info.height * eighths + 7) / 8
         // CMYK goes through its profile when it has one; without, libjpeg's inks through
-        // the uncalibrated formula (as Pillow and ImageMagick do).
-        let color = colorConversion(bytes, request: request, cmyk: info.colorModel == "cmyk" || info.colorModel == "ycck")
-        let rawCMYK: Int32 = color?.takesCMYK == true ? 1 : 0
+        // the uncalibrated formula (as Pillow and ImageMagick do). The profile is read in
+        // the decode's own libjpeg session: CMYK comes out as inks, turned into RGB by the
+        // formula after the decode when the profile is missing or cannot convert them.
+        let inks = info.colorModel.isInks
+        var color: ColorConversion? = nil
         let decoded = try decodeWithShim(bytes, width: width, height: height, info: info, request: request, color: color) { input, output, stride in
-            mosaic_jpeg_decode(
-                input.baseAddress, input.count, Int32(eighths), output.baseAddress, stride, Int32(width), Int32(height),
-                Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory), rawCMYK)
+            let (scans, memory) = (Int32(clamping: request.limits.maximumScans), max(0, request.limits.maximumDecodeMemory))
+            guard request.manageColor else {
+                return mosaic_jpeg_decode(
+                    input.baseAddress, input.count, Int32(eighths), output.baseAddress, stride, Int32(width), Int32(height), scans, memory, 0)
+            }
+            var icc: UnsafeMutablePointer<UInt8>? = nil
+            var iccSize = 0
+            var damage = mosaic_result()
+            var gaveInks: Int32 = 0
+            let result = mosaic_jpeg_decode_with_icc(
+                input.baseAddress, input.count, Int32(eighths), output.baseAddress, stride, Int32(width), Int32(height), scans, memory,
+                inks ? 1 : 0, &icc, &iccSize, &damage, &gaveInks)
+            defer { free(icc) }
+            guard result.status == MOSAIC_OK else { return result }
+            let profile = icc.flatMap { iccSize > 0 ? ColorProfile.icc(Array(UnsafeBufferPointer(start: $0, count: iccSize))) : nil }
+            color = colorConversion(Self.colorProfile(profile, damage: damage), request: request, cmyk: inks)
+            // The shim says what it gave: the probe's colour model is the catalog's, and the
+            // file may have been replaced since.
+            if gaveInks != 0, color?.takesCMYK != true { mosaic_jpeg_inks_to_rgba(output.baseAddress, stride, Int32(width), Int32(height)) }
+            return result
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: eighths, reduction: 1, warning: decoded.warning)
     }
@@ -90,8 +119,8 @@ public struct JPEGCodec: ImageCodec {
     /// as libjpeg does) still covers `minimumSize` turned to the stored axes; 8 when none
     /// does. Not the odd sizes between: their IDCTs (7x7, 6x6...) cut each block's highest
     /// frequencies on their own and leave block-edge ripples the filter does not remove
-    /// (motorcycle.jpg at 6/8: 40.8 dB from the full decode resampled, 73.0 dB at 8/8),
-    /// for a decode that costs nearly what the full one does.
+    /// (measured: docs/PERFORMANCE.md, "JPEG decoding"), for a decode that costs nearly
+    /// what the full one does.
     public static func dctScale(stored: Size, orientation: Orientation, minimumSize: Size) -> Int {
         let wanted = orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
         for eighths in [1, 2, 4, 8] {

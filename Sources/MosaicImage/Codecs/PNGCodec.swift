@@ -22,7 +22,7 @@ public struct PNGCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_png_probe) else { return nil }
-        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "interlaced" : nil, colorModel: Self.colorModel(raw.color_space))
+        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? .interlaced : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
     /// The colour a PNG declares, by the PNG specification's precedence: cICP, then iCCP,
@@ -74,15 +74,15 @@ public struct PNGCodec: ImageCodec {
         }
     }
 
-    /// libpng's colour type as a name.
-    static func colorModel(_ type: Int32) -> String {
+    /// libpng's colour type as a colour model.
+    static func colorModel(_ type: Int32) -> ColorModel {
         switch type {
-        case 0: return "grey"
-        case 2: return "rgb"
-        case 3: return "palette"
-        case 4: return "grey+alpha"
-        case 6: return "rgba"
-        default: return "unknown"
+        case 0: .grey
+        case 2: .rgb
+        case 3: .palette
+        case 4: .greyAlpha
+        case 6: .rgba
+        default: .other("unknown")
         }
     }
 

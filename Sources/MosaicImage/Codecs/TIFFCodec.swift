@@ -19,7 +19,7 @@ public struct TIFFCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_tiff_probe) else { return nil }
-        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? "tiled" : nil, colorModel: Self.colorModel(raw.color_space))
+        return raw.imageInfo(format, interlacing: raw.interlaced != 0 ? .tiled : nil, colorModel: Self.colorModel(raw.color_space))
     }
 
     /// A TIFF file is itself the structure EXIF is written in: its first directory holds
@@ -29,23 +29,23 @@ public struct TIFFCodec: ImageCodec {
     /// The ICC profile of tag 34675.
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { profileWithShim(bytes, mosaic_tiff_icc_profile) }
 
-    /// TIFF's Photometric Interpretation as a name.
-    static func colorModel(_ photometric: Int32) -> String {
+    /// TIFF's Photometric Interpretation as a colour model.
+    static func colorModel(_ photometric: Int32) -> ColorModel {
         switch photometric {
-        case 0, 1: return "grey"
-        case 2: return "rgb"
-        case 3: return "palette"
-        case 4: return "mask"
-        case 5: return "cmyk"
-        case 6: return "ycbcr"
-        case 8, 9, 10: return "lab"
-        default: return "photometric \(photometric)"
+        case 0, 1: .grey
+        case 2: .rgb
+        case 3: .palette
+        case 4: .mask
+        case 5: .cmyk
+        case 6: .ycbcr
+        case 8, 9, 10: .lab
+        default: .other("photometric \(photometric)")
         }
     }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         // CMYK goes through its profile when it has one; without, libtiff's formula.
-        let color = colorConversion(bytes, request: request, cmyk: info.colorModel == "cmyk")
+        let color = colorConversion(bytes, request: request, cmyk: info.colorModel == .cmyk)
         let rawCMYK: Int32 = color?.takesCMYK == true ? 1 : 0
         let decoded = try decodeWithShim(bytes, width: info.width, height: info.height, info: info, request: request, color: color) { input, output, stride in
             mosaic_tiff_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(info.width), Int32(info.height), rawCMYK)

@@ -19,13 +19,7 @@ public struct WebPCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_webp_probe) else { return nil }
-        let model: String
-        if raw.color_space == 3 {
-            // The "animation" prefix is what `isAnimation` reads.
-            model = "animation (\(raw.frames) frame\(raw.frames == 1 ? "" : "s"))"
-        } else {
-            model = raw.color_space == 2 ? "lossless" : "lossy"
-        }
+        let model: ColorModel = raw.color_space == 3 ? .animation(frames: Int(raw.frames)) : raw.color_space == 2 ? .lossless : .lossy
         return raw.imageInfo(format, interlacing: nil, colorModel: model)
     }
 
@@ -76,7 +70,7 @@ public struct WebPCodec: ImageCodec {
     }
 
     /// The probe found an animation (its colour model says so).
-    static func isAnimation(_ info: ImageInfo) -> Bool { info.colorModel.hasPrefix("animation") }
+    static func isAnimation(_ info: ImageInfo) -> Bool { info.colorModel.isAnimation }
 }
 
 extension ImageFormat {

@@ -114,11 +114,26 @@ public struct ImageDecoder: Sendable {
         try FileBytes.read(path).bytes
     }
 
+    /// Decodes the file at `path` whose headers a probe of this decoder's registry already
+    /// read (`info`, as the catalog keeps it): the decode does not read them again (unless
+    /// the file no longer starts as a file of `info`'s format, when it is probed anew).
+    public func decode(_ path: String, probed info: ImageInfo, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
+        let (bytes, _) = try FileBytes.read(path)
+        guard let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), codec.format == info.format else {
+            return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
+        }
+        return try decode(bytes: bytes, path: path, info: info, codec: codec, minimumSize: minimumSize)
+    }
+
     /// Decodes a whole file held in memory; `path` names it in errors.
     public func decode(bytes: [UInt8], path: String, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
         guard let (info, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else {
             throw .unreadable(path: path, reason: "the headers are incomplete")
         }
+        return try decode(bytes: bytes, path: path, info: info, codec: codec, minimumSize: minimumSize)
+    }
+
+    func decode(bytes: [UInt8], path: String, info: ImageInfo, codec: any ImageCodec, minimumSize: Size?) throws(ImageDecodingError) -> DecodedImage {
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         guard !overflow, pixels <= limits.maximumInputPixels else {
             throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)

@@ -8,14 +8,14 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     public var height: Int
     public var orientation: Orientation
     public var hasAlpha: Bool
-    /// How the image data is spread over passes, in the format's own word ("progressive"
-    /// JPEG scans, "interlaced" Adam7 PNG); nil for sequential data.
-    public var interlacing: String?
+    /// How the image data is spread over passes (JPEG's progressive scans, PNG's Adam7...);
+    /// nil for sequential data.
+    public var interlacing: Interlacing?
     /// Bits per sample (PNG 1 to 16; JPEG 8).
     public var bitDepth: Int
-    /// A short name of the colour model: "grey", "rgb", "ycbcr", "cmyk", "ycck", "palette",
-    /// "grey+alpha", "rgba".
-    public var colorModel: String
+    /// The colour model (`colorModel.name`: "grey", "rgb", "ycbcr", "cmyk", "ycck",
+    /// "palette", "grey+alpha", "rgba"...).
+    public var colorModel: ColorModel
     /// PNG: the tEXt "Software" value ("mosaic" for mosaic's own sheets), if any.
     public var software: String? = nil
     /// Bytes the decoder holds besides its output (a progressive JPEG's coefficients for the
@@ -29,8 +29,8 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     public var camera: String? = nil
 
     public init(
-        format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: String? = nil,
-        bitDepth: Int, colorModel: String, software: String? = nil, decodeMemory: Int = 0
+        format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: Interlacing? = nil,
+        bitDepth: Int, colorModel: ColorModel, software: String? = nil, decodeMemory: Int = 0
     ) {
         self.format = format
         self.width = width

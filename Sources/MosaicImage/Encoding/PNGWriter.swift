@@ -23,12 +23,11 @@ import Darwin
 /// A reference type because it owns a file: use it from one thread at a time.
 public final class PNGWriter {
     /// The level used unless told otherwise, by the image's size: zlib's level 6 (libpng's
-    /// and libvips's default) up to `smallImagePixels`, where it costs at most about a
-    /// tenth of a second more on two cores and writes files 10-15% smaller; level 1
-    /// (ISA-L's igzip) with the Paeth filter above, where deflating at 6 would take longer
-    /// than drawing the sheet (igzip at 1 writes photo sheets smaller than zlib's 1 in a
-    /// quarter of the time: see the README's figures). Levels 1 to 3 use igzip, 0 and 4
-    /// to 9 zlib.
+    /// and libvips's default) up to `smallImagePixels`, where it costs little time and
+    /// writes smaller files; level 1 (ISA-L's igzip) with the Paeth filter above, where
+    /// deflating at 6 would take longer than drawing the sheet (igzip at 1 writes photo
+    /// sheets smaller than zlib's 1, and faster: see docs/PERFORMANCE.md and the README).
+    /// Levels 1 to 3 use igzip, 0 and 4 to 9 zlib.
     public static func defaultCompressionLevel(width: Int, height: Int) -> Int {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         return !overflow && pixels <= smallImagePixels ? 6 : 1

@@ -1,3 +1,5 @@
+// What the codecs share of their calls into CMosaicShims: C message buffers and results as
+// Swift values and errors, and the probe, decode and ICC-profile calls every codec makes.
 import MosaicLayout
 
 import CMosaicShims
@@ -33,9 +35,9 @@ extension mosaic_result {
 }
 
 extension mosaic_image_info {
-    /// The fields every codec fills, as an `ImageInfo` of `format`; `colorModel` names the
+    /// The fields every codec fills, as an `ImageInfo` of `format`; `colorModel` is the
     /// format's own colour model.
-    func imageInfo(_ format: ImageFormat, interlacing: String?, colorModel: String) -> ImageInfo {
+    func imageInfo(_ format: ImageFormat, interlacing: Interlacing?, colorModel: ColorModel) -> ImageInfo {
         let software = MosaicImage.messageText(self.software)
         return ImageInfo(
             format: format, width: Int(width), height: Int(height),
@@ -94,7 +96,7 @@ extension ImageCodec {
     /// `color` takes CMYK) and turns its result into this codec's error, or the bitmap
     /// (in sRGB through `color`, premultiplied as asked) and its warning.
     func decodeWithShim(
-        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: ColorConversion?,
+        _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: @autoclosure () -> ColorConversion?,
         _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> mosaic_result
     ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
         // A Swift array that cannot be allocated stops the process: ask the allocator first
@@ -111,6 +113,8 @@ extension ImageCodec {
         if result.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: needed) }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
         var warning = try result.warning(path: request.path, strict: request.strict)
+        // Evaluated after the decode: a codec may learn the file's colour from the decode.
+        let color = color()
         color?.apply(&storage)
         if warning == nil { warning = color?.warning }
         if info.hasAlpha && request.premultiplyAlpha { premultiplyInPlace(&storage) }
@@ -121,39 +125,7 @@ extension ImageCodec {
     }
 }
 
-/// What a decode does about colour: a transform to sRGB, or a warning saying why the
-/// pixels are drawn as they are (taken as sRGB).
-struct ColorConversion {
-    let entry: ColorTransforms.Entry?
-    let warning: DecodingWarning?
-
-    /// The decoder must hand over CMYK ink bytes, which `apply` turns into RGBA.
-    var takesCMYK: Bool { entry?.isCMYK ?? false }
-
-    func apply(_ pixels: inout [UInt8]) { entry?.apply(&pixels) }
-}
-
 extension ImageCodec {
-    /// The conversion of pixels decoded from `bytes` to sRGB: nil when the file declares
-    /// none (or sRGB) or the request does not manage colour. A profile that cannot be used
-    /// is a warning (never data loss): the pixels stay as they are, taken as sRGB. `cmyk`:
-    /// the file's pixels are CMYK, which a CMYK profile converts (and nothing else does:
-    /// without one, the decoder's own formula).
-    func colorConversion(_ bytes: [UInt8], request: DecodeRequest, cmyk: Bool = false) -> ColorConversion? {
-        guard request.manageColor, let profile = colorProfile(bytes) else { return nil }
-        let entry = ColorTransforms.shared.entry(profile)
-        let problem: String
-        if let failure = entry.failure {
-            problem = failure
-        } else if entry.isCMYK != cmyk {
-            problem = entry.isCMYK ? "the embedded ICC profile is for CMYK pixels, the image's are not" : "the embedded ICC profile is not for the image's CMYK pixels"
-        } else {
-            return ColorConversion(entry: entry, warning: nil)
-        }
-        let drawn = cmyk ? "converted without a profile" : "drawn as sRGB"
-        return ColorConversion(entry: nil, warning: DecodingWarning(path: request.path, message: "\(problem); \(drawn)", count: 1))
-    }
-
     /// The ICC profile a shim reader (`mosaic_jpeg_icc_profile`...) finds in `bytes`.
     func profileWithShim(
         _ bytes: [UInt8], _ read: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?

@@ -1,0 +1,90 @@
+// The handlers of the setjmp fences around libpng and libjpeg (see fence.h).
+#include "fence.h"
+
+#include <jerror.h>
+
+// MARK: libpng
+
+void mosaic_png_error_fn(png_structp png, png_const_charp message) {
+    mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
+    snprintf(result->message, MOSAIC_MESSAGE_SIZE, "%s", message);
+    png_longjmp(png, 1);
+}
+
+void mosaic_png_warning_fn(png_structp png, png_const_charp message) {
+    mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
+    if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", message);
+    result->warning_count += 1;
+}
+
+// MARK: libjpeg
+
+/// Warnings that mean image data was lost or is corrupt. Others (extraneous bytes
+/// between header markers, an odd JFIF version, a bad ICC chunk) leave the pixels as the
+/// file meant them. `cinfo->err->msg_parm` holds the warning's parameters.
+static int mosaic_jpeg_is_damage(j_common_ptr cinfo) {
+    switch (cinfo->err->msg_code) {
+    case JWRN_JPEG_EOF:         // Premature end of JPEG file
+    case JWRN_HIT_MARKER:       // premature end of data segment
+    case JWRN_HUFF_BAD_CODE:    // bad Huffman code
+    case JWRN_ARITH_BAD_CODE:   // bad arithmetic code
+    case JWRN_MUST_RESYNC:      // lost track of restart markers
+    case JWRN_NOT_SEQUENTIAL:   // invalid SOS parameters
+    case JWRN_BOGUS_PROGRESSION:  // a scan refines or extends coefficients never sent (AC before DC)
+        return 1;
+    case JWRN_EXTRANEOUS_DATA: {
+        // "N extraneous bytes before marker 0xXX": before a restart marker (RST0-RST7) the
+        // bytes are inside an entropy-coded segment, and the interval they end is skipped;
+        // before any other marker they lie between segments and nothing is lost.
+        int marker = cinfo->err->msg_parm.i[1];
+        return marker >= 0xD0 && marker <= 0xD7;
+    }
+    default:
+        return 0;
+    }
+}
+
+static void mosaic_jpeg_error_exit(j_common_ptr cinfo) {
+    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
+    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE && error->max_memory > 0) {
+        // What the memory cap looks like from inside libjpeg (no temporary files here).
+        snprintf(error->result->message, MOSAIC_MESSAGE_SIZE,
+                 "decoding needs more than the memory limit of %zu MB", error->max_memory >> 20);
+    } else {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+    }
+    error->result->status = MOSAIC_ERROR;
+    longjmp(error->jump, 1);
+}
+
+static void mosaic_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;  // trace messages
+    mosaic_jpeg_error *error = (mosaic_jpeg_error *)cinfo->err;
+    mosaic_result *result = error->result;
+    int damage = mosaic_jpeg_is_damage(cinfo);
+    if (result->warning_count == 0 || (damage && result->damage_count == 0)) {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        if (result->warning_count == 0) snprintf(result->warning, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+        if (damage && result->damage_count == 0) snprintf(result->damage, MOSAIC_MESSAGE_SIZE, "%s", buffer);
+    }
+    result->warning_count += 1;
+    if (damage) result->damage_count += 1;
+    cinfo->err->num_warnings += 1;
+}
+
+static void mosaic_jpeg_output_message(j_common_ptr cinfo) {
+    (void)cinfo;  // never print
+}
+
+void mosaic_jpeg_install_errors(mosaic_jpeg_error *error, mosaic_result *result) {
+    jpeg_std_error(&error->pub);
+    error->pub.error_exit = mosaic_jpeg_error_exit;
+    error->pub.emit_message = mosaic_jpeg_emit_message;
+    error->pub.output_message = mosaic_jpeg_output_message;
+    error->result = result;
+    error->max_scans = 0;
+    error->max_memory = 0;
+}

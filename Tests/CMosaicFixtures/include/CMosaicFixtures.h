@@ -1,0 +1,81 @@
+// Test fixtures: files in the formats mosaic reads, written through the same libraries, for
+// the tests only (this target is in no product, so the library and the command do not ship
+// it). The shim's own files are in Sources/CMosaicShims.
+#ifndef MOSAIC_FIXTURES_H
+#define MOSAIC_FIXTURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mosaic_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: GIF (gif_fixture.c)
+
+/// A GIF to write, for fixtures: one image (`frames` times; the later ones with inverted
+/// indices) at (`left`, `top`) on a `screen_width` x `screen_height` screen.
+typedef struct {
+    int screen_width, screen_height;
+    int left, top, width, height;
+    int interlaced;
+    /// `palette_count` (a power of two, 2 to 256) RGB triples.
+    const uint8_t *palette;
+    int palette_count;
+    /// `width * height` indices.
+    const uint8_t *indices;
+    /// A transparent index, or -1.
+    int transparent;
+    int frames;
+} mosaic_gif_fixture;
+
+mosaic_result mosaic_gif_encode_file(const char *path, const mosaic_gif_fixture *fixture);
+
+// MARK: TIFF (tiff_fixture.c)
+
+/// A TIFF to write, for fixtures: `pixels` has `samples` samples of `bits` (8 or 16,
+/// native byte order) per pixel, contiguous; RGB with 4 samples has unassociated alpha.
+typedef struct {
+    int width, height, samples, bits;
+    /// TIFF's Photometric Interpretation (1 grey, 2 RGB, 5 CMYK) and Compression (1 none,
+    /// 5 LZW, 8 deflate).
+    int photometric, compression;
+    int orientation;
+    /// 16 x 16 tiles instead of strips of 7 rows.
+    int tiled;
+    const uint8_t *pixels;
+    /// An ICC profile for tag 34675, or NULL.
+    const uint8_t *icc;
+    size_t icc_size;
+} mosaic_tiff_fixture;
+
+mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixture *fixture);
+
+// MARK: WebP (webp_fixture.c)
+
+/// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
+mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
+
+// MARK: HEIF and AVIF (heif_fixture.c)
+
+/// Writes RGBA8 pixels as HEIF (HEVC) or AVIF at `quality`, with a thumbnail fitting
+/// `thumbnail_size` when above 0, an ICC profile when `icc` is not NULL, and an nclx box
+/// of `primaries`, `transfer`, `matrix` and `full_range` when `primaries` is above 0, an
+/// EXIF block (a TIFF structure) when `exif` is not NULL: for fixtures.
+mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int width, int height, int avif, int quality,
+                                      int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
+                                      int full_range, const uint8_t *exif, size_t exif_size);
+
+// MARK: Colour (color_fixture.c)
+
+/// A CMYK output profile for fixtures, malloc'd: a 9-point table from the uncalibrated
+/// CMYK formula into sRGB, except that the cyan ink is only half as strong.
+uint8_t *mosaic_color_cmyk_fixture_profile(size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

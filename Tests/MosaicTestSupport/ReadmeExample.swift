@@ -1,0 +1,40 @@
+import Foundation
+
+/// A README example that a test compiles and runs: the code between a test file's
+/// `// README-BEGIN` and `// README-END` lines, and the README's `swift` block that starts
+/// with `import <module>`, each as its lines without indentation or blank lines. The test
+/// stands for the block's `import <module>` line with a call of `import_<module>()`.
+public struct ReadmeExample: Sendable {
+    /// The README's block.
+    public let shown: [String]
+    /// The test's code.
+    public let tested: [String]
+
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads `testFile` (pass `#filePath`; it is in `Tests/<target>/`) and the package's
+    /// README.md.
+    public init(testFile: String, module: String) throws {
+        let here = URL(fileURLWithPath: testFile)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        guard let begin = source.range(of: "// README-" + "BEGIN\n"), let end = source.range(of: "// README-" + "END"),
+            begin.upperBound <= end.lowerBound
+        else { throw Missing(description: "\(testFile) has no README-BEGIN ... README-END lines") }
+        let stand = "import_\(module)()"
+        tested = Self.normalized(source[begin.upperBound..<end.lowerBound].split(separator: "\n"))
+            .map { $0 == stand ? "import \(module)" : $0 }
+        let opening = "```swift\nimport \(module)\n"
+        guard let marker = readme.range(of: opening),
+            let close = readme.range(of: "```", range: marker.upperBound..<readme.endIndex)
+        else { throw Missing(description: "README.md has no swift block that starts with import \(module)") }
+        shown = Self.normalized(readme[readme.index(marker.lowerBound, offsetBy: "```swift\n".count)..<close.lowerBound].split(separator: "\n"))
+    }
+
+    static func normalized(_ lines: some Sequence<Substring>) -> [String] {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
