@@ -10,9 +10,9 @@ struct DiffCommand: ParsableCommand {
         discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
 
     @Argument(help: "The baseline image or folder.")
-    var baseline: String
+    var baseline: String?
     @Argument(help: "The current image or folder.")
-    var current: String
+    var current: String?
 
     @Option(parsing: .unconditional, help: "Colour difference threshold, 0 to 1 (smaller is more sensitive).")
     var threshold = 0.1
@@ -38,10 +38,36 @@ struct DiffCommand: ParsableCommand {
     var html: String?
     @Option(parsing: .unconditional, help: "Pairs compared at once (default: the number of cores); the reports are the same for any number.")
     var jobs: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Compare part K of N of the pairs (K from 0, as render's --shard takes it): every N-th pair in the order of the names' bytes; its --json is the part 'mosaic diff --merge' reads (with --html, keep the page's _files folder beside the part).",
+        valueName: "K/N"))
+    var shard: String?
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Write the reports (--json, --junit, --html, the summary, the exit status) of a sharded run from every shard's --json part, as the run in one piece would have (no BASELINE, CURRENT or comparison options: the parts say them).",
+        valueName: "part"))
+    var merge: [String] = []
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
+        if merge.isEmpty {
+            guard baseline != nil else { throw ValidationError("Missing expected argument '<baseline>'") }
+            guard current != nil else { throw ValidationError("Missing expected argument '<current>'") }
+        } else {
+            if baseline != nil || current != nil { throw ValidationError("--merge reads the parts only: the parts name the baseline and the current folders") }
+            let given = [
+                ("--shard", shard != nil), ("--output", output != nil), ("--max-height", maxHeight != nil), ("--jobs", jobs != nil),
+                ("--threshold", threshold != 0.1), ("--include-aa", includeAntialiasing), ("--max-diff-pixels", maxDiffPixels != nil),
+                ("--max-diff-ratio", maxDiffRatio != nil), ("--ignore", !ignore.isEmpty),
+            ]
+            if let (option, _) = given.first(where: \.1) {
+                throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (and a board needs the images: give -o to a shard)")
+            }
+        }
+        if let shard {
+            _ = try ShardArgument.parse(shard)
+            if json == nil { throw ValidationError("--shard compares a part of the pairs: give --json FILE for the part that 'mosaic diff --merge' reads") }
+        }
         try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html)])
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
@@ -72,21 +98,33 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
         let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
+        let shard = try self.shard.map { DiffShard(index: try ShardArgument.parse($0).index, count: try ShardArgument.parse($0).count) }
         do {
+            // A sharded run's parts, read and checked before anything is written.
+            let merged = merge.isEmpty ? nil : try DiffMerge.read(merge)
+            let (baseline, current) = (merged?.baseline ?? self.baseline ?? "", merged?.current ?? self.current ?? "")
             // Before any work: no report may replace an image compared, or another report.
             var check = OutputCheck()
             if let output { check.write(output, by: "--output") }
             if let json, json != "-" { check.write(json, by: "--json") }
             if let junit { check.write(junit, by: "--junit") }
             if let html { check.write(html, by: "--html") }
-            check.read([baseline, current])
+            check.read(merged?.paths ?? [baseline, current])
             try check.check()
             let page = html.map(DiffHTMLReport.init(path:))
             try page?.check(reading: [baseline, current])
+            if page != nil { try merged?.checkDiffImages() }
             let staging = try page?.makeStagingFolder()
-            let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs)
-            let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
+            var report: DiffReport
+            if let merged {
+                report = try staging.map { try merged.reportWithDiffImages(in: $0.path) } ?? merged.report
+            } else {
+                let comparison = try FolderComparison.compare(
+                    baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs,
+                    shard: shard)
+                report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
+            }
+            let comparison = report.comparison
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: [String] = []
             var boardFiles: [String]?
@@ -111,10 +149,14 @@ struct DiffCommand: ParsableCommand {
                 }
             }
             if let json {
+                let part = shard.map {
+                    DiffPartRecord(shard: $0, baseline: baseline, current: current, report: report, json: json, diffImages: page?.folder)
+                }
+                let data = try merged?.json() ?? report.json(board: boardFiles, shard: part)
                 if json == "-" {
-                    try Terminal.writeOutput(try report.json(board: boardFiles) + Data("\n".utf8))
+                    try Terminal.writeOutput(data + Data("\n".utf8))
                 } else {
-                    try PendingFile(try report.json(board: boardFiles), at: json).commit()
+                    try PendingFile(data, at: json).commit()
                 }
             }
             // Written beside their destination and renamed: a full disk names the file and its

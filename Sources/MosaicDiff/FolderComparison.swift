@@ -9,6 +9,16 @@ public struct FolderComparison: Sendable {
     /// FIFOs, sockets and devices found in the folders (never opened): their paths
     /// relative to the folder, in path order, and what each is ("a FIFO (named pipe)").
     public var skippedSpecialFiles: [(path: String, kind: String)] = []
+    /// The pairs of the whole run when `results` are one shard's (`DiffShard`): every
+    /// shard's, compared or not. Nil for a run in one piece.
+    public var pairsInRun: Int?
+
+    /// The results of a comparison (or of a merge of its shards' parts).
+    public init(results: [PairResult], skippedSpecialFiles: [(path: String, kind: String)] = [], pairsInRun: Int? = nil) {
+        self.results = results
+        self.skippedSpecialFiles = skippedSpecialFiles
+        self.pairsInRun = pairsInRun
+    }
 
     public var changed: [PairResult] { results.filter { $0.status == .changed } }
     public var added: [PairResult] { results.filter { $0.status == .added } }
@@ -37,10 +47,14 @@ public struct FolderComparison: Sendable {
     /// pair with differing pixels is written there as it is made (`00001.png`,
     /// `00002.png`, ... in path order; the pair's `diffImagePath`), so that memory holds
     /// only the pairs in flight however many are compared.
+    ///
+    /// With `shard`, only that shard's pairs are compared and reported (`DiffShard`: every
+    /// N-th in the order of the names' bytes; two files make one pair, shard 0's); the
+    /// special files skipped are listed by every shard.
     public static func compare(
         baseline: String, current: String, options: ComparisonOptions = ComparisonOptions(),
         tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil,
-        jobs: Int? = nil
+        jobs: Int? = nil, shard: DiffShard? = nil
     ) throws(DiffError) -> FolderComparison {
         // By the name's bytes (`FileNames`): a name that is not UTF-8 is compared too.
         guard FileNames.status(baseline) != nil else { throw .notFound(path: baseline) }
@@ -49,11 +63,12 @@ public struct FolderComparison: Sendable {
         guard baselineIsFolder == FileNames.isFolder(current) else { throw .kindMismatch(baseline: baseline, current: current) }
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
+            if let shard, !shard.holds(position: 0) { return FolderComparison(results: [], pairsInRun: 1) }
             let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)
             // One pair: its two images decoded at once when there are threads to spare.
             var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
             result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
-            return FolderComparison(results: [result])
+            return FolderComparison(results: [result], pairsInRun: shard == nil ? nil : 1)
         }
         var specials: [String: String] = [:]
         let left = Set(try images(in: baseline, decoder: decoder, special: &specials))
@@ -61,7 +76,8 @@ public struct FolderComparison: Sendable {
         var results: [PairResult] = []
         // The pairs present on both sides, and where their results go.
         var pairs: [Pair] = [], both: [Int] = []
-        for path in left.union(right).sorted() {
+        let all = left.union(right)
+        for path in (shard.map { $0.select(all) } ?? all).sorted() {
             switch (left.contains(path), right.contains(path)) {
             case (true, true):
                 both.append(results.count)
@@ -79,7 +95,7 @@ public struct FolderComparison: Sendable {
             results[index] = compared[k]
             results[index].diffImagePath = names[k]
         }
-        var comparison = FolderComparison(results: results)
+        var comparison = FolderComparison(results: results, pairsInRun: shard == nil ? nil : all.count)
         comparison.skippedSpecialFiles = specials.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return comparison
     }
