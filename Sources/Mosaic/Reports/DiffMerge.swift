@@ -219,6 +219,14 @@ public struct DiffMerge: Sendable {
                 problem = .noDiffImages(path: part.path, reason: "its shard wrote no HTML report (run every shard with --html)")
             }
         }
+        // A part cut short (or with pairs taken out) holds fewer than its share.
+        for part in read {
+            let (held, share) = (part.part.pairs.count, (first.record.pairsInRun - part.record.index + count - 1) / count)
+            if held != share {
+                throw .damaged(path: part.path, reason: "it holds \(held) pairs; shard \(part.record.index)/\(count) of a run of \(first.record.pairsInRun) pairs has \(share)")
+            }
+        }
+
         pairs.sort { $0.result.relativePath < $1.result.relativePath }
         var position: [String: Int] = [:]
         for (i, path) in DiffShard.dealingOrder(pairs.map(\.result.relativePath)).enumerated() { position[path] = i }
@@ -231,16 +239,6 @@ public struct DiffMerge: Sendable {
                 throw .damaged(path: read[pair.part].path, reason: "pair \(FileNames.display(pair.result.relativePath)) is not shard \(record.index)/\(count)'s")
             }
         }
-        // A part cut short (or with pairs taken out) holds fewer than its share.
-        var held = [Int](repeating: 0, count: read.count)
-        for pair in pairs { held[pair.part] += 1 }
-        for (p, part) in read.enumerated() {
-            let share = (first.record.pairsInRun - part.record.index + count - 1) / count
-            if held[p] != share {
-                throw .damaged(path: part.path, reason: "it holds \(held[p]) pairs; shard \(part.record.index)/\(count) of a run of \(first.record.pairsInRun) pairs has \(share)")
-            }
-        }
-
         var skipped: [(path: String, kind: String)] = []
         for file in first.record.skipped { skipped.append((try Self.name(file.path, bytes: file.pathBytes, in: first.path), file.kind)) }
         let comparison = FolderComparison(results: pairs.map(\.result), skippedSpecialFiles: skipped)
