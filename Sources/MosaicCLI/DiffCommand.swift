@@ -7,7 +7,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
+        discussion: "Folders missing above the reports (-o, --json, --junit, --html) are created when they are written (mode 0755 less the umask; a file in the way is refused before any work). A run split over machines: each runs --shard K/N --json part-K.json, then 'mosaic diff --merge part-*.json' writes the reports of the whole run. Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
 
     @Argument(help: "The baseline image or folder.")
     var baseline: String?
@@ -43,7 +43,7 @@ struct DiffCommand: ParsableCommand {
         valueName: "K/N"))
     var shard: String?
     @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "Write the reports (--json, --junit, --html, the summary, the exit status) of a sharded run from every shard's --json part, as the run in one piece would have (no BASELINE, CURRENT or comparison options: the parts say them).",
+        "Write the reports (--json, --junit, --html, the summary, the exit status) of a sharded run from every shard's --json part (several after one --merge, or --merge repeated), as the run in one piece would have (no BASELINE, CURRENT or comparison options: the parts say them).",
         valueName: "part"))
     var merge: [String] = []
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
