@@ -152,11 +152,16 @@ struct DiffCommand: ParsableCommand {
                 let part = shard.map {
                     DiffPartRecord(shard: $0, baseline: baseline, current: current, report: report, json: json, diffImages: page?.folder)
                 }
-                let data = try merged?.json() ?? report.json(board: boardFiles, shard: part)
-                if json == "-" {
-                    try Terminal.writeOutput(data + Data("\n".utf8))
+                if let merged, json != "-" {
+                    // Streamed: the merged pairs' bytes are not copied into one document first.
+                    try PendingFile(at: json) { stream throws(SheetError) in try merged.writeJSON(to: stream) }.commit()
                 } else {
-                    try PendingFile(data, at: json).commit()
+                    let data = try merged?.json() ?? report.json(board: boardFiles, shard: part)
+                    if json == "-" {
+                        try Terminal.writeOutput(data + Data("\n".utf8))
+                    } else {
+                        try PendingFile(data, at: json).commit()
+                    }
                 }
             }
             // Written beside their destination and renamed: a full disk names the file and its

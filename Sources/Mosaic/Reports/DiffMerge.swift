@@ -159,7 +159,14 @@ public struct DiffMerge: Sendable {
     /// - Throws: `DiffMergeError` naming the file (and the other file, for two parts that
     ///   do not belong together).
     public static func read(_ paths: [String]) throws(DiffMergeError) -> DiffMerge {
+        // Each part's figures are rebuilt as it is read and its decoded pairs dropped: a
+        // run of 100,000 pairs is held once, as results, beside the parts' bytes.
         var read: [(path: String, data: Data, part: Part, record: DiffPartRecord, pairs: [Range<Int>])] = []
+        var shards: [Int: String] = [:]
+        var results: [PairResult] = []
+        var origins: [(part: Int, pair: Int)] = []
+        var sources: [String: String] = [:]
+        var problem: DiffMergeError?
         let decoder = JSONDecoder()
         for path in paths {
             let data: Data
@@ -168,7 +175,7 @@ public struct DiffMerge: Sendable {
             } catch {
                 throw .unreadable(path: path, reason: error.reason)
             }
-            let part: Part
+            var part: Part
             do {
                 part = try decoder.decode(Part.self, from: data)
             } catch {
@@ -187,61 +194,56 @@ public struct DiffMerge: Sendable {
                     ? "the comparison (--threshold, --include-aa)" : record.runDifference(from: first.record)
                 if let what { throw .differentRuns(path: path, other: first.path, what: what) }
             }
-            if let other = read.first(where: { $0.record.index == record.index }) {
-                throw .duplicate(path: path, other: other.path, index: record.index, count: record.count)
+            if let other = shards[record.index] { throw .duplicate(path: path, other: other, index: record.index, count: record.count) }
+            shards[record.index] = path
+            // A part cut short (or with pairs taken out) holds fewer than its share.
+            let share = (record.pairsInRun - record.index + record.count - 1) / record.count
+            if part.pairs.count != share {
+                throw .damaged(path: path, reason: "it holds \(part.pairs.count) pairs; shard \(record.index)/\(record.count) of a run of \(record.pairsInRun) pairs has \(share)")
+            }
+            for (k, pair) in part.pairs.enumerated() {
+                results.append(try Self.result(pair, in: path))
+                origins.append((read.count, k))
+            }
+            part.pairs = []
+            if let images = record.diffImages {
+                let folder = (path as NSString).deletingLastPathComponent
+                let root = (folder.isEmpty ? "" : folder + "/") + images.folder
+                for file in images.files {
+                    sources[try Self.name(file.path, bytes: file.pathBytes, in: path)] = root + "/" + file.file
+                }
+            } else if problem == nil {
+                problem = .noDiffImages(path: path, reason: "its shard wrote no HTML report (run every shard with --html)")
             }
             read.append((path, data, part, record, spans))
         }
         guard let first = read.first else { throw .missing(indices: [0], count: 1) }
         let count = first.record.count
-        let given = Set(read.map(\.record.index))
-        let missing = (0..<count).filter { !given.contains($0) }
+        let missing = (0..<count).filter { shards[$0] == nil }
         guard missing.isEmpty else { throw .missing(indices: missing, count: count) }
 
-        // The pairs, rebuilt, each with its part: then in the run's order (as
-        // `FolderComparison.compare` lists them), checked against the dealing.
-        var pairs: [(result: PairResult, part: Int, pair: Int)] = []
-        pairs.reserveCapacity(first.record.pairsInRun)
-        var sources: [String: String] = [:]
-        var problem: DiffMergeError?
-        for (p, part) in read.enumerated() {
-            for (k, pair) in part.part.pairs.enumerated() {
-                pairs.append((try Self.result(pair, in: part.path), p, k))
+        // In the run's order (as `FolderComparison.compare` lists them), in place; each
+        // pair checked against the dealing.
+        let order = results.indices.sorted { results[$0].relativePath < results[$1].relativePath }
+        Self.permute(&results, by: order)
+        origins = order.map { origins[$0] }
+        var position: [String: Int] = [:]
+        for (i, path) in DiffShard.dealingOrder(results.map(\.relativePath)).enumerated() { position[path] = i }
+        for (i, result) in results.enumerated() {
+            let part = read[origins[i].part]
+            if i > 0, results[i - 1].relativePath == result.relativePath {
+                throw .damaged(path: part.path, reason: "pair \(FileNames.display(result.relativePath)) is in \(FileNames.display(read[origins[i - 1].part].path)) too")
             }
-            if let images = part.record.diffImages {
-                let folder = (part.path as NSString).deletingLastPathComponent
-                let root = (folder.isEmpty ? "" : folder + "/") + images.folder
-                for file in images.files {
-                    let name = try Self.name(file.path, bytes: file.pathBytes, in: part.path)
-                    sources[name] = root + "/" + file.file
-                }
-            } else if problem == nil {
-                problem = .noDiffImages(path: part.path, reason: "its shard wrote no HTML report (run every shard with --html)")
-            }
-        }
-        // A part cut short (or with pairs taken out) holds fewer than its share.
-        for part in read {
-            let (held, share) = (part.part.pairs.count, (first.record.pairsInRun - part.record.index + count - 1) / count)
-            if held != share {
-                throw .damaged(path: part.path, reason: "it holds \(held) pairs; shard \(part.record.index)/\(count) of a run of \(first.record.pairsInRun) pairs has \(share)")
+            guard let at = position[result.relativePath], DiffShard(index: part.record.index, count: count).holds(position: at) else {
+                throw .damaged(path: part.path, reason: "pair \(FileNames.display(result.relativePath)) is not shard \(part.record.index)/\(count)'s")
             }
         }
 
-        pairs.sort { $0.result.relativePath < $1.result.relativePath }
-        var position: [String: Int] = [:]
-        for (i, path) in DiffShard.dealingOrder(pairs.map(\.result.relativePath)).enumerated() { position[path] = i }
-        for (i, pair) in pairs.enumerated() {
-            let record = read[pair.part].record
-            if i > 0, pairs[i - 1].result.relativePath == pair.result.relativePath {
-                throw .damaged(path: read[pair.part].path, reason: "pair \(FileNames.display(pair.result.relativePath)) is in \(FileNames.display(read[pairs[i - 1].part].path)) too")
-            }
-            guard let at = position[pair.result.relativePath], DiffShard(index: record.index, count: count).holds(position: at) else {
-                throw .damaged(path: read[pair.part].path, reason: "pair \(FileNames.display(pair.result.relativePath)) is not shard \(record.index)/\(count)'s")
-            }
-        }
         var skipped: [(path: String, kind: String)] = []
         for file in first.record.skipped { skipped.append((try Self.name(file.path, bytes: file.pathBytes, in: first.path), file.kind)) }
-        let comparison = FolderComparison(results: pairs.map(\.result), skippedSpecialFiles: skipped)
+        let diffImageSources = results.map { sources[$0.relativePath] }
+        let comparison = FolderComparison(results: results, skippedSpecialFiles: skipped)
+        results = []
         let options = ComparisonOptions(
             threshold: first.part.threshold, includeAntialiasing: first.part.includeAntialiasing, ignoreRegions: first.record.ignore.map(\.rect))
         let tolerance = DiffTolerance(maximumPixels: first.record.maxDiffPixels, maximumFraction: first.record.maxDiffRatio)
@@ -249,8 +251,24 @@ public struct DiffMerge: Sendable {
             report: DiffReport(comparison: comparison, options: options, tolerance: tolerance),
             baseline: try Self.name(first.record.baseline, bytes: first.record.baselineBytes, in: first.path),
             current: try Self.name(first.record.current, bytes: first.record.currentBytes, in: first.path),
-            parts: read.map { ($0.path, $0.data, $0.pairs) }, origins: pairs.map { ($0.part, $0.pair) },
-            diffImageSources: pairs.map { sources[$0.result.relativePath] }, diffImagesProblem: problem)
+            parts: read.map { ($0.path, $0.data, $0.pairs) }, origins: origins,
+            diffImageSources: diffImageSources, diffImagesProblem: problem)
+    }
+
+    /// Puts `values[order[i]]` at `i`, in place (cycle by cycle): no second copy of
+    /// 100,000 results.
+    static func permute<T>(_ values: inout [T], by order: [Int]) {
+        var placed = [Bool](repeating: false, count: values.count)
+        for start in values.indices where !placed[start] {
+            var i = start
+            while true {
+                placed[i] = true
+                let from = order[i]
+                if from == start { break }
+                values.swapAt(i, from)
+                i = from
+            }
+        }
     }
 
     /// The files read.
@@ -259,23 +277,28 @@ public struct DiffMerge: Sendable {
     /// The merged JSON report: the one-piece run's, its pairs' objects as the shards wrote
     /// them.
     public func json() throws(SheetError) -> Data {
+        let stream = JSONStream()
+        try writeJSON(to: stream)
+        try stream.flush()
+        return stream.data
+    }
+
+    /// Writes the merged JSON report into `stream` as it goes (never whole in memory).
+    public func writeJSON(to stream: JSONStream) throws(SheetError) {
         let order = report.reportOrder
-        guard !order.isEmpty else { return try report.json() }
         // The report around one marker pair, which the pairs' objects replace.
         let marker = "@mosaic-merged-pairs@"
         let frame = try report.json(board: nil, shard: nil, pairs: [marker])
-        guard let at = frame.range(of: Data("\"\(marker)\"".utf8)) else { return try report.json() }
+        guard !order.isEmpty, let at = frame.range(of: Data("\"\(marker)\"".utf8)) else { return try stream.write(data: report.json()) }
         let lineStart = frame[..<at.lowerBound].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? frame.startIndex
         let separator = Data(",\n".utf8) + frame[lineStart..<at.lowerBound]
-        var out = Data(capacity: frame.count + parts.reduce(0) { $0 + $1.data.count })
-        out.append(frame[..<at.lowerBound])
+        try stream.write(data: frame[..<at.lowerBound])
         for (n, index) in order.enumerated() {
-            if n > 0 { out.append(separator) }
+            if n > 0 { try stream.write(data: separator) }
             let origin = origins[index], part = parts[origin.part]
-            out.append(part.data[part.pairs[origin.pair]])
+            try stream.write(data: part.data[part.pairs[origin.pair]])
         }
-        out.append(frame[at.upperBound...])
-        return out
+        try stream.write(data: frame[at.upperBound...])
     }
 
     /// `--html`: checks that every diff image the page links is beside its part.
