@@ -183,9 +183,10 @@ public struct DiffMerge: Sendable {
             }
             guard part.schemaVersion == DiffReport.schemaVersion else { throw .otherSchema(path: path, version: part.schemaVersion) }
             guard let record = part.shard else { throw .notAPart(path: path) }
-            guard record.count >= 1, (0..<record.count).contains(record.index) else {
+            guard (1...ShardPlan.maximumCount).contains(record.count), (0..<record.count).contains(record.index) else {
                 throw .damaged(path: path, reason: "shard \(record.index)/\(record.count) is not a shard")
             }
+            guard (0..<(1 << 40)).contains(record.pairsInRun) else { throw .damaged(path: path, reason: "a run of \(record.pairsInRun) pairs") }
             let spans = Self.pairSpans(data)
             guard spans.count == part.pairs.count else { throw .damaged(path: path, reason: "its pairs cannot be told apart") }
             if let first = read.first {
