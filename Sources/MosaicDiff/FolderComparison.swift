@@ -253,11 +253,16 @@ public struct FolderComparison: Sendable {
                 continue
             }
             count += 1
-            let name = folder + "/" + String(format: "%05d", count) + ".png"
+            let name = diffImageName(count, in: folder)
             guard rename(path, name) == 0 else { throw .cannotWrite(path: name, reason: String(cString: strerror(errno))) }
             names.append(name)
         }
         return names
+    }
+
+    /// The `number`-th diff image's file in `folder` (from 1, in path order): `00001.png`.
+    public static func diffImageName(_ number: Int, in folder: String) -> String {
+        folder + "/" + String(format: "%05d", number) + ".png"
     }
 
     /// Identical, within the tolerance, or changed.

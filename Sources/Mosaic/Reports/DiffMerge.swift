@@ -329,7 +329,7 @@ public struct DiffMerge: Sendable {
         for (index, source) in diffImageSources.enumerated() {
             guard let source, comparison.results[index].difference.map({ !$0.isMatch }) ?? false else { continue }
             count += 1
-            let name = folder + "/" + String(format: "%05d", count) + ".png"
+            let name = FolderComparison.diffImageName(count, in: folder)
             if link(source, name) != 0 {
                 do {
                     try FileManager.default.copyItem(atPath: source, toPath: name)
