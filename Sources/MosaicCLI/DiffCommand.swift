@@ -7,7 +7,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Folders missing above the reports (-o, --json, --junit, --html) are created when they are written (mode 0755 less the umask; a file in the way is refused before any work). A run split over machines: each runs --shard K/N --json part-K.json, then 'mosaic diff --merge part-*.json' writes the reports of the whole run. Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
+        discussion: "Folders missing above the reports (-o, --json, --junit, --html, --markdown) are created when they are written (mode 0755 less the umask; a file in the way is refused before any work). A run split over machines: each runs --shard K/N --json part-K.json, then 'mosaic diff --merge part-*.json' writes the reports of the whole run. Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option, or a pair to approve that is not one of the run). With --accept, --accept-removed, --accept-only or --accept-from, mosaic writes into BASELINE (the only time it changes an input): each approved baseline is replaced by a copy of its current image, created, or deleted, one file at a time (written beside it, synced, renamed), never outside BASELINE; the status is then 0 when every pair not approved passes.")
 
     @Argument(help: "The baseline image or folder.")
     var baseline: String?
@@ -36,6 +36,20 @@ struct DiffCommand: ParsableCommand {
         "Write an HTML report to FILE (.html), its diff images in FILE_files/ beside it; images compared are linked, not copied.",
         valueName: "file"))
     var html: String?
+    @Option(help: ArgumentHelp(
+        "Write a GitHub Flavored Markdown summary to FILE, or - for standard output: the verdict, the counts, a row per failing pair (for a pull request or $GITHUB_STEP_SUMMARY).",
+        valueName: "file"))
+    var markdown: String?
+    @Option(help: ArgumentHelp("With --markdown and --html: link the diff images as URL/NAME_files/00001.png (where the HTML report will be published).", valueName: "url"))
+    var linkBase: String?
+    @Flag(help: "Approve: replace each changed baseline with its current image and create the added ones (folders made as needed). Writes into BASELINE, the one input mosaic ever changes.")
+    var accept = false
+    @Flag(help: "Approve removed pairs: delete their baselines.")
+    var acceptRemoved = false
+    @Option(help: ArgumentHelp("Approve only this pair (repeatable), named relative to BASELINE as the reports name it; implies --accept.", valueName: "path"))
+    var acceptOnly: [String] = []
+    @Option(help: ArgumentHelp("Approve only the pairs listed in FILE (one a line; - for standard input); implies --accept.", valueName: "file"))
+    var acceptFrom: String?
     @Option(parsing: .unconditional, help: "Pairs compared at once (default: the number of cores); the reports are the same for any number.")
     var jobs: Int?
     @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -58,17 +72,20 @@ struct DiffCommand: ParsableCommand {
             let given = [
                 ("--shard", shard != nil), ("--output", output != nil), ("--max-height", maxHeight != nil), ("--jobs", jobs != nil),
                 ("--threshold", threshold != 0.1), ("--include-aa", includeAntialiasing), ("--max-diff-pixels", maxDiffPixels != nil),
-                ("--max-diff-ratio", maxDiffRatio != nil), ("--ignore", !ignore.isEmpty),
+                ("--max-diff-ratio", maxDiffRatio != nil), ("--ignore", !ignore.isEmpty), ("--accept", accept), ("--accept-removed", acceptRemoved),
+                ("--accept-only", !acceptOnly.isEmpty), ("--accept-from", acceptFrom != nil),
             ]
             if let (option, _) = given.first(where: \.1) {
-                throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (and a board needs the images: give -o to a shard)")
+                throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (a board needs the images and approving the folders: run them with the shards or a whole run)")
             }
         }
         if let shard {
             _ = try ShardArgument.parse(shard)
             if json == nil { throw ValidationError("--shard compares a part of the pairs: give --json FILE for the part that 'mosaic diff --merge' reads") }
         }
-        try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html)])
+        try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html), ("--markdown", markdown)])
+        if json == "-" && markdown == "-" { throw ValidationError("--json and --markdown cannot both go to standard output") }
+        if linkBase != nil && (markdown == nil || html == nil) { throw ValidationError("--link-base sets where --markdown links the diff images of --html: give both") }
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
@@ -100,6 +117,8 @@ struct DiffCommand: ParsableCommand {
         let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
         let shard = try self.shard.map { DiffShard(index: try ShardArgument.parse($0).index, count: try ShardArgument.parse($0).count) }
         do {
+            // Read first: a list that cannot be read is a usage error before any work.
+            let approvalNames = try acceptFrom.map { try BaselineApproval.names(fromFile: $0) + acceptOnly } ?? (acceptOnly.isEmpty ? nil : acceptOnly)
             // A sharded run's parts, read and checked before anything is written.
             let merged = merge.isEmpty ? nil : try DiffMerge.read(merge)
             let (baseline, current) = (merged?.baseline ?? self.baseline ?? "", merged?.current ?? self.current ?? "")
@@ -109,9 +128,10 @@ struct DiffCommand: ParsableCommand {
             if let json, json != "-" { check.write(json, by: "--json") }
             if let junit { check.write(junit, by: "--junit") }
             if let html { check.write(html, by: "--html") }
+            if let markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
             check.read(merged?.paths ?? [baseline, current])
             try check.check()
-            let page = html.map(DiffHTMLReport.init(path:))
+            let page = html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
             try page?.check(reading: [baseline, current])
             if page != nil { try merged?.checkDiffImages() }
             let staging = try page?.makeStagingFolder()
@@ -125,6 +145,8 @@ struct DiffCommand: ParsableCommand {
                 report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             }
             let comparison = report.comparison
+            // The pairs to approve, checked before anything is written.
+            let approval = try approval(of: comparison, names: approvalNames)
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: [String] = []
             var boardFiles: [String]?
@@ -167,12 +189,31 @@ struct DiffCommand: ParsableCommand {
             // Written beside their destination and renamed: a full disk names the file and its
             // reason, and leaves an earlier report as it was.
             if let junit { try PendingFile(Data(report.junit().utf8), at: junit).commit() }
+            if let markdown {
+                let summary = DiffMarkdown(report: report, page: page, linkBase: linkBase, location: markdown == "-" ? nil : markdown)
+                if markdown == "-" { try Terminal.writeOutput(Data(summary.text().utf8)) } else { try PendingFile(Data(summary.text().utf8), at: markdown).commit() }
+            }
             if !quiet {
                 var lines = report.summaryLines()
                 if !staleBoard.isEmpty { lines.append("no board: nothing changed (removed the previous \(staleBoard.joined(separator: ", ")))") }
-                if json == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
+                if json == "-" || markdown == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
+            }
+            if GitHubAnnotations.enabled(in: ProcessInfo.processInfo.environment) {
+                let lines = GitHubAnnotations.lines(report)
+                if json == "-" || markdown == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
+            }
+            if let approval {
+                try approval.apply { step in
+                    if !quiet { approved(step) }
+                }
+                if !quiet { for (name, reason) in approval.skipped { approved("not approved  \(FileNames.display(name)): \(reason)") } }
+                if !approval.remainingPass(comparison) { throw ExitCode(1) }
+                return
             }
             if !comparison.passes { throw ExitCode(1) }
+        } catch let error as ApprovalError {
+            printError("error: \(error)")
+            throw ExitCode(error.isUsage ? 64 : 2)
         } catch let error as DiffError {
             printError("error: \(error)")
             throw ExitCode(2)
@@ -182,5 +223,21 @@ struct DiffCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+    }
+
+    /// The approval asked for (`--accept`, `--accept-removed`, `--accept-only`,
+    /// `--accept-from`), planned and checked; nil when none was.
+    func approval(of comparison: FolderComparison, names: [String]?) throws(ApprovalError) -> BaselineApproval? {
+        guard accept || acceptRemoved || names != nil else { return nil }
+        return try BaselineApproval(comparison: comparison, baseline: baseline ?? "", acceptChanged: accept || names != nil, acceptRemoved: acceptRemoved, names: names)
+    }
+
+    /// A line of the approval's account, where the summary went.
+    func approved(_ step: BaselineApproval.Step) {
+        approved(step.action.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + FileNames.display(step.destination))
+    }
+
+    func approved(_ line: String) {
+        if json == "-" || markdown == "-" { printError(line) } else { try? Terminal.print(line) }
     }
 }

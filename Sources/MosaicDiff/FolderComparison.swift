@@ -61,6 +61,9 @@ public struct FolderComparison: Sendable {
         guard FileNames.status(current) != nil else { throw .notFound(path: current) }
         let baselineIsFolder = FileNames.isFolder(baseline)
         guard baselineIsFolder == FileNames.isFolder(current) else { throw .kindMismatch(baseline: baseline, current: current) }
+        // Pairs of the same size come one after another: their bitmaps reuse the freed
+        // heap instead of fresh pages (process-wide; see `Allocator.reuseLargeBlocks`).
+        Allocator.reuseLargeBlocks(keepFreed: 256 << 20)
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
             if let shard, !shard.holds(position: 0) { return FolderComparison(results: [], pairsInRun: 1) }
