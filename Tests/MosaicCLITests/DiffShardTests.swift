@@ -80,6 +80,12 @@ import Testing
             #expect(FileManager.default.contents(atPath: f.dir + "/merged.json") == FileManager.default.contents(atPath: f.dir + "/whole.json"))
             #expect(FileManager.default.contents(atPath: f.dir + "/merged.xml") == FileManager.default.contents(atPath: f.dir + "/whole.xml"))
         }
+        // The Markdown summary, and GitHub's annotations, of merged results too.
+        let environment = ["GITHUB_ACTIONS": "true"]
+        let wholeMarkdown = try CLI.run(["diff", f.baseline, f.current, "--markdown", f.dir + "/whole.md"] + Self.options, environment: environment)
+        let mergedMarkdown = try CLI.run(["diff", "--merge"] + parts + ["--markdown", f.dir + "/merged.md"], environment: environment)
+        #expect(mergedMarkdown.stdout == wholeMarkdown.stdout && mergedMarkdown.stdout.contains("::error file="))
+        #expect(FileManager.default.contents(atPath: f.dir + "/merged.md") == FileManager.default.contents(atPath: f.dir + "/whole.md"))
         // The merged JSON to standard output, the summary then on standard error.
         let toStandardOutput = try CLI.run(["diff", "--merge"] + parts + ["--json", "-"])
         #expect(toStandardOutput.stdout == (try String(contentsOfFile: f.dir + "/whole.json", encoding: .utf8)) + "\n")
@@ -226,6 +232,7 @@ import Testing
         try usage([f.baseline, "--merge", f.dir + "/a.json"], "--merge reads the parts only")
         try usage(["--merge", f.dir + "/a.json", "--threshold", "0.2"], "--threshold does not go with --merge")
         try usage(["--merge", f.dir + "/a.json", "-o", f.dir + "/board.png"], "--output does not go with --merge")
+        try usage(["--merge", f.dir + "/a.json", "--accept"], "--accept does not go with --merge")
         try usage([f.baseline], "Missing expected argument '<current>'")
         #expect(!FileManager.default.fileExists(atPath: f.dir + "/p.json"))
     }
