@@ -115,7 +115,10 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
         let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
-        let shard = try self.shard.map { DiffShard(index: try ShardArgument.parse($0).index, count: try ShardArgument.parse($0).count) }
+        let shard = try self.shard.map { text in
+            let (index, count) = try ShardArgument.parse(text)
+            return DiffShard(index: index, count: count)
+        }
         do {
             // Read first: a list that cannot be read is a usage error before any work.
             let approvalNames = try acceptFrom.map { try BaselineApproval.names(fromFile: $0) + acceptOnly } ?? (acceptOnly.isEmpty ? nil : acceptOnly)
