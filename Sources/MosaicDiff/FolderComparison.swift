@@ -28,6 +28,11 @@ public struct FolderComparison: Sendable {
     public var withinTolerance: [PairResult] { results.filter { $0.status == .withinTolerance } }
     /// Pairs of which an image could not be read.
     public var failed: [PairResult] { results.filter { $0.status == .failed } }
+    /// How many pairs have `status`, without gathering them (100,000 unchanged pairs
+    /// are not copied to be counted).
+    public func count(of status: PairResult.Status) -> Int {
+        results.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
+    }
     /// Nothing changed (beyond the tolerance), added, removed or failed.
     public var passes: Bool { results.allSatisfy { $0.status == .unchanged || $0.status == .withinTolerance } }
 

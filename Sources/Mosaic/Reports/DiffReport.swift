@@ -40,9 +40,10 @@ public struct DiffReport: Sendable {
         for result in comparison.withinTolerance { lines.append("tolerated  \(name(result)): \(figures(result))") }
         for file in comparison.skippedSpecialFiles { lines.append("skipped    \(FileNames.display(file.path)): \(file.kind), not read") }
         let c = comparison
-        var counts = "\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
-        if !c.withinTolerance.isEmpty { counts += ", \(c.withinTolerance.count) within tolerance" }
-        if !c.failed.isEmpty { counts += ", \(c.failed.count) failed" }
+        let n = c.count(of:)
+        var counts = "\(n(.changed)) changed, \(n(.added)) added, \(n(.removed)) removed, \(n(.unchanged)) unchanged"
+        if n(.withinTolerance) > 0 { counts += ", \(n(.withinTolerance)) within tolerance" }
+        if n(.failed) > 0 { counts += ", \(n(.failed)) failed" }
         lines.append(counts)
         return lines
     }
@@ -151,8 +152,8 @@ public struct DiffReport: Sendable {
         let report = JSONReport(
             threshold: options.threshold, includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
-                "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
-                "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
+                "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),
+                "unchanged": c.count(of: .unchanged), "withinTolerance": c.count(of: .withinTolerance), "failed": c.count(of: .failed),
             ],
             board: board, shard: shard, pairs: pairs)
         let encoder = JSONEncoder()
