@@ -57,7 +57,7 @@ struct DiffCommand: ParsableCommand {
         valueName: "K/N"))
     var shard: String?
     @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "Write the reports (--json, --junit, --html, the summary, the exit status) of a sharded run from every shard's --json part (several after one --merge, or --merge repeated), as the run in one piece would have (no BASELINE, CURRENT or comparison options: the parts say them).",
+        "Write the reports (--json, --junit, --html, --markdown, the summary, the exit status) of a sharded run from every shard's --json part (several after one --merge, or --merge repeated), as the run in one piece would have (no BASELINE, CURRENT or comparison options: the parts say them).",
         valueName: "part"))
     var merge: [String] = []
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
