@@ -7,12 +7,12 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option, or a pair to approve that is not one of the run). With --accept, --accept-removed, --accept-only or --accept-from, mosaic writes into BASELINE (the only time it changes an input): each approved baseline is replaced by a copy of its current image, created, or deleted, one file at a time (written beside it, synced, renamed), never outside BASELINE; the status is then 0 when every pair not approved passes.")
+        discussion: "Folders missing above the reports (-o, --json, --junit, --html, --markdown) are created when they are written (mode 0755 less the umask; a file in the way is refused before any work). A run split over machines: each runs --shard K/N --json part-K.json, then 'mosaic diff --merge part-*.json' writes the reports of the whole run. Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option, or a pair to approve that is not one of the run). With --accept, --accept-removed, --accept-only or --accept-from, mosaic writes into BASELINE (the only time it changes an input): each approved baseline is replaced by a copy of its current image, created, or deleted, one file at a time (written beside it, synced, renamed), never outside BASELINE; the status is then 0 when every pair not approved passes.")
 
     @Argument(help: "The baseline image or folder.")
-    var baseline: String
+    var baseline: String?
     @Argument(help: "The current image or folder.")
-    var current: String
+    var current: String?
 
     @Option(parsing: .unconditional, help: "Colour difference threshold, 0 to 1 (smaller is more sensitive).")
     var threshold = 0.1
@@ -52,10 +52,37 @@ struct DiffCommand: ParsableCommand {
     var acceptFrom: String?
     @Option(parsing: .unconditional, help: "Pairs compared at once (default: the number of cores); the reports are the same for any number.")
     var jobs: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Compare part K of N of the pairs (K from 0, as render's --shard takes it): every N-th pair in the order of the names' bytes; its --json is the part 'mosaic diff --merge' reads (with --html, keep the page's _files folder beside the part).",
+        valueName: "K/N"))
+    var shard: String?
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Write the reports (--json, --junit, --html, --markdown, the summary, the exit status) of a sharded run from every shard's --json part (several after one --merge, or --merge repeated), as the run in one piece would have (no BASELINE, CURRENT or comparison options: the parts say them).",
+        valueName: "part"))
+    var merge: [String] = []
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
+        if merge.isEmpty {
+            guard baseline != nil else { throw ValidationError("Missing expected argument '<baseline>'") }
+            guard current != nil else { throw ValidationError("Missing expected argument '<current>'") }
+        } else {
+            if baseline != nil || current != nil { throw ValidationError("--merge reads the parts only: the parts name the baseline and the current folders") }
+            let given = [
+                ("--shard", shard != nil), ("--output", output != nil), ("--max-height", maxHeight != nil), ("--jobs", jobs != nil),
+                ("--threshold", threshold != 0.1), ("--include-aa", includeAntialiasing), ("--max-diff-pixels", maxDiffPixels != nil),
+                ("--max-diff-ratio", maxDiffRatio != nil), ("--ignore", !ignore.isEmpty), ("--accept", accept), ("--accept-removed", acceptRemoved),
+                ("--accept-only", !acceptOnly.isEmpty), ("--accept-from", acceptFrom != nil),
+            ]
+            if let (option, _) = given.first(where: \.1) {
+                throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (a board needs the images and approving the folders: run them with the shards or a whole run)")
+            }
+        }
+        if let shard {
+            _ = try ShardArgument.parse(shard)
+            if json == nil { throw ValidationError("--shard compares a part of the pairs: give --json FILE for the part that 'mosaic diff --merge' reads") }
+        }
         try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html), ("--markdown", markdown)])
         if json == "-" && markdown == "-" { throw ValidationError("--json and --markdown cannot both go to standard output") }
         if linkBase != nil && (markdown == nil || html == nil) { throw ValidationError("--link-base sets where --markdown links the diff images of --html: give both") }
@@ -88,9 +115,16 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
         let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
+        let shard = try self.shard.map { text in
+            let (index, count) = try ShardArgument.parse(text)
+            return DiffShard(index: index, count: count)
+        }
         do {
             // Read first: a list that cannot be read is a usage error before any work.
             let approvalNames = try acceptFrom.map { try BaselineApproval.names(fromFile: $0) + acceptOnly } ?? (acceptOnly.isEmpty ? nil : acceptOnly)
+            // A sharded run's parts, read and checked before anything is written.
+            let merged = merge.isEmpty ? nil : try DiffMerge.read(merge)
+            let (baseline, current) = (merged?.baseline ?? self.baseline ?? "", merged?.current ?? self.current ?? "")
             // Before any work: no report may replace an image compared, or another report.
             var check = OutputCheck()
             if let output { check.write(output, by: "--output") }
@@ -98,16 +132,24 @@ struct DiffCommand: ParsableCommand {
             if let junit { check.write(junit, by: "--junit") }
             if let html { check.write(html, by: "--html") }
             if let markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
-            check.read([baseline, current])
+            check.read(merged?.paths ?? [baseline, current])
             try check.check()
             let page = html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
             try page?.check(reading: [baseline, current])
+            if page != nil { try merged?.checkDiffImages() }
             let staging = try page?.makeStagingFolder()
-            let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs)
+            var report: DiffReport
+            if let merged {
+                report = try staging.map { try merged.reportWithDiffImages(in: $0.path) } ?? merged.report
+            } else {
+                let comparison = try FolderComparison.compare(
+                    baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs,
+                    shard: shard)
+                report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
+            }
+            let comparison = report.comparison
             // The pairs to approve, checked before anything is written.
             let approval = try approval(of: comparison, names: approvalNames)
-            let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: [String] = []
             var boardFiles: [String]?
@@ -132,10 +174,19 @@ struct DiffCommand: ParsableCommand {
                 }
             }
             if let json {
-                if json == "-" {
-                    try Terminal.writeOutput(try report.json(board: boardFiles) + Data("\n".utf8))
+                let part = shard.map {
+                    DiffPartRecord(shard: $0, baseline: baseline, current: current, report: report, json: json, diffImages: page?.folder)
+                }
+                if let merged, json != "-" {
+                    // Streamed: the merged pairs' bytes are not copied into one document first.
+                    try PendingFile(at: json) { stream throws(SheetError) in try merged.writeJSON(to: stream) }.commit()
                 } else {
-                    try PendingFile(try report.json(board: boardFiles), at: json).commit()
+                    let data = try merged?.json() ?? report.json(board: boardFiles, shard: part)
+                    if json == "-" {
+                        try Terminal.writeOutput(data + Data("\n".utf8))
+                    } else {
+                        try PendingFile(data, at: json).commit()
+                    }
                 }
             }
             // Written beside their destination and renamed: a full disk names the file and its
@@ -181,7 +232,7 @@ struct DiffCommand: ParsableCommand {
     /// `--accept-from`), planned and checked; nil when none was.
     func approval(of comparison: FolderComparison, names: [String]?) throws(ApprovalError) -> BaselineApproval? {
         guard accept || acceptRemoved || names != nil else { return nil }
-        return try BaselineApproval(comparison: comparison, baseline: baseline, acceptChanged: accept || names != nil, acceptRemoved: acceptRemoved, names: names)
+        return try BaselineApproval(comparison: comparison, baseline: baseline ?? "", acceptChanged: accept || names != nil, acceptRemoved: acceptRemoved, names: names)
     }
 
     /// A line of the approval's account, where the summary went.

@@ -48,15 +48,7 @@ struct PyramidArguments: ParsableArguments {
         if !(0...64).contains(overlap) { throw ValidationError("--overlap must be 0 to 64, got \(overlap)") }
         if let tileSize, overlap * 2 >= tileSize { throw ValidationError("--overlap \(overlap) must be less than half of --tile-size \(tileSize)") }
         if !(1...100).contains(tileQuality) { throw ValidationError("--tile-quality must be 1 to 100, got \(tileQuality)") }
-        if let shard, ShardPlan.parse(shard) == nil {
-            // Say which part is wrong: the form, K, or N past the limit.
-            let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
-            if parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) {
-                if count > ShardPlan.maximumCount { throw ValidationError("--shard: at most \(ShardPlan.maximumCount) shards, got \(count)") }
-                if count >= 1 { throw ValidationError("--shard \(shard): K must be 0 to \(count - 1) (K counts from 0), got \(index)") }
-            }
-            throw ValidationError("--shard must be K/N with 0 <= K < N (K from 0) and N at most \(ShardPlan.maximumCount), got \"\(shard)\"")
-        }
+        if let shard { _ = try ShardArgument.parse(shard) }
     }
 
     /// The settings, for the library's request.

@@ -7,7 +7,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a contact sheet of images (masonry, grid or justified rows) as PNG, JPEG, WebP, AVIF or PDF, or as a zoomable tile pyramid with a viewer.",
-        discussion: "Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
+        discussion: "Folders missing above the outputs are created when the sheet is written (mode 0755 less the umask; a file in the way is refused before any work). Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
     @OptionGroup(title: "Layout") var layout: LayoutArguments

@@ -92,6 +92,8 @@ enum Terminal {
             }
         }
         if code == 0 && errorStreamFailed.withLock({ $0 }) { code = 1 }
+        // Folders made for outputs that were not written after all.
+        OutputFolders.removeEmptyCreated()
         Glibc.exit(code)
     }
 }

@@ -9,6 +9,16 @@ public struct FolderComparison: Sendable {
     /// FIFOs, sockets and devices found in the folders (never opened): their paths
     /// relative to the folder, in path order, and what each is ("a FIFO (named pipe)").
     public var skippedSpecialFiles: [(path: String, kind: String)] = []
+    /// The pairs of the whole run when `results` are one shard's (`DiffShard`): every
+    /// shard's, compared or not. Nil for a run in one piece.
+    public var pairsInRun: Int?
+
+    /// The results of a comparison (or of a merge of its shards' parts).
+    public init(results: [PairResult], skippedSpecialFiles: [(path: String, kind: String)] = [], pairsInRun: Int? = nil) {
+        self.results = results
+        self.skippedSpecialFiles = skippedSpecialFiles
+        self.pairsInRun = pairsInRun
+    }
 
     public var changed: [PairResult] { results.filter { $0.status == .changed } }
     public var added: [PairResult] { results.filter { $0.status == .added } }
@@ -18,6 +28,11 @@ public struct FolderComparison: Sendable {
     public var withinTolerance: [PairResult] { results.filter { $0.status == .withinTolerance } }
     /// Pairs of which an image could not be read.
     public var failed: [PairResult] { results.filter { $0.status == .failed } }
+    /// How many pairs have `status`, without gathering them (100,000 unchanged pairs
+    /// are not copied to be counted).
+    public func count(of status: PairResult.Status) -> Int {
+        results.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
+    }
     /// Nothing changed (beyond the tolerance), added, removed or failed.
     public var passes: Bool { results.allSatisfy { $0.status == .unchanged || $0.status == .withinTolerance } }
 
@@ -37,10 +52,14 @@ public struct FolderComparison: Sendable {
     /// pair with differing pixels is written there as it is made (`00001.png`,
     /// `00002.png`, ... in path order; the pair's `diffImagePath`), so that memory holds
     /// only the pairs in flight however many are compared.
+    ///
+    /// With `shard`, only that shard's pairs are compared and reported (`DiffShard`: every
+    /// N-th in the order of the names' bytes; two files make one pair, shard 0's); the
+    /// special files skipped are listed by every shard.
     public static func compare(
         baseline: String, current: String, options: ComparisonOptions = ComparisonOptions(),
         tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil,
-        jobs: Int? = nil
+        jobs: Int? = nil, shard: DiffShard? = nil
     ) throws(DiffError) -> FolderComparison {
         // By the name's bytes (`FileNames`): a name that is not UTF-8 is compared too.
         guard FileNames.status(baseline) != nil else { throw .notFound(path: baseline) }
@@ -52,11 +71,12 @@ public struct FolderComparison: Sendable {
         Allocator.reuseLargeBlocks(keepFreed: 256 << 20)
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
+            if let shard, !shard.holds(position: 0) { return FolderComparison(results: [], pairsInRun: 1) }
             let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)
             // One pair: its two images decoded at once when there are threads to spare.
             var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
             result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
-            return FolderComparison(results: [result])
+            return FolderComparison(results: [result], pairsInRun: shard == nil ? nil : 1)
         }
         var specials: [String: String] = [:]
         let left = Set(try images(in: baseline, decoder: decoder, special: &specials))
@@ -64,7 +84,8 @@ public struct FolderComparison: Sendable {
         var results: [PairResult] = []
         // The pairs present on both sides, and where their results go.
         var pairs: [Pair] = [], both: [Int] = []
-        for path in left.union(right).sorted() {
+        let all = left.union(right)
+        for path in (shard.map { $0.select(all) } ?? all).sorted() {
             switch (left.contains(path), right.contains(path)) {
             case (true, true):
                 both.append(results.count)
@@ -82,7 +103,7 @@ public struct FolderComparison: Sendable {
             results[index] = compared[k]
             results[index].diffImagePath = names[k]
         }
-        var comparison = FolderComparison(results: results)
+        var comparison = FolderComparison(results: results, pairsInRun: shard == nil ? nil : all.count)
         comparison.skippedSpecialFiles = specials.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return comparison
     }
@@ -240,11 +261,16 @@ public struct FolderComparison: Sendable {
                 continue
             }
             count += 1
-            let name = folder + "/" + String(format: "%05d", count) + ".png"
+            let name = diffImageName(count, in: folder)
             guard rename(path, name) == 0 else { throw .cannotWrite(path: name, reason: String(cString: strerror(errno))) }
             names.append(name)
         }
         return names
+    }
+
+    /// The `number`-th diff image's file in `folder` (from 1, in path order): `00001.png`.
+    public static func diffImageName(_ number: Int, in folder: String) -> String {
+        folder + "/" + String(format: "%05d", number) + ".png"
     }
 
     /// Identical, within the tolerance, or changed.

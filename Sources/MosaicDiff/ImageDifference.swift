@@ -28,6 +28,21 @@ public struct ImageDifference: Sendable {
     /// Set when the sizes differ: the comparison covers their overlap only.
     public var sizeMismatch: (baseline: Size, current: Size)?
 
+    /// The figures of a comparison (as a sharded run's part reads them back).
+    public init(
+        differingPixels: Int, antialiasedPixels: Int, comparedPixels: Int, bounds: Rect?, largestDelta: Double, size: Size,
+        diffImage: Bitmap?, sizeMismatch: (baseline: Size, current: Size)?
+    ) {
+        self.differingPixels = differingPixels
+        self.antialiasedPixels = antialiasedPixels
+        self.comparedPixels = comparedPixels
+        self.bounds = bounds
+        self.largestDelta = largestDelta
+        self.size = size
+        self.diffImage = diffImage
+        self.sizeMismatch = sizeMismatch
+    }
+
     /// differing / compared (0 when nothing was compared).
     public var fraction: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
     /// Same size and no differing pixel.

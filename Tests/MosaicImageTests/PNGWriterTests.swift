@@ -97,8 +97,10 @@ import Testing
         #expect(throws: ImageEncodingError.invalidParameter(field: "compressionLevel", value: 10)) {
             try PNGWriter(path: dir + "/x.png", width: 1, height: 1, hasAlpha: false, compressionLevel: 10)
         }
-        #expect(throws: ImageEncodingError.cannotCreate(path: dir + "/missing/x.png", reason: "No such file or directory")) {
-            try PNGWriter(path: dir + "/missing/x.png", width: 1, height: 1, hasAlpha: false)
+        // A missing folder is made (`OutputFolders`); a file where it should be is not.
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
+        #expect(throws: ImageEncodingError.cannotCreate(path: dir + "/file/x.png", reason: "Not a directory")) {
+            try PNGWriter(path: dir + "/file/x.png", width: 1, height: 1, hasAlpha: false)
         }
         #expect(throws: ImageEncodingError.tooLarge(path: dir + "/big.png", width: 100, height: 100, limit: 5000)) {
             try PNGWriter(path: dir + "/big.png", width: 100, height: 100, hasAlpha: false, limits: ImageLimits(maximumOutputPixels: 5000))

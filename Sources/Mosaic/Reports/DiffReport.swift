@@ -19,7 +19,8 @@ public struct DiffReport: Sendable {
 
     /// Changed pairs, worst first (a size mismatch counts as everything differing).
     public var changedBySeverity: [PairResult] {
-        comparison.changed.sorted { severity($0) > severity($1) || (severity($0) == severity($1) && $0.relativePath < $1.relativePath) }
+        let results = comparison.results
+        return Array(reportOrder.lazy.map { results[$0] }.prefix { $0.status == .changed })
     }
 
     func severity(_ result: PairResult) -> Double {
@@ -39,9 +40,10 @@ public struct DiffReport: Sendable {
         for result in comparison.withinTolerance { lines.append("tolerated  \(name(result)): \(figures(result))") }
         for file in comparison.skippedSpecialFiles { lines.append("skipped    \(FileNames.display(file.path)): \(file.kind), not read") }
         let c = comparison
-        var counts = "\(c.changed.count) changed, \(c.added.count) added, \(c.removed.count) removed, \(c.unchanged.count) unchanged"
-        if !c.withinTolerance.isEmpty { counts += ", \(c.withinTolerance.count) within tolerance" }
-        if !c.failed.isEmpty { counts += ", \(c.failed.count) failed" }
+        let n = c.count(of:)
+        var counts = "\(n(.changed)) changed, \(n(.added)) added, \(n(.removed)) removed, \(n(.unchanged)) unchanged"
+        if n(.withinTolerance) > 0 { counts += ", \(n(.withinTolerance)) within tolerance" }
+        if n(.failed) > 0 { counts += ", \(n(.failed)) failed" }
         lines.append(counts)
         return lines
     }
@@ -63,7 +65,8 @@ public struct DiffReport: Sendable {
 
     /// A pair: each name for people, and beside it (`pathBytes`, `baselineBytes`,
     /// `currentBytes`) its exact bytes in base64 when it is not UTF-8 (`ReportedName`).
-    struct JSONPair: Encodable {
+    /// Read back too: a sharded run's parts are merged from it (`DiffMerge`).
+    struct JSONPair: Codable {
         var path: String
         var pathBytes: String?
         var status: String
@@ -75,6 +78,9 @@ public struct DiffReport: Sendable {
         var error: String?
         var differingPixels: Int?
         var antialiasedPixels: Int?
+        /// The pixels compared (the overlap, less regions ignored) and the overlap's size.
+        var comparedPixels: Int?
+        var size: Size?
         var fraction: Double?
         var largestDelta: Double?
         var bounds: JSONRect?
@@ -83,45 +89,73 @@ public struct DiffReport: Sendable {
     }
 
     /// A rectangle as the report's schema writes it: x, y, width, height.
-    struct JSONRect: Encodable {
+    struct JSONRect: Codable, Hashable {
         var x, y, width, height: Int
         init(_ rect: Rect) { (x, y, width, height) = (rect.minX, rect.minY, rect.width, rect.height) }
+        var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
     }
 
-    struct JSONReport: Encodable {
-        var schemaVersion = 1
+    struct JSONReport<Pair: Encodable>: Encodable {
+        var schemaVersion = DiffReport.schemaVersion
         var threshold: Double
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
         /// The board's pages, when one was written.
         var board: [String]?
-        var pairs: [JSONPair]
+        /// A sharded run's part: which shard of which run (`DiffPartRecord`).
+        var shard: DiffPartRecord?
+        var pairs: [Pair]
+    }
+
+    /// The JSON report's `schemaVersion`.
+    static let schemaVersion = 1
+
+    /// The pairs in the order the JSON lists them (changed worst first, failed, added,
+    /// removed, within the tolerance, unchanged): indices into `comparison.results`.
+    var reportOrder: [Int] {
+        let results = comparison.results
+        func indices(_ status: PairResult.Status) -> [Int] { results.indices.filter { results[$0].status == status } }
+        let changed = indices(.changed).sorted { a, b in
+            let (x, y) = (results[a], results[b])
+            return severity(x) > severity(y) || (severity(x) == severity(y) && x.relativePath < y.relativePath)
+        }
+        return changed + indices(.failed) + indices(.added) + indices(.removed) + indices(.withinTolerance) + indices(.unchanged)
+    }
+
+    /// A pair as the JSON writes it.
+    static func jsonPair(_ r: PairResult) -> JSONPair {
+        let (path, baseline, current) = (ReportedName(r.relativePath), r.baselinePath.map(ReportedName.init), r.currentPath.map(ReportedName.init))
+        return JSONPair(
+            path: path.display, pathBytes: path.sourceBytes, status: r.status.rawValue,
+            baseline: baseline?.display, baselineBytes: baseline?.sourceBytes, current: current?.display, currentBytes: current?.sourceBytes,
+            error: r.error?.description,
+            differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
+            comparedPixels: r.difference?.comparedPixels, size: r.difference?.size,
+            fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
+            baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
     }
 
     /// The report as JSON (schema 1): thresholds, counts and every pair, worst first.
     ///
     /// - Throws: `SheetError.imageMap` when the encoder fails.
-    /// `board`: the board's files, listed when given.
-    public func json(board: [String]? = nil) throws(SheetError) -> Data {
+    /// `board`: the board's files, listed when given. `shard`: a sharded run's part says
+    /// which shard of which run it is, for `mosaic diff --merge`.
+    public func json(board: [String]? = nil, shard: DiffPartRecord? = nil) throws(SheetError) -> Data {
+        let results = comparison.results
+        return try json(board: board, shard: shard, pairs: reportOrder.map { Self.jsonPair(results[$0]) })
+    }
+
+    /// The report with `pairs` (in `reportOrder`) as its pairs.
+    func json<Pair: Encodable>(board: [String]?, shard: DiffPartRecord?, pairs: [Pair]) throws(SheetError) -> Data {
         let c = comparison
-        let pairs = (changedBySeverity + c.failed + c.added + c.removed + c.withinTolerance + c.unchanged).map { r in
-            let (path, baseline, current) = (ReportedName(r.relativePath), r.baselinePath.map(ReportedName.init), r.currentPath.map(ReportedName.init))
-            return JSONPair(
-                path: path.display, pathBytes: path.sourceBytes, status: r.status.rawValue,
-                baseline: baseline?.display, baselineBytes: baseline?.sourceBytes, current: current?.display, currentBytes: current?.sourceBytes,
-                error: r.error?.description,
-                differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
-                fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
-                baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
-        }
         let report = JSONReport(
             threshold: options.threshold, includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
-                "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
-                "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
+                "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),
+                "unchanged": c.count(of: .unchanged), "withinTolerance": c.count(of: .withinTolerance), "failed": c.count(of: .failed),
             ],
-            board: board, pairs: pairs)
+            board: board, shard: shard, pairs: pairs)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

@@ -4,12 +4,17 @@ enum WebText {
     /// A relative URL from the folder `from` to the file `to` (both absolute), each
     /// segment percent-encoded.
     static func relativeURL(from: String, to: String) -> String {
+        relativeComponents(from: from, to: to).map { $0 == ".." ? $0 : percentEncoded($0) }.joined(separator: "/")
+    }
+
+    /// The path from the folder `from` to `to` (both absolute), as components: `..` for
+    /// each folder up, then `to`'s own.
+    static func relativeComponents(from: String, to: String) -> [String] {
         let a = from.split(separator: "/", omittingEmptySubsequences: true)
         let b = to.split(separator: "/", omittingEmptySubsequences: true)
         var common = 0
         while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
-        let up = Array(repeating: "..", count: a.count - common)
-        return (up + b[common...].map { percentEncoded(String($0)) }).joined(separator: "/")
+        return Array(repeating: "..", count: a.count - common) + b[common...].map(String.init)
     }
 
     /// Every byte but the unreserved characters of RFC 3986 percent-encoded: the name's own

@@ -16,6 +16,9 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An output names a device, FIFO or socket (`/dev/full`, `/dev/stdout`): written
     /// beside it and renamed, it would replace that node with a file.
     case outputIsNotAFile(path: String, option: String)
+    /// A folder above an output is a file (`out` for `-o out/sheet.png`): missing
+    /// folders are created, but nothing is written through a file.
+    case outputThroughAFile(path: String, option: String, file: String)
     /// Two outputs are the same file.
     case outputsCollide(path: String, options: [String])
     /// An output (a file or folder named, or beside one: a viewer page, a pyramid's
@@ -62,6 +65,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .output(let error): return error.description
         case .outputIsAnInput(let path): return "\(path): the output would overwrite one of the inputs"
         case .outputIsAFolder(let path, let option): return "\(path): \(option) names a folder, not a file"
+        case .outputThroughAFile(let path, let option, let file):
+            return "\(FileNames.display(path)): \(option) goes through \(FileNames.display(file)), which is a file, not a folder"
         case .outputIsNotAFile(let path, let option):
             return "\(path): \(option) names a device, FIFO or socket, not a file (mosaic writes a file beside it and renames it into place; for standard output give -)"
         case .outputsCollide(let path, let options): return "\(path): \(options.joined(separator: " and ")) would write the same file"

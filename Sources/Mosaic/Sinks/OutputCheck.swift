@@ -59,7 +59,11 @@ public struct OutputCheck: Sendable {
         for entry in catalog.allEntries { try body(entry.path) }
     }
 
-    /// - Throws: `SheetError.outputIsAFolder` for an output that is an existing folder,
+    /// Folders above an output that are missing are fine (they are created when the run
+    /// writes, `OutputFolders`); one that is a file is not.
+    ///
+    /// - Throws: `SheetError.outputThroughAFile` for an output below a file,
+    ///   `.outputIsAFolder` for an output that is an existing folder,
     ///   `.outputIsNotAFile` for a device, FIFO or socket (after symbolic links),
     ///   `.outputIsAnInput` for one that is a file the run reads, `.outputsCollide` for two
     ///   outputs that are the same file.
@@ -67,6 +71,7 @@ public struct OutputCheck: Sendable {
         var written: [String: (path: String, option: String)] = [:]
         var existing: [FileIdentity: String] = [:]
         for (path, option) in outputs {
+            if let file = OutputFolders.blocker(above: path) { throw .outputThroughAFile(path: path, option: option, file: file) }
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 throw .outputIsAFolder(path: path, option: option)

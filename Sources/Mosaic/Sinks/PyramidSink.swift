@@ -231,6 +231,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         guard shard != nil, shardsLock == nil else { return }
         let root = PyramidFiles.shardsFolder(for: destination)
         if !FileManager.default.fileExists(atPath: root) {
+            OutputFolders.createParents(of: root)
             do {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
                 madeShardsFolder = root

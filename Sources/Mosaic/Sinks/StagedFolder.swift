@@ -42,10 +42,11 @@ public final class StagedFolder {
         let name = (destination as NSString).lastPathComponent
         path = (parent.isEmpty ? "" : parent + "/") + ".\(name).mosaic-\(getpid()).tmp"
         try? FileManager.default.removeItem(atPath: path)
+        OutputFolders.createParents(of: destination)
         Self.removeLeftovers(of: name, in: parent.isEmpty ? "." : parent)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .output(.cannotCreate(path: destination, reason: "the folder \(parent) does not exist"))
+            throw .output(.cannotCreate(path: destination, reason: "the folder \(parent) cannot be created"))
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)

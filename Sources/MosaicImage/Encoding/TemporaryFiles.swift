@@ -34,9 +34,12 @@ public enum TemporaryFiles {
     /// Numbers the temporary files of this process.
     static let counter = Locked(0)
 
-    /// `dir/.name.mosaic-PID-N.tmp` for a file to be written at `path`: beside it, so the
-    /// rename stays on one file system, and hidden.
+    /// `dir/.name.mosaic-PID-N.tmp` for a file about to be written at `path`: beside it, so
+    /// the rename stays on one file system, and hidden. The folders above `path` that are
+    /// missing are created now (`OutputFolders`): every file mosaic writes passes here just
+    /// before it is created.
     public static func path(for path: String) -> String {
+        OutputFolders.createParents(of: path)
         let (directory, name) = split(path)
         let n = counter.withLock { count in
             count += 1

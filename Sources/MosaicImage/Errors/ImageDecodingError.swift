@@ -30,11 +30,15 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// huge canvas.
     case tooMuchMemory(path: String, bytes: Int, limit: Int)
 
+    /// An error read back from a report (a sharded `mosaic diff`'s part): its message as
+    /// the run that met it wrote it, whole ("path: reason").
+    case reported(path: String, message: String)
+
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
-            .tooMuchMemory(let path, _, _):
+            .tooMuchMemory(let path, _, _), .reported(let path, _):
             return path
         }
     }
@@ -51,6 +55,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .overMemoryLimit: return "overMemoryLimit"
         case .outOfMemory: return "outOfMemory"
         case .tooMuchMemory: return "tooMuchMemory"
+        case .reported: return "reported"
         }
     }
 
@@ -81,6 +86,9 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
         case .tooMuchMemory(_, let bytes, let limit):
             return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
+        case .reported(let path, let message):
+            let prefix = FileNames.display(path) + ": "
+            return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
         }
     }
 
@@ -90,5 +98,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// "path: reason", the path as people read it (bytes that are not UTF-8 as U+FFFD).
-    public var description: String { "\(FileNames.display(path)): \(reason)" }
+    public var description: String {
+        if case .reported(_, let message) = self { return message }
+        return "\(FileNames.display(path)): \(reason)"
+    }
 }
