@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "MosaicSync", swiftSettings: warnings),
         .target(name: "MosaicImage", dependencies: ["CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "MosaicText", dependencies: ["CFreeType", "CFontconfig", "CHarfBuzz", "CFriBidi", "CMosaicShims", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
-        .target(name: "MosaicDiff", dependencies: ["MosaicImage", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
+        .target(name: "MosaicDiff", dependencies: ["CMosaicShims", "MosaicImage", "MosaicLayout", "MosaicSync"], swiftSettings: warnings),
         .target(name: "Mosaic", dependencies: ["MosaicLayout", "MosaicImage", "MosaicText", "MosaicDiff", "MosaicSync"], swiftSettings: warnings),
         // For tests: assert that a bitmap matches a reference PNG (no XCTest import).
         .target(name: "MosaicSnapshotTesting", dependencies: ["MosaicDiff", "MosaicImage"], swiftSettings: warnings),

@@ -2,10 +2,14 @@ import Foundation
 import MosaicImage
 import MosaicLayout
 
-/// What passes: at most this many differing pixels, or at most this fraction.
+/// What passes: at most this many differing pixels, or at most this fraction; in SSIM
+/// mode (a difference with an `ssim` score), a score and regions' scores of at least
+/// `minimumSSIM`.
 public struct DiffTolerance: Hashable, Sendable {
     public var maximumPixels: Int
     public var maximumFraction: Double?
+    /// SSIM mode: the lowest score that passes, for the pair and for each of its regions.
+    public var minimumSSIM: Double = 0.99
 
     public init(maximumPixels: Int = 0, maximumFraction: Double? = nil) {
         self.maximumPixels = maximumPixels
@@ -14,6 +18,7 @@ public struct DiffTolerance: Hashable, Sendable {
 
     public func accepts(_ difference: ImageDifference) -> Bool {
         if difference.sizeMismatch != nil { return false }
+        if let ssim = difference.ssim { return ssim >= minimumSSIM && (difference.lowestRegionSSIM ?? 1) >= minimumSSIM }
         if let maximumFraction { return difference.fraction <= maximumFraction }
         return difference.differingPixels <= maximumPixels
     }

@@ -13,6 +13,14 @@ public struct ImageDifference: Sendable {
     public var comparedPixels: Int
     /// The smallest rectangle holding every differing pixel.
     public var bounds: Rect?
+    /// The differing pixels in regions (`ChangedRegion`), largest first: the first
+    /// `RegionGrid.listed` (100) of them; `regionCount` counts them all.
+    public var regions: [ChangedRegion] = []
+    public var regionCount = 0
+    /// SSIM mode: the pair's score (`StructuralSimilarity`), 1 for equal images.
+    public var ssim: Double?
+    /// SSIM mode: the lowest score of any region (listed or not).
+    public var lowestRegionSSIM: Double?
     /// The largest delta found, on the threshold's scale, 0...1 (1: black against white): a
     /// pixel differs when its delta is above the threshold. (The YIQ delta is compared
     /// with 35215 x threshold²; this is the square root of delta / 35215, so that a pixel

@@ -54,6 +54,9 @@ public struct DiffReport: Sendable {
         }
         var text = "\(d.differingPixels) px (\(String(format: "%.3f", d.fraction * 100))%)"
         if let box = d.bounds { text += " in \(box.minX),\(box.minY) \(box.width)x\(box.height)" }
+        if d.regionCount > 0 { text += ", \(d.regionCount) region\(d.regionCount == 1 ? "" : "s")" }
+        if let ssim = d.ssim { text += ", SSIM \(String(format: "%.4f", ssim))" }
+        if let lowest = d.lowestRegionSSIM, d.regionCount > 1 { text += " (lowest region \(String(format: "%.4f", lowest)))" }
         text += ", largest delta \(String(format: "%.3f", d.largestDelta))"
         if d.antialiasedPixels > 0 { text += ", \(d.antialiasedPixels) anti-aliased" }
         return text
@@ -78,6 +81,12 @@ public struct DiffReport: Sendable {
         var fraction: Double?
         var largestDelta: Double?
         var bounds: JSONRect?
+        /// The differing pixels' regions, largest first (at most 100; `regionCount` counts
+        /// them all).
+        var regions: [ChangedRegion]?
+        var regionCount: Int?
+        /// SSIM mode: the pair's score.
+        var ssim: Double?
         var baselineSize: Size?
         var currentSize: Size?
     }
@@ -89,8 +98,11 @@ public struct DiffReport: Sendable {
     }
 
     struct JSONReport: Encodable {
-        var schemaVersion = 1
+        var schemaVersion = 2
         var threshold: Double
+        /// "pixelmatch" or "ssim"; with ssim, the pass threshold.
+        var metric: String
+        var minSSIM: Double?
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
@@ -99,7 +111,9 @@ public struct DiffReport: Sendable {
         var pairs: [JSONPair]
     }
 
-    /// The report as JSON (schema 1): thresholds, counts and every pair, worst first.
+    /// The report as JSON (schema 2: schema 1 with each pair's `regions`, `regionCount` and,
+    /// in SSIM mode, `ssim`; the report's `metric` and `minSSIM`): thresholds, counts and
+    /// every pair, worst first.
     ///
     /// - Throws: `SheetError.imageMap` when the encoder fails.
     /// `board`: the board's files, listed when given.
@@ -113,10 +127,12 @@ public struct DiffReport: Sendable {
                 error: r.error?.description,
                 differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
                 fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
+                regions: r.difference?.regions, regionCount: r.difference?.regionCount, ssim: r.difference?.ssim,
                 baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
         }
         let report = JSONReport(
-            threshold: options.threshold, includeAntialiasing: options.includeAntialiasing, passes: c.passes,
+            threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,
+            includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
                 "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
                 "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
