@@ -131,11 +131,12 @@ extension DiffReport {
 
     /// The region magnified under the panels and its zoom, when the change is under 24 px
     /// on the panels (each panel's scale in `scales`): at least 32 px, the change in its
-    /// middle.
+    /// middle; at most half the panels' height (a long thin change shows its middle), so
+    /// that a row of insets is no taller than the panels.
     static func inset(_ changed: Rect, scales: [Double], height: Int) -> (region: Rect, zoom: Int)? {
         let smallest = Double(min(changed.width, changed.height)) * (scales.min() ?? 1)
         guard smallest < 24 else { return nil }
-        let side = max(32, 2 * max(changed.width, changed.height))
+        let side = min(max(32, 2 * max(changed.width, changed.height)), max(32, height / 2))
         let region = Rect(x: (changed.minX + changed.maxX) / 2 - side / 2, y: (changed.minY + changed.maxY) / 2 - side / 2, width: side, height: side)
         return (region, max(2, min(16, height / side)))
     }

@@ -302,7 +302,7 @@ function inset(p, [x, y, w, h], suffix) {
   const [W, H] = p.size;
   const scale = Math.min(PANE / H, 1);
   if (Math.min(w, h) * scale >= 24) return [];
-  const side = Math.max(32, 2 * Math.max(w, h)), zoom = Math.max(2, Math.min(16, Math.floor(192 / side)));
+  const side = Math.min(96, Math.max(32, 2 * Math.max(w, h))), zoom = Math.max(2, Math.min(16, Math.floor(192 / side)));
   const rx = Math.round(x + w / 2 - side / 2), ry = Math.round(y + h / 2 - side / 2);
   return [["baseline, magnified" + suffix, p.b], ["current, magnified" + suffix, p.c]].map(([label, src]) => {
     const z = el("div", { class: "zoom", role: "img", "aria-label": label });
