@@ -199,7 +199,7 @@ figcaption { color: var(--mute); font-size: 12px; }
 .frame img { display: block; height: 100%; width: 100%; object-fit: contain; }
 .frame .top { position: absolute; inset: 0; }
 .box { position: absolute; min-width: 14px; min-height: 14px; border: 2px solid var(--fail); transform: translate(-2px, -2px); pointer-events: none; }
-.zoom { width: 192px; height: 192px; border: 1px solid var(--line); background-repeat: no-repeat; image-rendering: pixelated; position: relative; }
+.zoom { width: 192px; height: 192px; border: 1px solid var(--line); background-repeat: no-repeat; image-rendering: pixelated; position: relative; overflow: hidden; }
 .zoom .box { min-width: 0; min-height: 0; }
 .slider input { position: absolute; left: 0; right: 0; bottom: 4px; width: 100%; z-index: 1; }
 .frame.toggle { cursor: pointer; }
