@@ -27,13 +27,14 @@ public struct ComparisonOptions: Hashable, Sendable {
     /// Draw only the marks, on transparent (a mask).
     public var maskOnly: Bool
     /// How a pair passes; regions and counts come from pixelmatch's test in both modes.
-    public var metric: DiffMetric = .pixelmatch
+    public var metric: DiffMetric
 
     public init(
         threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [Rect] = [], fade: Double = 0.1,
         diffColor: RGBA = RGBA(red: 255, green: 0, blue: 0), antialiasingColor: RGBA = RGBA(red: 255, green: 255, blue: 0),
-        maskOnly: Bool = false
+        maskOnly: Bool = false, metric: DiffMetric = .pixelmatch
     ) {
+        self.metric = metric
         self.threshold = threshold
         self.includeAntialiasing = includeAntialiasing
         self.ignoreRegions = ignoreRegions
