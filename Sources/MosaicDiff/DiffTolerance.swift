@@ -9,10 +9,11 @@ public struct DiffTolerance: Hashable, Sendable {
     public var maximumPixels: Int
     public var maximumFraction: Double?
     /// SSIM mode: the lowest score that passes, for the pair and for each of its regions.
-    public var minimumSSIM: Double = 0.99
+    public var minimumSSIM: Double
 
-    public init(maximumPixels: Int = 0, maximumFraction: Double? = nil) {
+    public init(maximumPixels: Int = 0, maximumFraction: Double? = nil, minimumSSIM: Double = 0.99) {
         self.maximumPixels = maximumPixels
+        self.minimumSSIM = minimumSSIM
         self.maximumFraction = maximumFraction
     }
 
