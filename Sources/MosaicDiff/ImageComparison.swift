@@ -23,6 +23,8 @@ public enum ImageComparison {
     ) -> ImageDifference {
         let width = min(baseline.width, current.width)
         let height = min(baseline.height, current.height)
+        var options = options
+        options.ignoreRegions = clipped(options.ignoreRegions, width: width, height: height)
         // Straight-alpha inputs are read in place (rows of their own stride when the sizes
         // differ); premultiplied ones are converted first.
         let a = premultiplied ? straight(baseline, width: width, height: height) : baseline.pixels
@@ -61,6 +63,17 @@ public enum ImageComparison {
             bounds: counts.bounds, regions: Array(regions.prefix(RegionGrid.listed)), regionCount: regions.count, ssim: ssim,
             lowestRegionSSIM: regions.compactMap(\.ssim).min(),
             largestDelta: (counts.largest / maximumDelta).squareRoot(), size: Size(width: width, height: height), diffImage: diffImage, sizeMismatch: mismatch)
+    }
+
+    /// The parts of `rects` inside a `width` x `height` image, empty ones dropped: no
+    /// rectangle's edge overflows (before, `--ignore 5,5,9223372036854775807,10` trapped).
+    static func clipped(_ rects: [Rect], width: Int, height: Int) -> [Rect] {
+        rects.compactMap { rect in
+            let right = rect.minX.addingReportingOverflow(rect.width), bottom = rect.minY.addingReportingOverflow(rect.height)
+            let x0 = max(0, rect.minX), y0 = max(0, rect.minY)
+            let x1 = right.overflow ? width : min(width, right.partialValue), y1 = bottom.overflow ? height : min(height, bottom.partialValue)
+            return x0 < x1 && y0 < y1 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+        }
     }
 
     /// What a scan counted.

@@ -54,6 +54,7 @@ enum StructuralSimilarity {
     }
 
     /// The pair's score, and each region's (`ssim`: the map's mean over its box).
+    /// `ignore`: rectangles inside the image.
     static func score(
         _ img1: ImageComparison.Plane, _ img2: ImageComparison.Plane, width: Int, height: Int, ignore: [Rect],
         changed: ChangedTiles, regions: inout [ChangedRegion]
@@ -87,12 +88,9 @@ enum StructuralSimilarity {
                 }
             }
         }
-        // The rectangles ignored, inside the image (so that no sum overflows in C).
-        var rects: [Int32] = []
-        for rect in ignore {
-            let x0 = max(0, rect.minX), y0 = max(0, rect.minY), x1 = min(width, rect.maxX), y1 = min(height, rect.maxY)
-            if x0 < x1 && y0 < y1 { rects += [Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0)] }
-        }
+        // The rectangles ignored (`ImageComparison.clipped`: inside the image, so that no
+        // sum overflows in C).
+        let rects = ignore.flatMap { [Int32($0.minX), Int32($0.minY), Int32($0.width), Int32($0.height)] }
         // 1 - SSIM summed, over the crop and over each region's box.
         var deficit = 0.0
         var regionDeficit = [Double](repeating: 0, count: regions.count)

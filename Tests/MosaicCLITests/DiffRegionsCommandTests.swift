@@ -90,4 +90,13 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// Before: exit 132, an arithmetic overflow in the scan.
+    @Test func aHugeIgnoredRectangleIsNoCrash() throws {
+        let (a, b) = try Self.threeChanges()
+        for metric in ["pixelmatch", "ssim"] {
+            let result = try CLI.run(["diff", a, b, "--metric", metric, "--ignore", "5,5,9223372036854775807,9223372036854775807"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+    }
 }

@@ -167,4 +167,16 @@ import Testing
         #expect(json.contains("\"bounds\":{") && json.contains("\"x\":1") && !json.contains("origin"))
         #expect(try JSONDecoder().decode(ChangedRegion.self, from: Data(json.utf8)) == region)
     }
+
+    /// An ignored rectangle reaching past the largest coordinate is clipped (before: an
+    /// arithmetic overflow trapped the scan).
+    @Test func anIgnoredRectangleOfAnyExtentIsClipped() {
+        let a = Self.squares(60, 40, []), b = Self.squares(60, 40, [(10, 10, 5), (40, 30, 3)])
+        for metric in DiffMetric.allCases {
+            let options = ComparisonOptions(ignoreRegions: [Rect(x: 5, y: 5, width: Int.max, height: 10), Rect(x: Int.max, y: -3, width: 4, height: 4)], metric: metric)
+            let result = ImageComparison.compare(a, b, options: options)
+            #expect(result.regions.map(\.bounds) == [Rect(x: 40, y: 30, width: 3, height: 3)])
+            #expect(result.comparedPixels == 60 * 40 - 55 * 10)
+        }
+    }
 }
