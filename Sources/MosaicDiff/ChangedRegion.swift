@@ -142,6 +142,9 @@ struct RegionGrid {
         rowTouched.removeAll(keepingCapacity: true)
     }
 
+    /// The neighbours before a tile in reading order (left, and the three above).
+    static let earlierNeighbours = [(-1, 0), (-1, -1), (0, -1), (1, -1)]
+
     /// Whether two boxes come within `gap` pixels (Chebyshev distance between their
     /// closest pixels).
     static func near(_ a: Tile, _ b: Tile) -> Bool {
@@ -169,7 +172,7 @@ struct RegionGrid {
         }
         for (i, t) in tiles.enumerated() {
             // The neighbours before it in reading order; the others find it.
-            for (dx, dy) in [(-1, 0), (-1, -1), (0, -1), (1, -1)] {
+            for (dx, dy) in Self.earlierNeighbours {
                 let nx = t.tx + dx, ny = t.ty + dy
                 guard nx >= 0, nx < columns, ny >= 0, let j = index[ny &* columns &+ nx], Self.near(t, tiles[j]) else { continue }
                 let ri = find(i), rj = find(j)

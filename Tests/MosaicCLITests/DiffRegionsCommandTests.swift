@@ -99,4 +99,22 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
         }
     }
+
+    /// The HTML report: each region's box in the page's data, an outline per region on each
+    /// pane, and the three magnified in the browser (before: one union box, one magnifier).
+    @Test(.enabled(if: Browser.available, "needs Chromium (apt-get install chromium); in CI it must be there"))
+    func theReportOutlinesAndMagnifiesEachRegion() throws {
+        let (a, b) = try Self.threeChanges()
+        let page = CLI.temporaryDirectory() + "/report.html"
+        #expect(try CLI.run(["diff", a, b, "--html", page, "--metric", "ssim"]).status == 1)
+        let data = try DiffHTMLReportTests.pageData(page)
+        let row = try #require((data["pairs"] as? [[String: Any]])?.first)
+        #expect(row["rg"] as? [[Int]] == [[30, 100, 12, 8], [550, 20, 5, 5], [300, 380, 3, 2]])
+        #expect((data["settings"] as? String)?.contains("SSIM 0.99") == true)
+        let dom = try DiffHTMLReportTests.dom(URL(fileURLWithPath: page).absoluteString)
+        // Three panes (baseline, current, diff) with three outlines each, and two magnified
+        // views (baseline, current) of each region with its own.
+        #expect(dom.components(separatedBy: "class=\"box\"").count - 1 == 3 * 3 + 3 * 2, "\(dom.prefix(4000))")
+        for n in 1...3 { #expect(dom.contains("current, magnified (region \(n))")) }
+    }
 }

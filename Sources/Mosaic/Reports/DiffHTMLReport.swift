@@ -130,6 +130,7 @@ public struct DiffHTMLReport: Sendable {
             settings += ", tolerance \(report.tolerance.maximumPixels) px"
         }
         if !report.options.ignoreRegions.isEmpty { settings += ", \(report.options.ignoreRegions.count) region(s) ignored" }
+        if report.options.metric == .ssim { settings += ", passing at SSIM \(report.tolerance.minimumSSIM) or more (the pair's and each region's)" }
         let counts = [
             "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
             "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
