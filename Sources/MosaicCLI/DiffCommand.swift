@@ -7,7 +7,7 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two images or two folders of images (matched by relative path).",
-        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when every pair matches (or differs within the tolerance), 1 when not (or images were added or removed, or one could not be read), 2 when the comparison could not be made or reported (a missing path, a file given directly that cannot be read, a report or standard output that could not be written), 64 for a usage error (a bad option, or a pair to approve that is not one of the run). With --accept, --accept-removed, --accept-only or --accept-from, mosaic writes into BASELINE (the only time it changes an input): each approved baseline is replaced by a copy of its current image, created, or deleted, one file at a time (written beside it, synced, renamed), never outside BASELINE; the status is then 0 when every pair not approved passes.")
 
     @Argument(help: "The baseline image or folder.")
     var baseline: String
@@ -42,13 +42,29 @@ struct DiffCommand: ParsableCommand {
         "Write an HTML report to FILE (.html), its diff images in FILE_files/ beside it; images compared are linked, not copied.",
         valueName: "file"))
     var html: String?
+    @Option(help: ArgumentHelp(
+        "Write a GitHub Flavored Markdown summary to FILE, or - for standard output: the verdict, the counts, a row per failing pair (for a pull request or $GITHUB_STEP_SUMMARY).",
+        valueName: "file"))
+    var markdown: String?
+    @Option(help: ArgumentHelp("With --markdown and --html: link the diff images as URL/NAME_files/00001.png (where the HTML report will be published).", valueName: "url"))
+    var linkBase: String?
+    @Flag(help: "Approve: replace each changed baseline with its current image and create the added ones (folders made as needed). Writes into BASELINE, the one input mosaic ever changes.")
+    var accept = false
+    @Flag(help: "Approve removed pairs: delete their baselines.")
+    var acceptRemoved = false
+    @Option(help: ArgumentHelp("Approve only this pair (repeatable), named relative to BASELINE as the reports name it; implies --accept.", valueName: "path"))
+    var acceptOnly: [String] = []
+    @Option(help: ArgumentHelp("Approve only the pairs listed in FILE (one a line; - for standard input); implies --accept.", valueName: "file"))
+    var acceptFrom: String?
     @Option(parsing: .unconditional, help: "Pairs compared at once (default: the number of cores); the reports are the same for any number.")
     var jobs: Int?
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
-        try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html)])
+        try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html), ("--markdown", markdown)])
+        if json == "-" && markdown == "-" { throw ValidationError("--json and --markdown cannot both go to standard output") }
+        if linkBase != nil && (markdown == nil || html == nil) { throw ValidationError("--link-base sets where --markdown links the diff images of --html: give both") }
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
@@ -86,19 +102,24 @@ struct DiffCommand: ParsableCommand {
         var tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
         if let minSSIM { tolerance.minimumSSIM = minSSIM }
         do {
+            // Read first: a list that cannot be read is a usage error before any work.
+            let approvalNames = try acceptFrom.map { try BaselineApproval.names(fromFile: $0) + acceptOnly } ?? (acceptOnly.isEmpty ? nil : acceptOnly)
             // Before any work: no report may replace an image compared, or another report.
             var check = OutputCheck()
             if let output { check.write(output, by: "--output") }
             if let json, json != "-" { check.write(json, by: "--json") }
             if let junit { check.write(junit, by: "--junit") }
             if let html { check.write(html, by: "--html") }
+            if let markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
             check.read([baseline, current])
             try check.check()
-            let page = html.map(DiffHTMLReport.init(path:))
+            let page = html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
             try page?.check(reading: [baseline, current])
             let staging = try page?.makeStagingFolder()
             let comparison = try FolderComparison.compare(
                 baseline: baseline, current: current, options: options, tolerance: tolerance, diffImages: staging?.path, jobs: jobs)
+            // The pairs to approve, checked before anything is written.
+            let approval = try approval(of: comparison, names: approvalNames)
             let report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
             if let page, let staging { try page.commit(report, staging: staging) }
             var staleBoard: [String] = []
@@ -133,12 +154,31 @@ struct DiffCommand: ParsableCommand {
             // Written beside their destination and renamed: a full disk names the file and its
             // reason, and leaves an earlier report as it was.
             if let junit { try PendingFile(Data(report.junit().utf8), at: junit).commit() }
+            if let markdown {
+                let summary = DiffMarkdown(report: report, page: page, linkBase: linkBase, location: markdown == "-" ? nil : markdown)
+                if markdown == "-" { try Terminal.writeOutput(Data(summary.text().utf8)) } else { try PendingFile(Data(summary.text().utf8), at: markdown).commit() }
+            }
             if !quiet {
                 var lines = report.summaryLines()
                 if !staleBoard.isEmpty { lines.append("no board: nothing changed (removed the previous \(staleBoard.joined(separator: ", ")))") }
-                if json == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
+                if json == "-" || markdown == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
+            }
+            if GitHubAnnotations.enabled(in: ProcessInfo.processInfo.environment) {
+                let lines = GitHubAnnotations.lines(report)
+                if json == "-" || markdown == "-" { lines.forEach(printError) } else { for line in lines { try Terminal.print(line) } }
+            }
+            if let approval {
+                try approval.apply { step in
+                    if !quiet { approved(step) }
+                }
+                if !quiet { for (name, reason) in approval.skipped { approved("not approved  \(FileNames.display(name)): \(reason)") } }
+                if !approval.remainingPass(comparison) { throw ExitCode(1) }
+                return
             }
             if !comparison.passes { throw ExitCode(1) }
+        } catch let error as ApprovalError {
+            printError("error: \(error)")
+            throw ExitCode(error.isUsage ? 64 : 2)
         } catch let error as DiffError {
             printError("error: \(error)")
             throw ExitCode(2)
@@ -148,6 +188,22 @@ struct DiffCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+    }
+
+    /// The approval asked for (`--accept`, `--accept-removed`, `--accept-only`,
+    /// `--accept-from`), planned and checked; nil when none was.
+    func approval(of comparison: FolderComparison, names: [String]?) throws(ApprovalError) -> BaselineApproval? {
+        guard accept || acceptRemoved || names != nil else { return nil }
+        return try BaselineApproval(comparison: comparison, baseline: baseline, acceptChanged: accept || names != nil, acceptRemoved: acceptRemoved, names: names)
+    }
+
+    /// A line of the approval's account, where the summary went.
+    func approved(_ step: BaselineApproval.Step) {
+        approved(step.action.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + FileNames.display(step.destination))
+    }
+
+    func approved(_ line: String) {
+        if json == "-" || markdown == "-" { printError(line) } else { try? Terminal.print(line) }
     }
 }
 

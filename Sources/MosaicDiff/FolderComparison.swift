@@ -47,6 +47,9 @@ public struct FolderComparison: Sendable {
         guard FileNames.status(current) != nil else { throw .notFound(path: current) }
         let baselineIsFolder = FileNames.isFolder(baseline)
         guard baselineIsFolder == FileNames.isFolder(current) else { throw .kindMismatch(baseline: baseline, current: current) }
+        // Pairs of the same size come one after another: their bitmaps reuse the freed
+        // heap instead of fresh pages (process-wide; see `Allocator.reuseLargeBlocks`).
+        Allocator.reuseLargeBlocks(keepFreed: 256 << 20)
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
             let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)

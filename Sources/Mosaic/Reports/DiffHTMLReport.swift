@@ -15,9 +15,15 @@ public struct DiffHTMLReport: Sendable {
     /// Where the page goes.
     public let path: String
 
+    /// The baseline and current as the command named them, for the approving command the
+    /// page offers (`mosaic diff BASE CUR --accept-only ...`); when nil, the folders the
+    /// pairs lie in.
+    public var inputs: (baseline: String, current: String)?
+
     /// A report to be written at `path` (a `.html` file).
-    public init(path: String) {
+    public init(path: String, inputs: (baseline: String, current: String)? = nil) {
         self.path = path
+        self.inputs = inputs
     }
 
     /// The folder beside the page that holds the diff images: `report_files` for
@@ -81,6 +87,11 @@ public struct DiffHTMLReport: Sendable {
         var rg: [[Int]]?
         /// Why a failed pair could not be read.
         var e: String?
+        /// A pair the reviewer may approve (changed, added, removed): its name as one shell
+        /// word (`ShellText.quoted`), and its exact bytes in base64 when not UTF-8 (for the
+        /// downloadable `--accept-from` list).
+        var q: String?
+        var n: String?
     }
 
     struct Page: Encodable {
@@ -90,6 +101,8 @@ public struct DiffHTMLReport: Sendable {
         var baseline: String
         var current: String
         var settings: String
+        /// The approving command's start: `mosaic diff 'BASE' 'CUR'`.
+        var command: String
         var pairs: [Row]
     }
 
@@ -120,6 +133,10 @@ public struct DiffHTMLReport: Sendable {
                 }
             }
             row.e = r.error?.description
+            if [.changed, .added, .removed].contains(r.status) {
+                row.q = ShellText.quoted(r.relativePath)
+                row.n = ReportedName(r.relativePath).sourceBytes
+            }
             return row
         }
         var settings = "threshold \(report.options.threshold)"
@@ -137,9 +154,11 @@ public struct DiffHTMLReport: Sendable {
         ]
         let baselineRoot = c.results.first?.baselinePath.map { Self.root(of: $0, relative: c.results.first?.relativePath) } ?? ""
         let currentRoot = c.results.first?.currentPath.map { Self.root(of: $0, relative: c.results.first?.relativePath) } ?? ""
+        let (baselineArgument, currentArgument) = inputs ?? (baselineRoot, currentRoot)
         let page = Page(
             title: report.summaryLines().last ?? "", passes: c.passes, counts: counts,
-            baseline: FileNames.display(baselineRoot), current: FileNames.display(currentRoot), settings: settings, pairs: rows)
+            baseline: FileNames.display(baselineRoot), current: FileNames.display(currentRoot), settings: settings,
+            command: "mosaic diff " + ShellText.quoted(baselineArgument) + " " + ShellText.quoted(currentArgument), pairs: rows)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Inside <script>, "<" may start "</script>" or "<!--": written as \u003c, which
@@ -206,6 +225,13 @@ figcaption { color: var(--mute); font-size: 12px; }
 .frame.toggle { cursor: pointer; }
 #more { height: 1px; }
 noscript p { padding: 24px; }
+.approve-tick { margin-left: 10px; font-size: 13px; font-weight: normal; color: var(--mute); white-space: nowrap; cursor: pointer; }
+#approve { position: sticky; bottom: 0; z-index: 2; padding: 10px 24px; background: var(--card); border-top: 1px solid var(--line); box-shadow: 0 -2px 8px rgba(0, 0, 0, .08); }
+#approve[hidden] { display: none; }
+#approve pre { margin: 6px 0; padding: 8px 10px; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; white-space: pre-wrap; word-break: break-all; max-height: 9em; overflow: auto; }
+#approve .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+#approve button, #approve a.button { font: inherit; padding: 3px 10px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: inherit; text-decoration: none; cursor: pointer; }
+#approve .meta { word-break: break-all; }
 </style>
 </head>
 <body>
@@ -224,6 +250,11 @@ noscript p { padding: 24px; }
 <div id="status"></div>
 <main id="list"></main>
 <div id="more"></div>
+<section id="approve" aria-label="Approve" hidden>
+<strong id="approve-count"></strong> To make their current images the baselines, run this where the report was made (a page cannot write files):
+<pre><code id="accept-command"></code></pre>
+<div class="actions"><button type="button" id="copy-command">Copy the command</button> <a class="button" id="accept-list" download="accept.txt">Download the list</a> <span class="meta" id="accept-list-hint"></span> <button type="button" id="untick">Clear</button></div>
+</section>
 <noscript><p>This report is built by its own script from the data in the page; allow JavaScript for this file. The same figures are in <code>mosaic diff --json</code>.</p></noscript>
 <script type="application/json" id="data">@DATA@</script>
 <script>
@@ -339,9 +370,40 @@ function compare(p) {
   }
   return [pane(p, p.b, "baseline", true), pane(p, p.c, "current", true)];
 }
+// Approving: the ticked pairs (by index in data.pairs) and the command that approves them,
+// each name a shell word made by mosaic (p.q); the list for --accept-from as the names'
+// bytes (p.n when they are not UTF-8), one a line.
+data.pairs.forEach((p, i) => { p.i = i; });
+const ticked = new Set();
+let listURL = null;
+function nameBytes(p) { return p.n ? Uint8Array.from(atob(p.n), (c) => c.charCodeAt(0)) : new TextEncoder().encode(p.p); }
+function updateApproval() {
+  const chosen = data.pairs.filter((p) => ticked.has(p.i));
+  document.body.dataset.ticked = String(chosen.length);
+  $("approve").hidden = chosen.length === 0;
+  if (!chosen.length) return;
+  const removed = chosen.some((p) => p.s === "removed") ? " --accept-removed" : "";
+  $("approve-count").textContent = chosen.length === 1 ? "1 pair ticked." : `${chosen.length} pairs ticked.`;
+  $("accept-command").textContent = data.command + chosen.map((p) => " --accept-only " + p.q).join("") + removed;
+  const listed = chosen.map(nameBytes).filter((b) => !b.includes(10));
+  const parts = [];
+  for (const b of listed) parts.push(b, new Uint8Array([10]));
+  if (listURL) URL.revokeObjectURL(listURL);
+  listURL = URL.createObjectURL(new Blob(parts, { type: "text/plain" }));
+  $("accept-list").href = listURL;
+  const left = chosen.length - listed.length;
+  $("accept-list-hint").textContent = `for ${data.command} --accept-from accept.txt${removed}` + (left ? ` (${left} with a line break in the name left out: use the command)` : "");
+}
+function tick(p) {
+  const box = el("input", { type: "checkbox", class: "approve", "data-pair": String(p.i) });
+  box.checked = ticked.has(p.i);
+  box.addEventListener("change", () => { if (box.checked) ticked.add(p.i); else ticked.delete(p.i); updateApproval(); });
+  return el("label", { class: "approve-tick", title: "Add to the command that makes the current image the baseline" }, box, " approve");
+}
 function row(p, index) {
   const a = el("article", { class: p.s, id: "pair-" + index, "data-status": p.s });
   const title = el("h2", {}, el("span", { class: "badge", text: p.s === "withinTolerance" ? "within tolerance" : p.s }), el("span", { text: p.p }));
+  if (p.q) title.append(tick(p));
   a.append(title);
   if (p.f) a.append(el("p", { class: "figures", text: p.f }));
   if (p.e) a.append(el("p", { class: "error", text: p.e }));
@@ -397,6 +459,26 @@ const observer = new IntersectionObserver((entries) => {
   if (entries.some((e) => e.isIntersecting) && next < shown.length) { more(); observer.unobserve($("more")); observer.observe($("more")); }
 }, { rootMargin: "800px" });
 observer.observe($("more"));
+$("copy-command").addEventListener("click", async () => {
+  const code = $("accept-command");
+  try {
+    await navigator.clipboard.writeText(code.textContent);
+    $("copy-command").textContent = "Copied";
+  } catch {
+    // No clipboard for this page: the command selected, for the reader's own copy.
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    $("copy-command").textContent = document.execCommand("copy") ? "Copied" : "Selected: copy it";
+  }
+  setTimeout(() => { $("copy-command").textContent = "Copy the command"; }, 2000);
+});
+$("untick").addEventListener("click", () => {
+  ticked.clear();
+  for (const b of document.querySelectorAll("input.approve")) b.checked = false;
+  updateApproval();
+});
 readHash();
 render();
 document.body.dataset.ready = String(Math.round(performance.now()));

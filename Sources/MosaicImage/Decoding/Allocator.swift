@@ -19,6 +19,17 @@ public enum Allocator {
         _ = mosaic_keep_freed_heap(32 << 20)
     }()
 
+    /// Keeps freed blocks of up to 32 MiB (a 3840x2160 RGBA bitmap) in the heap, and up to
+    /// `keepFreed` bytes of freed heap, for a run that decodes images of the same sizes
+    /// again and again (`mosaic diff`): each pair's two bitmaps then reuse the pages the
+    /// pair before freed instead of faulting in fresh zeroed ones (glibc's mmap threshold
+    /// cannot go past 32 MiB). Process-wide, like `returnLargeBlocks`, which it undoes.
+    public static func reuseLargeBlocks(keepFreed: Int) {
+        _ = useOneHeap
+        _ = mosaic_return_large_allocations(32 << 20)
+        _ = mosaic_keep_freed_heap(max(0, min(keepFreed, Int(Int32.max))))
+    }
+
     /// Makes every thread allocate from one heap (glibc's M_ARENA_MAX = 1). By default each
     /// thread that allocates gets an arena of its own and keeps what it freed there: the
     /// decoders' large tables (libde265's for a HEIC: 100 phone photos held 182 MB with two

@@ -11,7 +11,9 @@ import Darwin
 /// async-signal-safe, and Swift code may allocate or take runtime locks.
 public enum TemporaryFiles {
     /// Remembers `path` as a temporary file to remove if the program is interrupted.
-    public static func register(_ path: String) { _ = mosaic_temp_register(path) }
+    /// (Paths go to the shim as the system knows them, `FileNames`: a name that is not
+    /// UTF-8 is registered by its bytes.)
+    public static func register(_ path: String) { _ = FileNames.withSystemPath(path) { mosaic_temp_register($0) } }
     /// Remembers `path` as a temporary folder to remove, with everything in it, if the
     /// program is interrupted.
     public static func register(folder path: String) { _ = mosaic_temp_register_folder(path) }
@@ -19,7 +21,7 @@ public enum TemporaryFiles {
     /// empty.
     public static func register(emptyFolder path: String) { _ = mosaic_temp_register_empty_folder(path) }
     /// Forgets `path` (it was renamed into place or removed).
-    public static func unregister(_ path: String) { mosaic_temp_unregister(path) }
+    public static func unregister(_ path: String) { FileNames.withSystemPath(path) { mosaic_temp_unregister($0) } }
 
     /// Runs `body` (renames that must not be cut in two) with interrupts held back: one
     /// that arrives meanwhile is acted on when `body` returns.
