@@ -22,6 +22,12 @@ struct DiffCommand: ParsableCommand {
     var maxDiffPixels: Int?
     @Option(parsing: .unconditional, help: "Pairs with at most this fraction (0 to 1) of differing pixels pass.")
     var maxDiffRatio: Double?
+    @Option(help: ArgumentHelp(
+        "How a pair passes: pixelmatch (its differing pixels against --max-diff-pixels or --max-diff-ratio, exact) or ssim (structural similarity on luma, the pair's and each changed region's at least --min-ssim).",
+        valueName: "pixelmatch|ssim"))
+    var metric: DiffMetric = .pixelmatch
+    @Option(parsing: .unconditional, help: "With --metric ssim: the lowest score that passes, 0 to 1 (default 0.99).")
+    var minSSIM: Double?
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
     @Option(name: [.short, .long], help: "Write a board PNG: baseline | current | diff for each changed pair.")
@@ -90,6 +96,11 @@ struct DiffCommand: ParsableCommand {
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
         if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
+        if let minSSIM, !(minSSIM.isFinite && (0...1).contains(minSSIM)) { throw ValidationError("--min-ssim must be between 0 and 1, got \(minSSIM)") }
+        if minSSIM != nil && metric != .ssim { throw ValidationError("--min-ssim is the SSIM metric's threshold: give --metric ssim") }
+        if metric == .ssim && (maxDiffPixels != nil || maxDiffRatio != nil) {
+            throw ValidationError("--metric ssim passes pairs by their score (--min-ssim), not by --max-diff-pixels or --max-diff-ratio")
+        }
         _ = try regions()
         if let maxHeight, maxHeight < 100 || maxHeight > 100_000 { throw ValidationError("--max-height must be between 100 and 100000, got \(maxHeight)") }
         if maxHeight != nil && output == nil { throw ValidationError("--max-height cuts the board into pages: give the board with -o") }
@@ -113,8 +124,10 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
-        let tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
+        var options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions())
+        options.metric = metric
+        var tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
+        if let minSSIM { tolerance.minimumSSIM = minSSIM }
         let shard = try self.shard.map { text in
             let (index, count) = try ShardArgument.parse(text)
             return DiffShard(index: index, count: count)
@@ -244,3 +257,5 @@ struct DiffCommand: ParsableCommand {
         if json == "-" || markdown == "-" { printError(line) } else { try? Terminal.print(line) }
     }
 }
+
+extension DiffMetric: ExpressibleByArgument {}

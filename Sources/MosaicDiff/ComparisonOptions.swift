@@ -1,6 +1,15 @@
 import MosaicImage
 import MosaicLayout
 
+/// How a pair's pass is decided.
+public enum DiffMetric: String, Hashable, Sendable, CaseIterable, Codable {
+    /// pixelmatch's count of differing pixels (exact), against `DiffTolerance`'s pixels.
+    case pixelmatch
+    /// SSIM on luma (`StructuralSimilarity`), against `DiffTolerance.minimumSSIM`: the pair's
+    /// score and each changed region's.
+    case ssim
+}
+
 /// How two images are compared: pixelmatch's perceptual YIQ colour delta.
 public struct ComparisonOptions: Hashable, Sendable {
     /// 0...1: the smaller, the more sensitive (pixelmatch's default 0.1).
@@ -17,12 +26,15 @@ public struct ComparisonOptions: Hashable, Sendable {
     public var antialiasingColor: RGBA
     /// Draw only the marks, on transparent (a mask).
     public var maskOnly: Bool
+    /// How a pair passes; regions and counts come from pixelmatch's test in both modes.
+    public var metric: DiffMetric
 
     public init(
         threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [Rect] = [], fade: Double = 0.1,
         diffColor: RGBA = RGBA(red: 255, green: 0, blue: 0), antialiasingColor: RGBA = RGBA(red: 255, green: 255, blue: 0),
-        maskOnly: Bool = false
+        maskOnly: Bool = false, metric: DiffMetric = .pixelmatch
     ) {
+        self.metric = metric
         self.threshold = threshold
         self.includeAntialiasing = includeAntialiasing
         self.ignoreRegions = ignoreRegions

@@ -2,18 +2,24 @@ import Foundation
 import MosaicImage
 import MosaicLayout
 
-/// What passes: at most this many differing pixels, or at most this fraction.
+/// What passes: at most this many differing pixels, or at most this fraction; in SSIM
+/// mode (a difference with an `ssim` score), a score and regions' scores of at least
+/// `minimumSSIM`.
 public struct DiffTolerance: Hashable, Sendable {
     public var maximumPixels: Int
     public var maximumFraction: Double?
+    /// SSIM mode: the lowest score that passes, for the pair and for each of its regions.
+    public var minimumSSIM: Double
 
-    public init(maximumPixels: Int = 0, maximumFraction: Double? = nil) {
+    public init(maximumPixels: Int = 0, maximumFraction: Double? = nil, minimumSSIM: Double = 0.99) {
         self.maximumPixels = maximumPixels
+        self.minimumSSIM = minimumSSIM
         self.maximumFraction = maximumFraction
     }
 
     public func accepts(_ difference: ImageDifference) -> Bool {
         if difference.sizeMismatch != nil { return false }
+        if let ssim = difference.ssim { return ssim >= minimumSSIM && (difference.lowestRegionSSIM ?? 1) >= minimumSSIM }
         if let maximumFraction { return difference.fraction <= maximumFraction }
         return difference.differingPixels <= maximumPixels
     }

@@ -192,8 +192,8 @@ public struct FolderComparison: Sendable {
             if options.ignoreRegions.isEmpty && bytesA.count == bytesB.count && memcmp(bytesA, bytesB, bytesA.count) == 0 {
                 let size = Size(width: infoA.orientedWidth, height: infoA.orientedHeight)
                 let difference = ImageDifference(
-                    differingPixels: 0, antialiasedPixels: 0, comparedPixels: size.width * size.height, bounds: nil, largestDelta: 0,
-                    size: size, diffImage: nil, sizeMismatch: nil)
+                    differingPixels: 0, antialiasedPixels: 0, comparedPixels: size.width * size.height, bounds: nil,
+                    ssim: options.metric == .ssim ? 1 : nil, largestDelta: 0, size: size, diffImage: nil, sizeMismatch: nil)
                 return PairResult(
                     relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
                     baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
@@ -232,7 +232,10 @@ public struct FolderComparison: Sendable {
             var diffImagePath: String?
             if let folder = diffImages, !difference.isMatch {
                 let path = folder + "/.pair-\(index).png"
-                let image = ImageComparison.compare(a, b, options: options, premultiplied: false).diffImage ?? b
+                // The marks only: the figures (and the SSIM score) are the first scan's.
+                var drawing = options
+                drawing.metric = .pixelmatch
+                let image = ImageComparison.compare(a, b, options: drawing, premultiplied: false).diffImage ?? b
                 do {
                     try image.writePNG(to: path, hasAlpha: !image.isOpaque, software: nil)
                 } catch {

@@ -5,7 +5,9 @@ import MosaicLayout
 /// pixelmatch (github.com/mapbox/pixelmatch), ported: a perceptual colour delta in YIQ
 /// (Kotsarenko and Ramos), against `35215 * threshold^2`, with its anti-aliasing
 /// detection (Vyšniauskas). Works on straight alpha, blended over white, like pixelmatch;
-/// the bitmaps' premultiplied pixels are converted first.
+/// the bitmaps' premultiplied pixels are converted first. The differing pixels are grouped
+/// into regions as they are found (`RegionGrid`); in SSIM mode the pair is scored too
+/// (`StructuralSimilarity`).
 public enum ImageComparison {
     /// The largest possible YIQ delta (black against white).
     static let maximumDelta = 35215.0
@@ -21,6 +23,8 @@ public enum ImageComparison {
     ) -> ImageDifference {
         let width = min(baseline.width, current.width)
         let height = min(baseline.height, current.height)
+        var options = options
+        options.ignoreRegions = clipped(options.ignoreRegions, width: width, height: height)
         // Straight-alpha inputs are read in place (rows of their own stride when the sizes
         // differ); premultiplied ones are converted first.
         let a = premultiplied ? straight(baseline, width: width, height: height) : baseline.pixels
@@ -28,14 +32,26 @@ public enum ImageComparison {
         let strideA = premultiplied ? width * 4 : baseline.width * 4
         let strideB = premultiplied ? width * 4 : current.width * 4
         var diffImage = makeDiffImage ? Bitmap(width: width, height: height) : nil
+        var regions: [ChangedRegion] = []
+        var ssim: Double?
         let counts = a.withUnsafeBufferPointer { img1 in
             b.withUnsafeBufferPointer { img2 in
-                guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else { return Counts() }
+                guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else { return Counts(width: 0, height: 0, metric: .pixelmatch) }
                 let p1 = Plane(base: base1, stride: strideA), p2 = Plane(base: base2, stride: strideB)
-                guard diffImage != nil else { return scan(p1, p2, width: width, height: height, options: options, output: nil) }
-                return diffImage!.pixels.withUnsafeMutableBufferPointer { output in
-                    scan(p1, p2, width: width, height: height, options: options, output: output.baseAddress)
+                var counts: Counts
+                if diffImage == nil {
+                    counts = scan(p1, p2, width: width, height: height, options: options, output: nil)
+                } else {
+                    counts = diffImage!.pixels.withUnsafeMutableBufferPointer { output in
+                        scan(p1, p2, width: width, height: height, options: options, output: output.baseAddress)
+                    }
                 }
+                regions = counts.grid.regions()
+                if options.metric == .ssim {
+                    ssim = StructuralSimilarity.score(
+                        p1, p2, width: width, height: height, ignore: options.ignoreRegions, changed: counts.changedTiles, regions: &regions)
+                }
+                return counts
             }
         }
         var mismatch: (Size, Size)? = nil
@@ -44,7 +60,20 @@ public enum ImageComparison {
         }
         return ImageDifference(
             differingPixels: counts.differing, antialiasedPixels: counts.antialiased, comparedPixels: counts.compared,
-            bounds: counts.bounds, largestDelta: (counts.largest / maximumDelta).squareRoot(), size: Size(width: width, height: height), diffImage: diffImage, sizeMismatch: mismatch)
+            bounds: counts.bounds, regions: Array(regions.prefix(RegionGrid.listed)), regionCount: regions.count, ssim: ssim,
+            lowestRegionSSIM: regions.compactMap(\.ssim).min(),
+            largestDelta: (counts.largest / maximumDelta).squareRoot(), size: Size(width: width, height: height), diffImage: diffImage, sizeMismatch: mismatch)
+    }
+
+    /// The parts of `rects` inside a `width` x `height` image, empty ones dropped: no
+    /// rectangle's edge overflows (before, `--ignore 5,5,9223372036854775807,10` trapped).
+    static func clipped(_ rects: [Rect], width: Int, height: Int) -> [Rect] {
+        rects.compactMap { rect in
+            let right = rect.minX.addingReportingOverflow(rect.width), bottom = rect.minY.addingReportingOverflow(rect.height)
+            let x0 = max(0, rect.minX), y0 = max(0, rect.minY)
+            let x1 = right.overflow ? width : min(width, right.partialValue), y1 = bottom.overflow ? height : min(height, bottom.partialValue)
+            return x0 < x1 && y0 < y1 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+        }
     }
 
     /// What a scan counted.
@@ -52,8 +81,19 @@ public enum ImageComparison {
         var differing = 0, antialiased = 0, compared = 0
         var largest = 0.0
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        /// The differing pixels, for their regions.
+        var grid: RegionGrid
+        /// SSIM mode: the tiles where bytes differ.
+        var changedTiles: StructuralSimilarity.ChangedTiles
 
-        mutating func differs(x: Int, y: Int) {
+        init(width: Int, height: Int, metric: DiffMetric) {
+            grid = RegionGrid(width: width)
+            changedTiles = StructuralSimilarity.ChangedTiles(width: width, height: height, tracking: metric == .ssim)
+        }
+
+        @inline(__always)
+        mutating func differs(x: Int, y: Int, delta: Double) {
+            grid.add(x: x, y: y, delta: delta)
             differing += 1
             minX = min(minX, x)
             minY = min(minY, y)
@@ -83,7 +123,8 @@ public enum ImageComparison {
     static func scan(
         _ img1: Plane, _ img2: Plane, width: Int, height: Int, options: ComparisonOptions, output: UnsafeMutablePointer<UInt8>?
     ) -> Counts {
-        var counts = Counts()
+        var counts = Counts(width: width, height: height, metric: options.metric)
+        let tracking = options.metric == .ssim
         let threshold = min(1, max(0, options.threshold))
         let maxDelta = maximumDelta * threshold * threshold
         let fade = min(1, max(0, options.fade))
@@ -123,6 +164,7 @@ public enum ImageComparison {
                     x &+= 1
                     continue
                 }
+                if tracking { counts.changedTiles.set(x: x, y: y) }
                 let delta = colorDelta(img1, img2, img1.offset(x, y), img2.offset(x, y), yOnly: false)
                 counts.largest = max(counts.largest, abs(delta))
                 if abs(delta) <= maxDelta {
@@ -133,7 +175,7 @@ public enum ImageComparison {
                     counts.antialiased += 1
                     if let out = greyOut { put(out + x &* 4, options.antialiasingColor) }
                 } else {
-                    counts.differs(x: x, y: y)
+                    counts.differs(x: x, y: y, delta: abs(delta))
                     if let out = marks { put(out + x &* 4, options.diffColor) }
                 }
                 x &+= 1

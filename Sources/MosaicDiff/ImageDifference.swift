@@ -13,6 +13,14 @@ public struct ImageDifference: Sendable {
     public var comparedPixels: Int
     /// The smallest rectangle holding every differing pixel.
     public var bounds: Rect?
+    /// The differing pixels in regions (`ChangedRegion`), largest first: the first
+    /// `RegionGrid.listed` (100) of them; `regionCount` counts them all.
+    public var regions: [ChangedRegion] = []
+    public var regionCount = 0
+    /// SSIM mode: the pair's score (`StructuralSimilarity`), 1 for equal images.
+    public var ssim: Double?
+    /// SSIM mode: the lowest score of any region (listed or not).
+    public var lowestRegionSSIM: Double?
     /// The largest delta found, on the threshold's scale, 0...1 (1: black against white): a
     /// pixel differs when its delta is above the threshold. (The YIQ delta is compared
     /// with 35215 x threshold²; this is the square root of delta / 35215, so that a pixel
@@ -30,13 +38,18 @@ public struct ImageDifference: Sendable {
 
     /// The figures of a comparison (as a sharded run's part reads them back).
     public init(
-        differingPixels: Int, antialiasedPixels: Int, comparedPixels: Int, bounds: Rect?, largestDelta: Double, size: Size,
+        differingPixels: Int, antialiasedPixels: Int, comparedPixels: Int, bounds: Rect?, regions: [ChangedRegion] = [],
+        regionCount: Int = 0, ssim: Double? = nil, lowestRegionSSIM: Double? = nil, largestDelta: Double, size: Size,
         diffImage: Bitmap?, sizeMismatch: (baseline: Size, current: Size)?
     ) {
         self.differingPixels = differingPixels
         self.antialiasedPixels = antialiasedPixels
         self.comparedPixels = comparedPixels
         self.bounds = bounds
+        self.regions = regions
+        self.regionCount = regionCount
+        self.ssim = ssim
+        self.lowestRegionSSIM = lowestRegionSSIM
         self.largestDelta = largestDelta
         self.size = size
         self.diffImage = diffImage

@@ -3,13 +3,14 @@ import Foundation
 @_exported import MosaicImage
 
 /// Asserts that `bitmap` matches the reference PNG `__Snapshots__/<name>.png` beside the
-/// test file, by pixelmatch's perceptual comparison.
+/// test file, by pixelmatch's perceptual comparison, or by SSIM (`metric: .ssim`).
 ///
 /// - Parameters:
 ///   - name: the reference's file name, without extension.
-///   - options: the comparison (threshold, anti-aliasing, ignored regions).
+///   - options: the comparison (threshold, anti-aliasing, ignored regions; `metric`).
 ///   - tolerance: how many differing pixels (or what fraction) still pass; counted in
-///     pixels, not bytes.
+///     pixels, not bytes. With `metric: .ssim`, the lowest SSIM that passes
+///     (`minimumSSIM`, default 0.99), for the image and each changed region.
 ///   - record: when to write the reference instead; nil: `MOSAIC_RECORD` (an unknown value
 ///     fails).
 ///   - file, line: the assertion's place (the reference sits beside the file); failures
@@ -17,7 +18,8 @@ import Foundation
 /// - Throws: `SnapshotAssertionFailure` (a `SnapshotFailure` at `file`:`line`); on a
 ///   mismatch the actual image and the diff image are written to `__Snapshots__/Failures/`
 ///   (or `$MOSAIC_ARTIFACTS` when set) for the CI to keep, and removed again once the
-///   snapshot matches.
+///   snapshot matches; in a Swift Testing test the reference, the actual image and the
+///   diff are also recorded as the test's attachments (`SnapshotAttachments`).
 public func assertSnapshot(
     of bitmap: Bitmap, named name: String, options: ComparisonOptions = ComparisonOptions(),
     tolerance: DiffTolerance = DiffTolerance(), record: SnapshotRecordMode? = nil, file: StaticString = #filePath, line: UInt = #line
@@ -25,6 +27,7 @@ public func assertSnapshot(
     do {
         try compareSnapshot(bitmap, named: name, options: options, tolerance: tolerance, record: record ?? SnapshotRecordMode.fromEnvironment(), file: file)
     } catch let failure as SnapshotFailure {
+        SnapshotAttachments.record(failure, file: file, line: line)
         throw SnapshotAssertionFailure(failure: failure, file: String(describing: file), line: line)
     }
 }
@@ -57,7 +60,7 @@ func compareSnapshot(
     let size = difference.sizeMismatch.map { "the size is \($0.current), the reference \($0.baseline)" }
     throw SnapshotFailure.mismatch(
         reference: reference, actual: actualPath, diff: diffPath, differingPixels: difference.differingPixels,
-        fraction: difference.fraction, sizeMismatch: size)
+        fraction: difference.fraction, sizeMismatch: size, ssim: difference.ssim)
 }
 
 /// The same for a PNG (or JPEG) file, e.g. one a command wrote.

@@ -3,15 +3,18 @@ import Foundation
 @_exported import MosaicImage
 
 /// Why a snapshot did not pass. Thrown, so that it fails a test in XCTest and in
-/// swift-testing alike, with no test framework imported here.
+/// swift-testing alike (Swift Testing, where the toolchain has it, only receives the
+/// failure's images as attachments: `SnapshotAttachments`).
 public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
     /// The reference was missing (or re-recording was asked for) and has been written:
     /// check it and run again. Recording always fails the test, so nothing passes unseen.
     case recorded(reference: String)
     /// There is no reference and recording is off (`MOSAIC_RECORD=never`).
     case missingReference(reference: String)
-    /// The images differ beyond the tolerance; the actual image and the diff are saved.
-    case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?)
+    /// The images differ beyond the tolerance; the actual image and the diff are saved
+    /// (and attached to the Swift Testing test that failed). `ssim`: the score, in the
+    /// perceptual mode.
+    case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?, ssim: Double? = nil)
     /// `MOSAIC_RECORD` holds something else than missing, all or never.
     case invalidRecordMode(String)
 
@@ -21,8 +24,9 @@ public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
             return "recorded a new reference at \(reference); check it and run the test again"
         case .missingReference(let reference):
             return "no reference at \(reference) (MOSAIC_RECORD=never); record it with MOSAIC_RECORD=missing"
-        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size):
-            let what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
+        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size, let ssim):
+            var what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
+            if let ssim, size == nil { what += ", SSIM \(String(format: "%.4f", ssim))" }
             return "snapshot does not match \(reference): \(what); actual: \(actual), diff: \(diff)"
         case .invalidRecordMode(let value):
             return "MOSAIC_RECORD=\(value) is not a record mode (use \(SnapshotRecordMode.allCases.map(\.rawValue).joined(separator: ", ")))"

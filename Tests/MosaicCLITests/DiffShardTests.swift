@@ -92,6 +92,26 @@ import Testing
         #expect(toStandardOutput.stderr == whole.stdout)
     }
 
+    /// In the perceptual mode, the parts keep each pair's score and regions: the merge gives
+    /// the run's JSON, summary and Markdown (its regions column) byte for byte.
+    @Test func perceptualShardsMergedAreTheRunInOnePiece() throws {
+        let f = try Self.folders()
+        let ssim = ["--threshold", "0.05", "--ignore", "7,7,1,1", "--metric", "ssim", "--min-ssim", "0.995"]
+        let whole = try CLI.run(["diff", f.baseline, f.current, "--json", f.dir + "/whole.json", "--markdown", f.dir + "/whole.md"] + ssim)
+        #expect(whole.status == 1, "\(whole.stderr)")
+        var parts: [String] = []
+        for k in 0..<3 {
+            parts.append(f.dir + "/part-\(k).json")
+            _ = try CLI.run(["diff", f.baseline, f.current, "--shard", "\(k)/3", "--json", parts[k], "-q"] + ssim)
+        }
+        let merged = try CLI.run(["diff", "--merge"] + parts + ["--json", f.dir + "/merged.json", "--markdown", f.dir + "/merged.md"])
+        #expect(merged.status == whole.status && merged.stdout == whole.stdout, "\(merged.stderr)")
+        let json = try #require(FileManager.default.contents(atPath: f.dir + "/whole.json"))
+        #expect(String(decoding: json, as: UTF8.self).contains("\"ssim\""))
+        #expect(FileManager.default.contents(atPath: f.dir + "/merged.json") == json)
+        #expect(FileManager.default.contents(atPath: f.dir + "/merged.md") == FileManager.default.contents(atPath: f.dir + "/whole.md"))
+    }
+
     @Test func oneShardAndMoreShardsThanPairs() throws {
         let f = try Self.folders()
         let whole = try CLI.run(["diff", f.baseline, f.current, "--json", f.dir + "/whole.json"] + Self.options)
@@ -174,7 +194,10 @@ import Testing
         try refused([parts[0], three], "three.json and \(parts[0]) are parts of different runs: the number of shards (3 and 4) differ")
         let threshold = other + "/threshold.json"
         _ = try CLI.run(["diff", f.baseline, f.current, "--shard", "1/4", "--json", threshold, "--threshold", "0.2", "--ignore", "7,7,1,1", "--max-diff-pixels", "1"])
-        try refused([parts[0], threshold, parts[2], parts[3]], "threshold.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa) differ")
+        try refused([parts[0], threshold, parts[2], parts[3]], "threshold.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa, --metric, --min-ssim) differ")
+        let ssim = other + "/ssim.json"
+        _ = try CLI.run(["diff", f.baseline, f.current, "--shard", "1/4", "--json", ssim, "--threshold", "0.05", "--ignore", "7,7,1,1", "--metric", "ssim"])
+        try refused([parts[0], ssim, parts[2], parts[3]], "ssim.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa, --metric, --min-ssim) differ")
         try FileManager.default.copyItem(atPath: f.baseline, toPath: f.dir + "/baseline2")
         let base = other + "/base.json"
         _ = try CLI.run(["diff", f.dir + "/baseline2", f.current, "--shard", "1/4", "--json", base] + Self.options)
@@ -204,7 +227,7 @@ import Testing
         object["schemaVersion"] = 99
         let schema = other + "/schema.json"
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: schema))
-        try refused([parts[0], schema, parts[2], parts[3]], "schema.json: written with schemaVersion 99; this mosaic merges parts of schemaVersion 1")
+        try refused([parts[0], schema, parts[2], parts[3]], "schema.json: written with schemaVersion 99; this mosaic merges parts of schemaVersion 2")
         object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         object["pairs"] = nil
         let noPairs = other + "/nopairs.json"

@@ -27,7 +27,7 @@ import Testing
             try assertSnapshot(of: Self.picture(shift: 3), named: "square", record: .never)
             Issue.record("a shifted square must not match")
         } catch let error as SnapshotAssertionFailure {
-            guard case .mismatch(_, let actual, let diff, let pixels, _, nil) = error.failure else { throw error }
+            guard case .mismatch(_, let actual, let diff, let pixels, _, nil, nil) = error.failure else { throw error }
             #expect(pixels == 2 * 3 * 12)  // two 3-pixel columns of a 12-row square
             #expect(FileManager.default.fileExists(atPath: actual) && FileManager.default.fileExists(atPath: diff))
             images = [actual, diff]
@@ -61,5 +61,45 @@ import Testing
             #expect(error.description == "MOSAIC_RECORD=bogus is not a record mode (use missing, all, never)")
         }
         #expect(try SnapshotRecordMode.parse(nil) == .missing && SnapshotRecordMode.parse("all") == .all && SnapshotRecordMode.parse("never") == .never)
+    }
+
+    /// The perceptual mode: anti-aliasing noise passes by its SSIM where pixelmatch counts
+    /// it; a moved button fails, the score in the message. (`button.png` is
+    /// Fixtures/ssim/button-a.png.)
+    @Test func thePerceptualModePassesNoiseAndFailsAMove() throws {
+        let artifacts = NSTemporaryDirectory() + "mosaic-snapshot-ssim-\(getpid())"
+        setenv("MOSAIC_ARTIFACTS", artifacts, 1)
+        defer { unsetenv("MOSAIC_ARTIFACTS") }
+        let fixtures = PixelmatchTests.fixtures + "/ssim/"
+        #expect(throws: SnapshotAssertionFailure.self) {
+            try assertSnapshot(ofImageAt: fixtures + "button-aa-noise-b.png", named: "button", record: .never)
+        }
+        try assertSnapshot(ofImageAt: fixtures + "button-aa-noise-b.png", named: "button", options: ComparisonOptions(metric: .ssim), record: .never)
+        do {
+            try assertSnapshot(ofImageAt: fixtures + "button-moved-b.png", named: "button", options: ComparisonOptions(metric: .ssim), record: .never)
+            Issue.record("a moved button must fail by its SSIM")
+        } catch let error as SnapshotAssertionFailure {
+            guard case .mismatch(_, _, _, _, _, nil, let ssim?) = error.failure else { throw error }
+            #expect(ssim < 0.99)
+            #expect(error.description.contains("SSIM 0.8"))
+        }
+    }
+
+    /// A mismatch's three images go to the test's attachments (the files stay too).
+    @Test func aMismatchIsAttached() throws {
+        let artifacts = NSTemporaryDirectory() + "mosaic-snapshot-attached-\(getpid())"
+        setenv("MOSAIC_ARTIFACTS", artifacts, 1)
+        defer { unsetenv("MOSAIC_ARTIFACTS") }
+        do {
+            try assertSnapshot(of: Self.picture(shift: 2), named: "square", record: .never)
+            Issue.record("a shifted square must not match")
+        } catch let error as SnapshotAssertionFailure {
+            let files = SnapshotAttachments.files(for: error.failure)
+            #expect(files.map(\.name) == ["square.png", "square.actual.png", "square.diff.png"])
+            #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+            #expect(SnapshotAttachments.record(error.failure, file: #filePath, line: #line) == 3)
+        }
+        #expect(SnapshotAttachments.files(for: .missingReference(reference: "x.png")).isEmpty)
+        #expect(SnapshotAttachments.files(for: .recorded(reference: "/a/x.png")).map(\.name) == ["x.png"])
     }
 }

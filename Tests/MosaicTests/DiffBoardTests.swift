@@ -49,7 +49,7 @@ import Testing
         for y in 250..<252 { for x in 500..<502 { b[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
         let difference = ImageComparison.compare(a, b)
         #expect(difference.differingPixels == 4)
-        let strip = DiffReport.triptych([a, b, difference.diffImage!], height: 360, changed: difference.bounds)
+        let strip = DiffReport.triptych([a, b, difference.diffImage!], height: 360, changed: difference.regions.map(\.bounds))
         // Two rows: the panels and, under them, the insets.
         #expect(strip.height > 360 + 8 + 100)
         let outline = DiffReport.outlineColor
@@ -62,7 +62,30 @@ import Testing
         var c = a
         for y in 0..<250 { for x in 0..<500 { c[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
         let large = ImageComparison.compare(a, c)
-        #expect(DiffReport.triptych([a, c, large.diffImage!], height: 360, changed: large.bounds).height == 360)
+        #expect(DiffReport.triptych([a, c, large.diffImage!], height: 360, changed: large.regions.map(\.bounds)).height == 360)
+    }
+
+    /// Three changes far apart: three outlines on each panel (not one box over the page),
+    /// and a magnified row for each, largest first.
+    @Test func threeChangesFarApartAreOutlinedAndMagnifiedEach() throws {
+        let a = Bitmap(width: 960, height: 540, fill: .white)
+        var b = a
+        for (x0, y0, side) in [(40, 40, 4), (900, 60, 3), (480, 500, 2)] {
+            for y in y0..<(y0 + side) { for x in x0..<(x0 + side) { b[x, y] = RGBA(red: 0, green: 0, blue: 0) } }
+        }
+        let difference = ImageComparison.compare(a, b)
+        #expect(difference.regionCount == 3)
+        let strip = DiffReport.triptych([a, b, difference.diffImage!], height: 360, changed: difference.regions.map(\.bounds))
+        // Three rows of insets under the panels.
+        #expect(strip.height > 360 + 3 * (8 + 64))
+        // On the baseline's panel (540 -> 360: 2/3), an outline near each change, none
+        // between (the middle of the page, where one union box would pass).
+        let outline = DiffReport.outlineColor
+        func outlined(_ x: Int, _ y: Int) -> Bool {
+            (max(0, y - 12)..<min(360, y + 12)).contains { yy in (max(0, x - 12)..<(x + 12)).contains { strip[$0, yy] == outline } }
+        }
+        #expect(outlined(27, 27) && outlined(600, 40) && outlined(320, 333))
+        #expect(!outlined(320, 180))
     }
 
     /// The board lays out each strip from its size alone (`triptychSize`), before the strip
@@ -77,7 +100,8 @@ import Testing
     func theStripsSizeIsKnownBeforeItIsMade(baseline: Size, current: Size, changed: Rect) {
         let overlap = Size(width: min(baseline.width, current.width), height: min(baseline.height, current.height))
         let images = [baseline, current, overlap].map { Bitmap(width: $0.width, height: $0.height, fill: .white) }
-        for box in [changed, nil] {
+        let far = Rect(x: overlap.width - 3, y: overlap.height - 3, width: 2, height: 2)
+        for box in [[changed], [], [changed, far], [changed, far, far, far]] {
             let strip = DiffReport.triptych(images, height: 360, changed: box)
             #expect(DiffReport.triptychSize([baseline, current, overlap], height: 360, changed: box) == Size(width: strip.width, height: strip.height))
         }

@@ -80,6 +80,16 @@ import Testing
         #expect(!text.contains("Regions"))
     }
 
+    /// Pairs with regions: a "Regions" column, each pair's count (blank for a pair without).
+    @Test func regionsHaveTheirColumn() throws {
+        var withRegions = Self.changed("a.png")
+        withRegions.difference?.regionCount = 3
+        let text = DiffMarkdown(report: Self.report([withRegions, PairResult(relativePath: "n.png", status: .added, currentPath: "c/n.png")])).text()
+        #expect(text.contains("| Pair | Status | Differing pixels | Regions |\n|---|---|---|---:|\n"))
+        #expect(text.contains(" | 3 |\n"))
+        #expect(text.contains("| n\\.png | added | no baseline |  |\n"))
+    }
+
     @Test func aPassingRunHasNoTable() {
         let text = DiffMarkdown(report: Self.report([PairResult(relativePath: "a.png", status: .unchanged)])).text()
         #expect(text == "## mosaic diff: ✅ passed\n\n0 changed, 0 added, 0 removed, 1 unchanged\n")

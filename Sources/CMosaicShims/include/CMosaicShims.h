@@ -27,6 +27,7 @@
 #include "mosaic_memory.h"
 #include "mosaic_resample.h"
 #include "mosaic_text_breaks.h"
+#include "mosaic_ssim.h"
 
 // The sheet encoders, a header each.
 #include "mosaic_jpeg_write.h"

@@ -21,12 +21,16 @@ extension DiffReport {
             // figures only: both images decoded again, the diff image made again), so the
             // board holds the strips of the cards being drawn, not of every change.
             let sizes = [difference.sizeMismatch?.baseline ?? difference.size, difference.sizeMismatch?.current ?? difference.size, difference.size]
-            let options = options
+            var drawing = options
+            drawing.metric = .pixelmatch
+            let options = drawing
             let bytes = sizes.reduce(0) { $0 + $1.width * $1.height * 4 } * 2
-            entry.pixels = CardPixels(size: Self.triptychSize(sizes, height: 360, changed: difference.bounds), bytes: bytes) { () throws(ImageDecodingError) -> Bitmap in
+            // Each region outlined (a report made without regions: the one box).
+            let changed = difference.regions.isEmpty ? (difference.bounds.map { [$0] } ?? []) : difference.regions.map(\.bounds)
+            entry.pixels = CardPixels(size: Self.triptychSize(sizes, height: 360, changed: changed), bytes: bytes) { () throws(ImageDecodingError) -> Bitmap in
                 let a = try decoder.decode(basePath).bitmap, b = try decoder.decode(currentPath).bitmap
                 let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
-                return Self.triptych([a, b, diffImage], height: 360, changed: difference.bounds)
+                return Self.triptych([a, b, diffImage], height: 360, changed: changed)
             }
             changedEntries.append(entry)
         }
@@ -82,30 +86,36 @@ extension DiffReport {
     /// The outline drawn around the changed pixels.
     static let outlineColor = RGBA(red: 225, green: 29, blue: 72)
 
-    /// Images side by side at one height, 8 px apart on white. With `changed` (the box of
-    /// the changed pixels, in the images' coordinates), each panel outlines it, and when it
-    /// is small on the panels (under 24 px either way: a 4-pixel change in a 3840x2160
-    /// screenshot shrinks to nothing) a second row shows the region around it magnified,
-    /// nearest neighbour, in each image.
-    static func triptych(_ images: [Bitmap], height: Int, changed: Rect? = nil) -> Bitmap {
+    /// How many regions (the largest) a card magnifies at most.
+    static let magnifiedRegions = 3
+
+    /// Images side by side at one height, 8 px apart on white. With `changed` (the boxes of
+    /// the changed regions, largest first, in the images' coordinates), each panel outlines
+    /// each of them, and for each of the `magnifiedRegions` largest that is small on the
+    /// panels (under 24 px either way: a 4-pixel change in a 3840x2160 screenshot shrinks to
+    /// nothing) a row under them shows the area around it magnified, nearest neighbour, in
+    /// each image.
+    static func triptych(_ images: [Bitmap], height: Int, changed: [Rect] = []) -> Bitmap {
         let scaled = images.map { image -> Bitmap in
             let (size, zoom) = panel(Size(width: image.width, height: image.height), height: height)
             if let zoom { return Self.zoomed(image, by: zoom) }
             return image.resampled(width: size.width, height: size.height)
         }
-        guard let changed else { return stack(scaled) }
+        guard !changed.isEmpty else { return stack(scaled) }
         // Each panel's scale, from its height and its image's.
         let scales = zip(scaled, images).map { Double($0.height) / Double(max(1, $1.height)) }
         let outlined = zip(scaled, scales).map { panel, scale in
-            outline(panel, around: changed.scaled(by: scale), margin: 3, minimum: 12)
+            changed.reduce(panel) { outline($0, around: $1.scaled(by: scale), margin: 3, minimum: 12) }
         }
-        guard let (region, zoom) = inset(changed, scales: scales, height: height) else { return stack(outlined) }
-        let insets = images.map { image -> Bitmap in
-            let crop = Self.crop(image, region)
-            let inChange = Rect(x: changed.minX - region.minX, y: changed.minY - region.minY, width: changed.width, height: changed.height)
-            return outline(zoomed(crop, by: zoom), around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
+        let rows = changed.prefix(magnifiedRegions).compactMap { box -> Bitmap? in
+            guard let (region, zoom) = inset(box, scales: scales, height: height) else { return nil }
+            return stack(images.map { image -> Bitmap in
+                let crop = Self.crop(image, region)
+                let inChange = Rect(x: box.minX - region.minX, y: box.minY - region.minY, width: box.width, height: box.height)
+                return outline(zoomed(crop, by: zoom), around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
+            })
         }
-        return stack([stack(outlined), stack(insets)], vertically: true)
+        return stack([stack(outlined)] + rows, vertically: true)
     }
 
     /// A panel's size for an image of `size`: small images (icons, UI crops) zoomed by a
@@ -121,26 +131,29 @@ extension DiffReport {
 
     /// The region magnified under the panels and its zoom, when the change is under 24 px
     /// on the panels (each panel's scale in `scales`): at least 32 px, the change in its
-    /// middle.
+    /// middle; at most half the panels' height (a long thin change shows its middle), so
+    /// that a row of insets is no taller than the panels.
     static func inset(_ changed: Rect, scales: [Double], height: Int) -> (region: Rect, zoom: Int)? {
         let smallest = Double(min(changed.width, changed.height)) * (scales.min() ?? 1)
         guard smallest < 24 else { return nil }
-        let side = max(32, 2 * max(changed.width, changed.height))
+        let side = min(max(32, 2 * max(changed.width, changed.height)), max(32, height / 2))
         let region = Rect(x: (changed.minX + changed.maxX) / 2 - side / 2, y: (changed.minY + changed.maxY) / 2 - side / 2, width: side, height: side)
         return (region, max(2, min(16, height / side)))
     }
 
     /// The size `triptych` gives for images of `sizes`, without their pixels (for the
     /// board's layout).
-    static func triptychSize(_ sizes: [Size], height: Int, changed: Rect?) -> Size {
+    static func triptychSize(_ sizes: [Size], height: Int, changed: [Rect]) -> Size {
         let panels = sizes.map { panel($0, height: height).size }
         let gap = 8
-        let row = Size(width: panels.reduce(0) { $0 + $1.width } + gap * (panels.count - 1), height: panels.map(\.height).max() ?? 1)
+        var size = Size(width: panels.reduce(0) { $0 + $1.width } + gap * (panels.count - 1), height: panels.map(\.height).max() ?? 1)
         let scales = zip(panels, sizes).map { Double($0.height) / Double(max(1, $1.height)) }
-        guard let changed, let (region, zoom) = inset(changed, scales: scales, height: height) else { return row }
-        let side = region.width * zoom
-        let insets = Size(width: side * sizes.count + gap * (sizes.count - 1), height: side)
-        return Size(width: max(row.width, insets.width), height: row.height + gap + insets.height)
+        for box in changed.prefix(magnifiedRegions) {
+            guard let (region, zoom) = inset(box, scales: scales, height: height) else { continue }
+            let side = region.width * zoom
+            size = Size(width: max(size.width, side * sizes.count + gap * (sizes.count - 1)), height: size.height + gap + side)
+        }
+        return size
     }
 
     /// Panels side by side (or one under another), 8 px apart on white.

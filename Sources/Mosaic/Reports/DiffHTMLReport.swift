@@ -83,6 +83,8 @@ public struct DiffHTMLReport: Sendable {
         /// The changed pixels' box and the compared size, for the outlines and the inset.
         var box: [Int]?
         var size: [Int]?
+        /// The changed regions' boxes, largest first: one outline each, the largest magnified.
+        var rg: [[Int]]?
         /// Why a failed pair could not be read.
         var e: String?
         /// A pair the reviewer may approve (changed, added, removed): its name as one shell
@@ -127,6 +129,7 @@ public struct DiffHTMLReport: Sendable {
                 if d.sizeMismatch == nil {
                     row.box = d.bounds.map { [$0.minX, $0.minY, $0.width, $0.height] }
                     row.size = [d.size.width, d.size.height]
+                    if !d.regions.isEmpty { row.rg = d.regions.map { [$0.bounds.minX, $0.bounds.minY, $0.bounds.width, $0.bounds.height] } }
                 }
             }
             row.e = r.error?.description
@@ -144,6 +147,7 @@ public struct DiffHTMLReport: Sendable {
             settings += ", tolerance \(report.tolerance.maximumPixels) px"
         }
         if !report.options.ignoreRegions.isEmpty { settings += ", \(report.options.ignoreRegions.count) region(s) ignored" }
+        if report.options.metric == .ssim { settings += ", passing at SSIM \(report.tolerance.minimumSSIM) or more (the pair's and each region's)" }
         let counts = [
             "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,
             "withinTolerance": c.withinTolerance.count, "failed": c.failed.count,
@@ -215,7 +219,7 @@ figcaption { color: var(--mute); font-size: 12px; }
 .frame img { display: block; height: 100%; width: 100%; object-fit: contain; }
 .frame .top { position: absolute; inset: 0; }
 .box { position: absolute; min-width: 14px; min-height: 14px; border: 2px solid var(--fail); transform: translate(-2px, -2px); pointer-events: none; }
-.zoom { width: 192px; height: 192px; border: 1px solid var(--line); background-repeat: no-repeat; image-rendering: pixelated; position: relative; }
+.zoom { width: 192px; height: 192px; border: 1px solid var(--line); background-repeat: no-repeat; image-rendering: pixelated; position: relative; overflow: hidden; }
 .zoom .box { min-width: 0; min-height: 0; }
 .slider input { position: absolute; left: 0; right: 0; bottom: 4px; width: 100%; z-index: 1; }
 .frame.toggle { cursor: pointer; }
@@ -300,10 +304,13 @@ function matches(p) {
   if (state.filter !== "problems" && state.filter !== "all" && p.s !== state.filter) return false;
   return !state.q || p.p.toLowerCase().includes(state.q.toLowerCase());
 }
-function box(p, scale) {
-  if (!p.box || !p.size) return null;
-  const [x, y, w, h] = p.box, [W, H] = p.size;
-  return el("div", { class: "box", style: `left:${100 * x / W}%;top:${100 * y / H}%;width:${100 * w / W}%;height:${100 * h / H}%` });
+// One outline per changed region (a report without regions: the one box).
+function regions(p) { return p.rg || (p.box ? [p.box] : []); }
+function box(p) {
+  if (!p.size) return [];
+  const [W, H] = p.size;
+  return regions(p).map(([x, y, w, h]) =>
+    el("div", { class: "box", style: `left:${100 * x / W}%;top:${100 * y / H}%;width:${100 * w / W}%;height:${100 * h / H}%` }));
 }
 function frame(p, src, label, extra) {
   const ratio = p.size ? `aspect-ratio:${p.size[0]}/${p.size[1]};` : "";
@@ -313,20 +320,23 @@ function frame(p, src, label, extra) {
 }
 function pane(p, src, label, outline) {
   const f = frame(p, src, label);
-  if (outline) { const b = box(p); if (b) f.append(b); }
+  if (outline) f.append(...box(p));
   f.addEventListener("click", () => window.open(src, "_blank"));
   return el("figure", {}, f, el("figcaption", { text: label }));
 }
-// A change too small to see at the panes' scale: the region around it, magnified with
-// square pixels, for each side.
+// A change too small to see at the panes' scale: the area around it, magnified with
+// square pixels, for each side; for each of the three largest regions.
 function insets(p) {
-  if (!p.box || !p.size || !p.b || !p.c) return [];
-  const [x, y, w, h] = p.box, [W, H] = p.size;
+  if (!p.size || !p.b || !p.c) return [];
+  return regions(p).slice(0, 3).flatMap((r, n) => inset(p, r, regions(p).length > 1 ? ` (region ${n + 1})` : ""));
+}
+function inset(p, [x, y, w, h], suffix) {
+  const [W, H] = p.size;
   const scale = Math.min(PANE / H, 1);
   if (Math.min(w, h) * scale >= 24) return [];
-  const side = Math.max(32, 2 * Math.max(w, h)), zoom = Math.max(2, Math.min(16, Math.floor(192 / side)));
+  const side = Math.min(96, Math.max(32, 2 * Math.max(w, h))), zoom = Math.max(2, Math.min(16, Math.floor(192 / side)));
   const rx = Math.round(x + w / 2 - side / 2), ry = Math.round(y + h / 2 - side / 2);
-  return [["baseline, magnified", p.b], ["current, magnified", p.c]].map(([label, src]) => {
+  return [["baseline, magnified" + suffix, p.b], ["current, magnified" + suffix, p.c]].map(([label, src]) => {
     const z = el("div", { class: "zoom", role: "img", "aria-label": label });
     z.style.backgroundImage = `url("${src}")`;
     z.style.backgroundSize = `${W * zoom}px ${H * zoom}px`;
@@ -343,7 +353,7 @@ function compare(p) {
     const range = el("input", { type: "range", min: "0", max: "100", value: "50", "aria-label": "baseline | current" });
     range.addEventListener("input", () => { top.style.clipPath = `inset(0 0 0 ${range.value}%)`; });
     f.append(top, range);
-    if (box(p)) f.append(box(p));
+    f.append(...box(p));
     return [el("figure", {}, f, el("figcaption", { text: "baseline | current (drag)" }))];
   }
   if (state.view === "toggle") {
@@ -355,7 +365,7 @@ function compare(p) {
       img.src = current ? p.c : p.b;
       caption.textContent = current ? "current (click: baseline)" : "baseline (click: current)";
     });
-    if (box(p)) f.append(box(p));
+    f.append(...box(p));
     return [el("figure", {}, f, caption)];
   }
   return [pane(p, p.b, "baseline", true), pane(p, p.c, "current", true)];

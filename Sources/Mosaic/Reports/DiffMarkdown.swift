@@ -53,11 +53,12 @@ public struct DiffMarkdown: Sendable {
         return out
     }
 
-    /// The number of changed regions of a pair, when the comparison found them: the
-    /// "Regions" column appears when some pair has one. (To be filled from
-    /// `PairResult`'s regions once the comparison reports them.)
+    /// The number of changed regions of a compared pair (`ImageDifference.regionCount`);
+    /// nil when it has none (added, removed, failed; a size change or an SSIM score alone).
+    /// The "Regions" column appears when some failing pair has regions.
     static func regionCount(_ result: PairResult) -> Int? {
-        nil
+        guard let count = result.difference?.regionCount, count > 0 else { return nil }
+        return count
     }
 
     /// A failing pair's figures: its pixels, or why it fails.

@@ -150,6 +150,9 @@ public struct DiffMerge: Sendable {
         var schemaVersion: Int
         var threshold: Double
         var includeAntialiasing: Bool
+        /// "pixelmatch" or "ssim" (schema 2), and SSIM's pass threshold.
+        var metric: String
+        var minSSIM: Double?
         var shard: DiffPartRecord?
         var pairs: [DiffReport.JSONPair]
     }
@@ -192,7 +195,8 @@ public struct DiffMerge: Sendable {
             if let first = read.first {
                 let what =
                     first.part.threshold != part.threshold || first.part.includeAntialiasing != part.includeAntialiasing
-                    ? "the comparison (--threshold, --include-aa)" : record.runDifference(from: first.record)
+                        || first.part.metric != part.metric || first.part.minSSIM != part.minSSIM
+                    ? "the comparison (--threshold, --include-aa, --metric, --min-ssim)" : record.runDifference(from: first.record)
                 if let what { throw .differentRuns(path: path, other: first.path, what: what) }
             }
             if let other = shards[record.index] { throw .duplicate(path: path, other: other, index: record.index, count: record.count) }
@@ -245,9 +249,14 @@ public struct DiffMerge: Sendable {
         let diffImageSources = results.map { sources[$0.relativePath] }
         let comparison = FolderComparison(results: results, skippedSpecialFiles: skipped)
         results = []
-        let options = ComparisonOptions(
+        var options = ComparisonOptions(
             threshold: first.part.threshold, includeAntialiasing: first.part.includeAntialiasing, ignoreRegions: first.record.ignore.map(\.rect))
-        let tolerance = DiffTolerance(maximumPixels: first.record.maxDiffPixels, maximumFraction: first.record.maxDiffRatio)
+        guard let metric = DiffMetric(rawValue: first.part.metric) else {
+            throw .damaged(path: first.path, reason: "\"\(first.part.metric)\" is not a metric")
+        }
+        options.metric = metric
+        var tolerance = DiffTolerance(maximumPixels: first.record.maxDiffPixels, maximumFraction: first.record.maxDiffRatio)
+        if let minSSIM = first.part.minSSIM { tolerance.minimumSSIM = minSSIM }
         return DiffMerge(
             report: DiffReport(comparison: comparison, options: options, tolerance: tolerance),
             baseline: try Self.name(first.record.baseline, bytes: first.record.baselineBytes, in: first.path),
@@ -369,6 +378,8 @@ public struct DiffMerge: Sendable {
             if let baselineSize = pair.baselineSize, let currentSize = pair.currentSize { mismatch = (baselineSize, currentSize) }
             result.difference = ImageDifference(
                 differingPixels: differing, antialiasedPixels: antialiased, comparedPixels: compared, bounds: pair.bounds?.rect,
+                regions: pair.regions ?? [], regionCount: pair.regionCount ?? 0, ssim: pair.ssim,
+                lowestRegionSSIM: pair.regions?.compactMap(\.ssim).min(),
                 largestDelta: largestDelta, size: size, diffImage: nil, sizeMismatch: mismatch)
         }
         if let error = pair.error { result.error = .reported(path: result.baselinePath ?? relative, message: error) }

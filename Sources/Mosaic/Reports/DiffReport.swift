@@ -56,6 +56,9 @@ public struct DiffReport: Sendable {
         }
         var text = "\(d.differingPixels) px (\(String(format: "%.3f", d.fraction * 100))%)"
         if let box = d.bounds { text += " in \(box.minX),\(box.minY) \(box.width)x\(box.height)" }
+        if d.regionCount > 0 { text += ", \(d.regionCount) region\(d.regionCount == 1 ? "" : "s")" }
+        if let ssim = d.ssim { text += ", SSIM \(String(format: "%.4f", ssim))" }
+        if let lowest = d.lowestRegionSSIM, d.regionCount > 1 { text += " (lowest region \(String(format: "%.4f", lowest)))" }
         text += ", largest delta \(String(format: "%.3f", d.largestDelta))"
         if d.antialiasedPixels > 0 { text += ", \(d.antialiasedPixels) anti-aliased" }
         return text
@@ -84,6 +87,12 @@ public struct DiffReport: Sendable {
         var fraction: Double?
         var largestDelta: Double?
         var bounds: JSONRect?
+        /// The differing pixels' regions, largest first (at most 100; `regionCount` counts
+        /// them all).
+        var regions: [ChangedRegion]?
+        var regionCount: Int?
+        /// SSIM mode: the pair's score.
+        var ssim: Double?
         var baselineSize: Size?
         var currentSize: Size?
     }
@@ -98,6 +107,9 @@ public struct DiffReport: Sendable {
     struct JSONReport<Pair: Encodable>: Encodable {
         var schemaVersion = DiffReport.schemaVersion
         var threshold: Double
+        /// "pixelmatch" or "ssim"; with ssim, the pass threshold.
+        var metric: String
+        var minSSIM: Double?
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
@@ -109,7 +121,7 @@ public struct DiffReport: Sendable {
     }
 
     /// The JSON report's `schemaVersion`.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     /// The pairs in the order the JSON lists them (changed worst first, failed, added,
     /// removed, within the tolerance, unchanged): indices into `comparison.results`.
@@ -133,10 +145,13 @@ public struct DiffReport: Sendable {
             differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
             comparedPixels: r.difference?.comparedPixels, size: r.difference?.size,
             fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
+            regions: r.difference?.regions, regionCount: r.difference?.regionCount, ssim: r.difference?.ssim,
             baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
     }
 
-    /// The report as JSON (schema 1): thresholds, counts and every pair, worst first.
+    /// The report as JSON (schema 2: schema 1 with each pair's `regions`, `regionCount` and,
+    /// in SSIM mode, `ssim`; the report's `metric` and `minSSIM`): thresholds, counts and
+    /// every pair, worst first.
     ///
     /// - Throws: `SheetError.imageMap` when the encoder fails.
     /// `board`: the board's files, listed when given. `shard`: a sharded run's part says
@@ -150,7 +165,8 @@ public struct DiffReport: Sendable {
     func json<Pair: Encodable>(board: [String]?, shard: DiffPartRecord?, pairs: [Pair]) throws(SheetError) -> Data {
         let c = comparison
         let report = JSONReport(
-            threshold: options.threshold, includeAntialiasing: options.includeAntialiasing, passes: c.passes,
+            threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,
+            includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
                 "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),
                 "unchanged": c.count(of: .unchanged), "withinTolerance": c.count(of: .withinTolerance), "failed": c.count(of: .failed),

@@ -49,11 +49,14 @@ public final class StagedFolder {
             throw .output(.cannotCreate(path: destination, reason: "the folder \(parent) cannot be created"))
         }
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            // SIGINT, SIGTERM, SIGHUP: removed with everything in it (SIGKILL: by the next run).
+            // SIGINT, SIGTERM, SIGHUP: removed with everything in it (SIGKILL: by the next
+            // run). Registered before it exists, so that no interrupt falls between the two.
             TemporaryFiles.register(folder: path)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             try Data().write(to: URL(fileURLWithPath: path + "/" + marker))
         } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            TemporaryFiles.unregister(path)
             throw .output(.cannotCreate(path: destination, reason: (error as NSError).localizedDescription))
         }
     }
