@@ -29,6 +29,15 @@ import Testing
         #expect(fnv1a(bytes) == Self.recordedChecksum)
     }
 
+    @Test func theDiffReportIsTheRepositorysFile() throws {
+        #expect(EmbeddedTemplates.diffReportHTML == (try fileText("diff-report.html")))
+        #expect(DiffHTMLReport.template == EmbeddedTemplates.diffReportHTML)
+        // As it was when it was a string in DiffHTMLReport.swift.
+        let bytes = Array(EmbeddedTemplates.diffReportHTML.utf8)
+        #expect(bytes.count == 17_806)
+        #expect(fnv1a(bytes) == 0xb53d_44f6_882f_3ec7)
+    }
+
     static let recordedLength = 14_855
     static let recordedChecksum: UInt64 = 0x54fd_9ca4_11ac_8ab3
 
