@@ -41,6 +41,8 @@ void mosaic_png_fast_free(mosaic_png_fast *fast) {
     free(fast->previous);
     free(fast->current);
     free(fast->spare);
+    free(fast->extra[0]);
+    free(fast->extra[1]);
     free(fast);
 }
 
@@ -74,9 +76,12 @@ mosaic_png_fast *mosaic_png_fast_open(const mosaic_png_reader *reader, int width
     fast->previous = calloc(1, fast->row_bytes);
     fast->current = calloc(1, fast->row_bytes);
     fast->spare = calloc(1, fast->row_bytes);
+    fast->extra[0] = calloc(1, fast->row_bytes);
+    fast->extra[1] = calloc(1, fast->row_bytes);
     isal_inflate_init(&fast->inflate);
     fast->next_chunk = reader->offset - 8;
-    if (!fast->raw || !fast->previous || !fast->current || !fast->spare || !mosaic_png_fast_next_idat(fast)) {
+    if (!fast->raw || !fast->previous || !fast->current || !fast->spare || !fast->extra[0] || !fast->extra[1] ||
+        !mosaic_png_fast_next_idat(fast)) {
         mosaic_png_fast_free(fast);
         return NULL;
     }
@@ -207,6 +212,56 @@ __attribute__((target("sse4.1"))) static void mosaic_paeth_two_rows_sse41(
     }
     for (size_t j = i; j < n; j++) out0[j] = (uint8_t)(raw0[j] + mosaic_paeth(out0[j - bpp], above[j], above[j - bpp]));
     for (size_t j = i; j < n; j++) out1[j] = (uint8_t)(raw1[j] + mosaic_paeth(out1[j - bpp], out0[j], out0[j - bpp]));
+}
+/// Four Paeth rows at once, in two registers: [row 0's pixel p | row 1's p - 1] and
+/// [row 2's p - 2 | row 3's p - 3], the predictor and sum in 16-bit lanes (no round trip
+/// through bytes on the chain). A register's pixels need only the step before's (the row
+/// above's pixels a step behind), so each step is two independent chains of two rows:
+/// about twice mosaic_paeth_two_rows_sse41's speed, which is one chain a row. `above` is
+/// the row before the first; `n` >= 8 `bpp` bytes, `bpp` 3 or 4.
+__attribute__((target("sse4.1"))) static void mosaic_paeth_four_rows_sse41(
+    const uint8_t *raw[4], const uint8_t *above, uint8_t *out[4], size_t n, const int bpp) {
+    const __m128i mask = bpp == 3 ? _mm_set_epi16(0, 0xFF, 0xFF, 0xFF, 0, 0xFF, 0xFF, 0xFF) : _mm_set1_epi16(0xFF);
+    const size_t s = (size_t)bpp;
+    // Row r's first 5 - r pixels bytewise (row 0 pixels 0-4, ..., row 3 pixels 0-1).
+    for (int r = 0; r < 4; r++) {
+        const uint8_t *up = r == 0 ? above : out[r - 1];
+        size_t end = (size_t)(5 - r) * s;
+        for (size_t j = 0; j < end; j++) {
+            out[r][j] = (uint8_t)(raw[r][j] + (j < s ? up[j] : mosaic_paeth(out[r][j - s], up[j], up[j - s])));
+        }
+    }
+    size_t p = 5;  // row 0's next pixel
+    // The registers as of the step before (p - 1) and the one before that (p - 2).
+    __m128i v01 = _mm_unpacklo_epi64(mosaic_load4_epi16(out[0] + (p - 1) * s), mosaic_load4_epi16(out[1] + (p - 2) * s));
+    __m128i v01b = _mm_unpacklo_epi64(mosaic_load4_epi16(out[0] + (p - 2) * s), mosaic_load4_epi16(out[1] + (p - 3) * s));
+    __m128i v23 = _mm_unpacklo_epi64(mosaic_load4_epi16(out[2] + (p - 3) * s), mosaic_load4_epi16(out[3] + (p - 4) * s));
+    __m128i v23b = _mm_unpacklo_epi64(mosaic_load4_epi16(out[2] + (p - 4) * s), mosaic_load4_epi16(out[3] + (p - 5) * s));
+    for (; p * s + 4 <= n && (bpp == 4 || p * s + 4 < n); p++) {
+        size_t i = p * s;
+        __m128i b01 = _mm_unpacklo_epi64(mosaic_load4_epi16(above + i), v01);
+        __m128i c01 = _mm_unpacklo_epi64(mosaic_load4_epi16(above + i - s), v01b);
+        __m128i r01 = _mm_unpacklo_epi64(mosaic_load4_epi16(raw[0] + i), mosaic_load4_epi16(raw[1] + i - s));
+        __m128i b23 = _mm_alignr_epi8(v23, v01, 8);
+        __m128i c23 = _mm_alignr_epi8(v23b, v01b, 8);
+        __m128i r23 = _mm_unpacklo_epi64(mosaic_load4_epi16(raw[2] + i - 2 * s), mosaic_load4_epi16(raw[3] + i - 3 * s));
+        __m128i n01 = _mm_and_si128(_mm_add_epi16(mosaic_paeth_sse41(v01, b01, c01), r01), mask);
+        __m128i n23 = _mm_and_si128(_mm_add_epi16(mosaic_paeth_sse41(v23, b23, c23), r23), mask);
+        v01b = v01; v01 = n01;
+        v23b = v23; v23 = n23;
+        __m128i packed = _mm_packus_epi16(n01, n23);
+        uint32_t w0 = (uint32_t)_mm_cvtsi128_si32(packed), w1 = (uint32_t)_mm_extract_epi32(packed, 1);
+        uint32_t w2 = (uint32_t)_mm_extract_epi32(packed, 2), w3 = (uint32_t)_mm_extract_epi32(packed, 3);
+        memcpy(out[0] + i, &w0, 4);
+        memcpy(out[1] + i - s, &w1, 4);
+        memcpy(out[2] + i - 2 * s, &w2, 4);
+        memcpy(out[3] + i - 3 * s, &w3, 4);
+    }
+    // Each row's rest bytewise, in order (a row needs the one above it whole).
+    for (int r = 0; r < 4; r++) {
+        const uint8_t *up = r == 0 ? above : out[r - 1];
+        for (size_t j = (p - (size_t)r) * s; j < n; j++) out[r][j] = (uint8_t)(raw[r][j] + mosaic_paeth(out[r][j - s], up[j], up[j - s]));
+    }
 }
 #define MOSAIC_HAVE_SSE41_PAETH 1
 #endif
@@ -348,6 +403,39 @@ int mosaic_png_fast_two_rows(mosaic_png_fast *fast, uint8_t *rgba0, uint8_t *rgb
 #endif
 }
 
+
+/// Four Paeth rows unfiltered at once (mosaic_paeth_four_rows_sse41), when the next four
+/// rows are all Paeth and the processor has SSE4.1; `above` as for mosaic_png_fast_row.
+/// 0 when not (nothing is taken: the caller reads fewer at a time).
+int mosaic_png_fast_four_rows(mosaic_png_fast *fast, uint8_t *rgba, size_t stride, const uint8_t *above, size_t width) {
+#if defined(MOSAIC_HAVE_SSE41_PAETH)
+    size_t n = fast->row_bytes;
+    int bpp = fast->channels;
+    if (bpp < 3 || n < 8 * (size_t)bpp || !__builtin_cpu_supports("sse4.1")) return 0;
+    if (!mosaic_png_fast_fill(fast, 4 * (n + 1))) return 0;
+    const uint8_t *raw = fast->raw + fast->raw_start;
+    for (int r = 0; r < 4; r++) {
+        if (raw[(size_t)r * (n + 1)] != 4) return 0;
+    }
+    const uint8_t *rows[4] = {raw + 1, raw + n + 2, raw + 2 * (n + 1) + 1, raw + 3 * (n + 1) + 1};
+    if (bpp == 4) {
+        uint8_t *out[4] = {rgba, rgba + stride, rgba + 2 * stride, rgba + 3 * stride};
+        mosaic_paeth_four_rows_sse41(rows, above ? above : fast->previous, out, n, 4);
+    } else {
+        uint8_t *out[4] = {fast->current, fast->spare, fast->extra[0], fast->extra[1]};
+        mosaic_paeth_four_rows_sse41(rows, fast->previous, out, n, 3);
+        for (int r = 0; r < 4; r++) mosaic_png_widen(out[r], rgba + (size_t)r * stride, width, 3);
+        uint8_t *free_row = fast->previous;
+        fast->previous = fast->extra[1];
+        fast->extra[1] = free_row;
+    }
+    fast->raw_start += 4 * (n + 1);
+    return 1;
+#else
+    (void)fast; (void)rgba; (void)stride; (void)above; (void)width;
+    return 0;
+#endif
+}
 
 /// After the last row: the stream ends there (its Adler-32 right), in the last IDAT, with
 /// no bytes to spare. Returns the offset of the chunk after the image data, or 0.

@@ -70,8 +70,9 @@ typedef struct {
     /// channel rows are unfiltered in the caller's rows: `previous` is then the last row of
     /// the previous read (copied back when a read ends).
     uint8_t *previous, *current;
-    /// A third row, for two rows unfiltered at once (`mosaic_png_fast_two_rows`).
-    uint8_t *spare;
+    /// A third row, for two rows unfiltered at once (`mosaic_png_fast_two_rows`), and two
+    /// more for four (`mosaic_png_fast_four_rows`).
+    uint8_t *spare, *extra[2];
     size_t row_bytes;
     int channels;
 } mosaic_png_fast;
@@ -87,6 +88,9 @@ void mosaic_png_fast_free(mosaic_png_fast *fast);
 int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, const uint8_t *above, size_t width);
 /// Two rows at once, as two calls of mosaic_png_fast_row would give them; 0 when it cannot.
 int mosaic_png_fast_two_rows(mosaic_png_fast *fast, uint8_t *rgba0, uint8_t *rgba1, const uint8_t *above, size_t width);
+/// Four rows at once, as four calls of mosaic_png_fast_row would give them, into `rgba`
+/// and the three rows after it (`stride` bytes apart); 0 when it cannot.
+int mosaic_png_fast_four_rows(mosaic_png_fast *fast, uint8_t *rgba, size_t stride, const uint8_t *above, size_t width);
 /// After the last row: the offset of the chunk after the image data, or 0.
 size_t mosaic_png_fast_finish(mosaic_png_fast *fast);
 /// What libpng's png_read_end makes of the chunks from `tail` on, into `result`.

@@ -156,6 +156,11 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
         while (y < count) {
             const uint8_t *above = y > 0 ? rows + (size_t)(y - 1) * stride : NULL;
             uint8_t *row = rows + (size_t)y * stride;
+            if (y + 3 < count && mosaic_png_fast_four_rows(fast, row, stride, above, (size_t)stream->width)) {
+                y += 4;
+                stream->rows_left -= 4;
+                continue;
+            }
             if (y + 1 < count && mosaic_png_fast_two_rows(fast, row, row + stride, above, (size_t)stream->width)) {
                 y += 2;
                 stream->rows_left -= 2;
