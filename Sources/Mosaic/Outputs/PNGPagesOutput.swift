@@ -10,10 +10,6 @@ public struct PNGPagesOutput: PagedKind {
     public let request: OutputRequest
     public let options: SheetOptions
 
-    public static func validate(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
-        try validatePaged(request)
-    }
-
     public init(_ request: OutputRequest, options: SheetOptions) {
         self.request = request
         self.options = options

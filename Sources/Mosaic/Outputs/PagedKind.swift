@@ -23,6 +23,12 @@ extension PagedKind {
         request.toStandardOutput ? [] : [request.resolvedDestination]
     }
 
+    /// What a paged kind checks by default: `validatePaged` (a kind with checks of its own,
+    /// JPEG's opaque background, calls it first).
+    public static func validate(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
+        try validatePaged(request)
+    }
+
     /// The destination ends with one of the kind's suffixes (or is `-`, standard output);
     /// `--shard` is a pyramid's.
     static func validatePaged(_ request: OutputRequest) throws(OutputRequestError) {

@@ -11,10 +11,6 @@ public struct WebPOutput: PagedKind {
     public let request: OutputRequest
     public let options: SheetOptions
 
-    public static func validate(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
-        try validatePaged(request)
-    }
-
     public init(_ request: OutputRequest, options: SheetOptions) {
         self.request = request
         self.options = options

@@ -24,8 +24,10 @@ struct AttentionMap {
     /// Cells across and down (32, or the image's size when smaller).
     let columns: Int
     let rows: Int
-    /// Per cell, row by row: CIE XYZ, and the blurred score.
+    /// Per cell, row by row: CIE XYZ, and the distance of its colour's direction from
+    /// skin's (the score's skin term and the face rule's test).
     private var xyz: [(x: Double, y: Double, z: Double)]
+    private var skinDistance: [Double] = []
 
     init(_ bitmap: Bitmap) {
         columns = max(1, min(32, bitmap.width))
@@ -57,6 +59,7 @@ struct AttentionMap {
                 }
             }
         }
+        skinDistance = xyz.map(Self.skinDistance)
     }
 
     /// The crop window's top-left corner (source pixels, inside the image).
@@ -96,7 +99,7 @@ struct AttentionMap {
                 let laplacian = 4 * xyz[c].y - luminance(-1, 0) - luminance(1, 0) - luminance(0, -1) - luminance(0, 1)
                 var total = abs(5 * laplacian)
                 if xyz[c].y > 5 {
-                    total += 100 - 100 * skinDistance(c)
+                    total += 100 - 100 * skinDistance[c]
                     total += Self.labA(xyz[c])
                 }
                 score[c] = total
@@ -105,9 +108,9 @@ struct AttentionMap {
         return score
     }
 
-    /// The distance of the cell's colour direction in XYZ from skin's.
-    private func skinDistance(_ c: Int) -> Double {
-        let (x, y, z) = xyz[c]
+    /// The distance of a colour's direction in XYZ from skin's.
+    static func skinDistance(_ colour: (x: Double, y: Double, z: Double)) -> Double {
+        let (x, y, z) = colour
         let norm = (x * x + y * y + z * z).squareRoot()
         guard norm > 0 else { return (0.78 * 0.78 + 0.57 * 0.57 + 0.44 * 0.44).squareRoot() }
         let dx = x / norm - 0.78, dy = y / norm - 0.57, dz = z / norm - 0.44
@@ -117,7 +120,7 @@ struct AttentionMap {
     /// The bounds (in cells) of the largest 4-connected run of skin cells, when it has at
     /// least 8; ties go to the first found in row order.
     private func largestSkinRegion() -> (left: Int, top: Int, right: Int, bottom: Int)? {
-        let skin = xyz.indices.map { xyz[$0].y > 20 && skinDistance($0) < 0.2 }
+        let skin = xyz.indices.map { xyz[$0].y > 20 && skinDistance[$0] < 0.2 }
         var seen = [Bool](repeating: false, count: skin.count)
         var best: (count: Int, bounds: (left: Int, top: Int, right: Int, bottom: Int))?
         for start in skin.indices where skin[start] && !seen[start] {
