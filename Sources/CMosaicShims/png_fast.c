@@ -99,7 +99,7 @@ mosaic_png_fast *mosaic_png_fast_open(const mosaic_png_reader *reader, int width
 
 /// Inflates until at least `wanted` filtered bytes are buffered. 0 when the stream is
 /// damaged or ends first.
-static int mosaic_png_fast_fill(mosaic_png_fast *fast, size_t wanted) {
+int mosaic_png_fast_fill(mosaic_png_fast *fast, size_t wanted) {
     while (fast->raw_end - fast->raw_start < wanted) {
         if (fast->raw_capacity - fast->raw_end < wanted) {
             memmove(fast->raw, fast->raw + fast->raw_start, fast->raw_end - fast->raw_start);
@@ -349,6 +349,26 @@ static void mosaic_png_widen(const uint8_t *row, uint8_t *rgba, size_t width, in
             rgba[4 * x] = rgba[4 * x + 1] = rgba[4 * x + 2] = row[x];
             rgba[4 * x + 3] = 0xFF;
         }
+    }
+}
+
+void mosaic_png_fast_set_previous(mosaic_png_fast *fast, const uint8_t *rgba, size_t width) {
+    uint8_t *row = fast->previous;
+    switch (fast->channels) {
+    case 4:
+        memcpy(row, rgba, 4 * width);
+        break;
+    case 3:
+        for (size_t x = 0; x < width; x++) memcpy(row + 3 * x, rgba + 4 * x, 3);
+        break;
+    case 2:
+        for (size_t x = 0; x < width; x++) {
+            row[2 * x] = rgba[4 * x];
+            row[2 * x + 1] = rgba[4 * x + 3];
+        }
+        break;
+    default:
+        for (size_t x = 0; x < width; x++) row[x] = rgba[4 * x];
     }
 }
 

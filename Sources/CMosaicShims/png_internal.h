@@ -1,5 +1,6 @@
-// What the PNG reader's files share (png_read.c, png_fast.c, png_stream.c): libpng's reader
-// over memory, the palette expansion, the transforms to RGBA8, and the fast path's state.
+// What the PNG reader's files share (png_read.c, png_fast.c, png_stream.c, png_pair.c):
+// libpng's reader over memory, the palette expansion, the transforms to RGBA8, the fast
+// path's state and the stream's.
 // Not part of the shim's interface.
 #ifndef MOSAIC_PNG_INTERNAL_H
 #define MOSAIC_PNG_INTERNAL_H
@@ -88,6 +89,12 @@ void mosaic_png_fast_free(mosaic_png_fast *fast);
 int mosaic_png_fast_row(mosaic_png_fast *fast, uint8_t *rgba, const uint8_t *above, size_t width);
 /// Two rows at once, as two calls of mosaic_png_fast_row would give them; 0 when it cannot.
 int mosaic_png_fast_two_rows(mosaic_png_fast *fast, uint8_t *rgba0, uint8_t *rgba1, const uint8_t *above, size_t width);
+/// Inflates until at least `wanted` filtered bytes are buffered (from `raw_start`); 0 when
+/// the stream is damaged or ends first. Rows already buffered stay where they are.
+int mosaic_png_fast_fill(mosaic_png_fast *fast, size_t wanted);
+/// Sets the row above the next one (`previous`) from that row as RGBA8 (the reader's own
+/// samples: RGBA, RGB, grey and alpha, or grey): for a row the caller made without it.
+void mosaic_png_fast_set_previous(mosaic_png_fast *fast, const uint8_t *rgba, size_t width);
 /// Four rows at once, as four calls of mosaic_png_fast_row would give them, into `rgba`
 /// and the three rows after it (`stride` bytes apart); 0 when it cannot.
 int mosaic_png_fast_four_rows(mosaic_png_fast *fast, uint8_t *rgba, size_t stride, const uint8_t *above, size_t width);
@@ -95,5 +102,24 @@ int mosaic_png_fast_four_rows(mosaic_png_fast *fast, uint8_t *rgba, size_t strid
 size_t mosaic_png_fast_finish(mosaic_png_fast *fast);
 /// What libpng's png_read_end makes of the chunks from `tail` on, into `result`.
 void mosaic_png_read_tail(const uint8_t *data, size_t size, size_t tail, mosaic_result *result);
+
+// MARK: The stream (png_stream.c)
+
+/// A PNG read a band of rows at a time (mosaic_png_stream in mosaic_png.h).
+struct mosaic_png_stream {
+    png_structp png;
+    png_infop info;
+    /// Set while the image data is read by mosaic_png_fast (then `png` is NULL).
+    mosaic_png_fast *fast;
+    /// For a palette PNG (`indexed`): rows come as indices and are expanded here.
+    int indexed;
+    mosaic_png_palette palette;
+    mosaic_png_reader reader;
+    mosaic_result result;
+    int width;
+    int height;
+    int rows_left;
+};
+
 
 #endif

@@ -13,21 +13,6 @@
 
 #include <png.h>
 
-struct mosaic_png_stream {
-    png_structp png;
-    png_infop info;
-    /// Set while the image data is read by mosaic_png_fast (then `png` is NULL).
-    mosaic_png_fast *fast;
-    /// For a palette PNG (`indexed`): rows come as indices and are expanded here.
-    int indexed;
-    mosaic_png_palette palette;
-    mosaic_png_reader reader;
-    mosaic_result result;
-    int width;
-    int height;
-    int rows_left;
-};
-
 /// Opens libpng on the stream's file and reads up to the image data. MOSAIC_OK, or the
 /// error (libpng's message) with `png` freed.
 static mosaic_result mosaic_png_stream_start(mosaic_png_stream *stream) {

@@ -70,6 +70,8 @@ enum Fixtures {
         var trnsColor: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)? = nil
         /// libpng's PNG_FILTER_* flags (0: its default choice).
         var filters = 0
+        /// zlib's level: another level, another file of the same pixels.
+        var compressionLevel = 6
         var exif: [UInt8]? = nil
         var icc: [UInt8]? = nil
     }
@@ -83,7 +85,7 @@ enum Fixtures {
         params.color_type = Int32(png.colorType)
         params.bit_depth = Int32(png.bitDepth)
         params.interlaced = png.interlaced ? 1 : 0
-        params.compression_level = 6
+        params.compression_level = Int32(png.compressionLevel)
         params.filters = Int32(png.filters)
         let stride = rows.count / height
         if let color = png.trnsColor {

@@ -1,6 +1,6 @@
 // PNG through libpng: reading (png_read.c), the fast image-data path (png_fast.c),
-// streaming reads (png_stream.c), writing (png_write.c) and the writer's deflated segments
-// (png_deflate.c).
+// streaming reads (png_stream.c), a diff's pair read together (png_pair.c), writing
+// (png_write.c) and the writer's deflated segments (png_deflate.c).
 #ifndef MOSAIC_PNG_H
 #define MOSAIC_PNG_H
 
@@ -46,6 +46,17 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
 
 /// Reads what follows the image data (a problem there is a warning) and frees the stream.
 mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream);
+
+/// Decodes two non-interlaced PNGs of `width` x `height` (a diff's pair) into `out_a` and
+/// `out_b`, as mosaic_png_decode_streamed decodes each, but together: a row of `b` whose
+/// filtered bytes are `a`'s (below a row that is the same in both) is copied from `a`'s
+/// row rather than unfiltered (png_pair.c). 1 when both decoded (`result_a` and
+/// `result_b` then hold their warnings); 0 when either failed or cannot be streamed (then
+/// decode each alone, which gives its error). `copied_rows` (or NULL): the rows copied.
+int mosaic_png_decode_pair(
+    const uint8_t *data_a, size_t size_a, uint8_t *out_a, mosaic_result *result_a,
+    const uint8_t *data_b, size_t size_b, uint8_t *out_b, mosaic_result *result_b,
+    size_t stride, int width, int height, int *copied_rows);
 
 typedef struct {
     int width;

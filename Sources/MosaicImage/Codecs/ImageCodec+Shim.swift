@@ -99,21 +99,33 @@ extension ImageCodec {
         _ bytes: [UInt8], width: Int, height: Int, info: ImageInfo, request: DecodeRequest, color: @autoclosure () -> ColorConversion?,
         _ decode: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> mosaic_result
     ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
-        // A Swift array that cannot be allocated stops the process: ask the allocator first
-        // for a large one.
-        let needed = decodedBytes(info, minimumSize: request.minimumSize)
-        if width * height * 4 >= 16 << 20, mosaic_can_allocate(width * height * 4) == 0 {
-            throw .outOfMemory(path: request.path, bytes: needed)
-        }
-        // Every byte is written by the decoder (or the call fails): no zero-fill.
-        var storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+        var storage = try shimOutput(width: width, height: height, info: info, request: request)
         let result = bytes.withUnsafeBufferPointer { input in
             storage.withUnsafeMutableBufferPointer { output in decode(input, output, width * 4) }
         }
-        if result.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: needed) }
+        return try finishShimDecode(&storage, result: result, width: width, height: height, info: info, request: request, color: color())
+    }
+
+    /// The RGBA8 buffer a shim decoder fills: refused first when the allocator cannot give
+    /// it (a Swift array that cannot be allocated stops the process). Every byte is written
+    /// by the decoder (or the call fails): no zero-fill.
+    func shimOutput(width: Int, height: Int, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> [UInt8] {
+        if width * height * 4 >= 16 << 20, mosaic_can_allocate(width * height * 4) == 0 {
+            throw .outOfMemory(path: request.path, bytes: decodedBytes(info, minimumSize: request.minimumSize))
+        }
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in count = width * height * 4 }
+    }
+
+    /// A shim decoder's `result` as this codec's error, or the bitmap of `storage` (in sRGB
+    /// through `color`, evaluated after the decode: a codec may learn the file's colour from
+    /// it; premultiplied as asked) and its warning.
+    func finishShimDecode(
+        _ storage: inout [UInt8], result: mosaic_result, width: Int, height: Int, info: ImageInfo, request: DecodeRequest,
+        color: @autoclosure () -> ColorConversion?
+    ) throws(ImageDecodingError) -> (bitmap: Bitmap, warning: DecodingWarning?) {
+        if result.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: decodedBytes(info, minimumSize: request.minimumSize)) }
         guard result.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: result.messageText) }
         var warning = try result.warning(path: request.path, strict: request.strict)
-        // Evaluated after the decode: a codec may learn the file's colour from the decode.
         let color = color()
         color?.apply(&storage)
         if warning == nil { warning = color?.warning }

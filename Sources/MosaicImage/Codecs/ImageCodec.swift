@@ -34,6 +34,11 @@ public protocol ImageCodec: Sendable {
     /// `request.minimumSize` (upright pixels) where the format can (shrink-on-load).
     func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
 
+    /// Decodes two whole files of this format together, each as `decode` would (a diff's
+    /// baseline and current image), where the format can share work between them; nil when
+    /// it cannot for these two (then each is decoded alone, which also gives its errors).
+    func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)?
+
     /// The colour the whole file `bytes` declares (an embedded ICC profile, or the
     /// format's own description), or nil when its pixels are sRGB.
     func colorProfile(_ bytes: [UInt8]) -> ColorProfile?
@@ -52,4 +57,6 @@ extension ImageCodec {
     public var name: String { format.rawValue.uppercased() }
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
+    public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
 }
+

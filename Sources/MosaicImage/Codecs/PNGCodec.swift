@@ -98,6 +98,45 @@ public struct PNGCodec: ImageCodec {
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
     }
 
+    /// Two non-interlaced PNGs of one size at full size: read together
+    /// (`mosaic_png_decode_pair`), the second's rows that are the first's copied rather
+    /// than unfiltered. nil for any other pair, or when either file fails (decoded alone,
+    /// it gives its error).
+    public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? {
+        try decodePair(first, second, copiedRows: nil)
+    }
+
+    /// `decodePair`, counting in `copiedRows` the rows of the second file copied (tests).
+    func decodePair(_ first: DecodeInput, _ second: DecodeInput, copiedRows: UnsafeMutablePointer<Int32>?) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? {
+        let (width, height) = (first.info.width, first.info.height)
+        guard first.request.minimumSize == nil, second.request.minimumSize == nil,
+            first.info.interlacing == nil, second.info.interlacing == nil,
+            second.info.width == width, second.info.height == height,
+            var storageA = try? shimOutput(width: width, height: height, info: first.info, request: first.request),
+            var storageB = try? shimOutput(width: width, height: height, info: second.info, request: second.request)
+        else { return nil }
+        var resultA = mosaic_result(), resultB = mosaic_result()
+        let decoded = first.bytes.withUnsafeBufferPointer { a in
+            second.bytes.withUnsafeBufferPointer { b in
+                storageA.withUnsafeMutableBufferPointer { outA in
+                    storageB.withUnsafeMutableBufferPointer { outB in
+                        mosaic_png_decode_pair(
+                            a.baseAddress, a.count, outA.baseAddress, &resultA, b.baseAddress, b.count, outB.baseAddress, &resultB,
+                            width * 4, Int32(width), Int32(height), copiedRows)
+                    }
+                }
+            }
+        }
+        guard decoded == 1 else { return nil }
+        func finish(_ input: DecodeInput, _ result: mosaic_result, _ storage: inout [UInt8]) throws(ImageDecodingError) -> DecodedImage {
+            let done = try finishShimDecode(
+                &storage, result: result, width: width, height: height, info: input.info, request: input.request,
+                color: colorConversion(input.bytes, request: input.request))
+            return DecodedImage(bitmap: done.bitmap, info: input.info, scaleEighths: 8, reduction: 1, warning: done.warning)
+        }
+        return (try finish(first, resultA, &storageA), try finish(second, resultB, &storageB))
+    }
+
     /// A band of `k` rows at a time, each `k` x `k` block averaged (premultiplied). Memory:
     /// `k` rows of the file, not the whole image.
     func decodeReduced(_ bytes: [UInt8], info: ImageInfo, k: Int, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -134,16 +134,46 @@ public struct ImageDecoder: Sendable {
     }
 
     func decode(bytes: [UInt8], path: String, info: ImageInfo, codec: any ImageCodec, minimumSize: Size?) throws(ImageDecodingError) -> DecodedImage {
+        let request = try request(info, path: path, minimumSize: minimumSize)
+        return Self.upright(try codec.decode(bytes, info: info, request: request), info.orientation)
+    }
+
+    /// Decodes two whole files held in memory (a diff's baseline and current image), each
+    /// upright as `decode(bytes:path:)` gives it, and with the same errors in the same
+    /// order (the first file's first): together where their codec shares work between
+    /// two files (two PNGs of one size: `PNGCodec.decodePair`), else one after the other.
+    public func decodePair(_ first: (bytes: [UInt8], path: String), _ second: (bytes: [UInt8], path: String)) throws(ImageDecodingError) -> (DecodedImage, DecodedImage) {
+        if let a = try? probeWithCodec(bytes: first.bytes, isWholeFile: true, path: first.path),
+            let b = try? probeWithCodec(bytes: second.bytes, isWholeFile: true, path: second.path),
+            a.codec.format == b.codec.format,
+            let requestA = try? request(a.info, path: first.path, minimumSize: nil),
+            let requestB = try? request(b.info, path: second.path, minimumSize: nil),
+            let pair = try a.codec.decodePair(
+                DecodeInput(bytes: first.bytes, info: a.info, request: requestA), DecodeInput(bytes: second.bytes, info: b.info, request: requestB))
+        {
+            return (Self.upright(pair.0, a.info.orientation), Self.upright(pair.1, b.info.orientation))
+        }
+        return (try decode(bytes: first.bytes, path: first.path), try decode(bytes: second.bytes, path: second.path))
+    }
+
+    /// The request for decoding `info`; refused when the image has more pixels than the
+    /// limits allow.
+    func request(_ info: ImageInfo, path: String, minimumSize: Size?) throws(ImageDecodingError) -> DecodeRequest {
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         guard !overflow, pixels <= limits.maximumInputPixels else {
             throw .tooLarge(path: path, width: info.width, height: info.height, limit: limits.maximumInputPixels)
         }
         var request = DecodeRequest(path: path, minimumSize: minimumSize, premultiplyAlpha: premultiplyAlpha, strict: strict, limits: limits)
         request.manageColor = manageColor
-        var decoded = try codec.decode(bytes, info: info, request: request)
+        return request
+    }
+
+    /// A decode as stored, turned upright by the file's `orientation`.
+    static func upright(_ decoded: DecodedImage, _ orientation: Orientation) -> DecodedImage {
+        var decoded = decoded
         let stored = (decoded.bitmap.width, decoded.bitmap.height)
-        decoded.bitmap = decoded.bitmap.oriented(info.orientation)
-        decoded.extent = DecodedImage.oriented(decoded.extent, storedWidth: stored.0, storedHeight: stored.1, info.orientation)
+        decoded.bitmap = decoded.bitmap.oriented(orientation)
+        decoded.extent = DecodedImage.oriented(decoded.extent, storedWidth: stored.0, storedHeight: stored.1, orientation)
         return decoded
     }
 
