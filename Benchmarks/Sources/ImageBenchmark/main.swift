@@ -4,6 +4,12 @@
 //                                          (DCT scaling + Lanczos-3), RUNS times in process
 //   ImageBenchmark probe FILE... [--total N]  probe the files (cycling until N probes)
 //   ImageBenchmark png-levels FILE...      encode a sheet-like image at every zlib level
+//   ImageBenchmark png-decode [--runs N] FILE...
+//                                          decode each PNG whole (to RGBA, straight alpha,
+//                                          as `mosaic diff` does), the file already in
+//                                          memory, one thread: the median per file, N runs
+//                                          (5); Benchmarks/diff/png_decode_peers.py times
+//                                          libpng, libspng, Pillow and libvips the same way
 //
 // One `thumbnail FILE 1` run is what to time as a whole process beside
 // `djpeg -scale 1/8 -outfile /dev/null FILE`.
@@ -30,7 +36,7 @@ func ms(_ value: Double) -> String {
 let clock = ContinuousClock()
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
-    print("usage: ImageBenchmark thumbnail FILE [RUNS] | probe FILE... [--total N] | png-levels FILE...")
+    print("usage: ImageBenchmark thumbnail FILE [RUNS] | probe FILE... [--total N] | png-levels FILE... | png-decode [--runs N] FILE...")
     exit(64)
 }
 
@@ -125,6 +131,32 @@ do {
                 unlink(path)
             }
             print("\(level)      \(size)    \(ms(median(times)))")
+        }
+    case "png-decode":
+        var files = Array(arguments.dropFirst())
+        var runs = 5
+        if let index = files.firstIndex(of: "--runs"), index + 1 < files.count, let n = Int(files[index + 1]), n > 0 {
+            runs = n
+            files.removeSubrange(index...(index + 1))
+        }
+        var decoder = ImageDecoder()
+        decoder.premultiplyAlpha = false
+        var medians: [Double] = []
+        for path in files {
+            let bytes = try decoder.fileBytes(path)
+            var times: [Double] = []
+            var size = (0, 0)
+            for _ in 0..<runs {
+                let start = clock.now
+                let bitmap = try decoder.decode(bytes: bytes, path: path).bitmap
+                times.append(seconds(clock.now - start))
+                size = (bitmap.width, bitmap.height)
+            }
+            medians.append(median(times))
+            print("\(path) \(size.0)x\(size.1): \(ms(median(times)))")
+        }
+        if !medians.isEmpty {
+            print("png-decode: \(files.count) files, median of the files' medians \(ms(median(medians))), sum \(ms(medians.reduce(0, +)))")
         }
     default:
         print("unknown command \(command)")
