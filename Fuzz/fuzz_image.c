@@ -1,12 +1,42 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
 // use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF or TIFF (chosen at build time with
-// -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF or _TIFF).
+// -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF or _TIFF); for PNG also a diff's pair read
+// together, checked against each file decoded alone.
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "CMosaicShims.h"
+
+#if defined(MOSAIC_FUZZ_PNG)
+/// A diff's pair read together must give what each file decoded alone gives, or decline
+/// only when one of them fails alone: differential, aborting on any mismatch.
+static void pair_check(const uint8_t *a, size_t size_a, const uint8_t *b, size_t size_b) {
+    mosaic_image_info info_a, info_b;
+    if (mosaic_png_probe(a, size_a, 1, &info_a).status != MOSAIC_OK || mosaic_png_probe(b, size_b, 1, &info_b).status != MOSAIC_OK) return;
+    if (info_a.width <= 0 || info_a.height <= 0 || info_a.width != info_b.width || info_a.height != info_b.height || info_a.interlaced || info_b.interlaced) return;
+    if ((uint64_t)info_a.width * (uint64_t)info_a.height > 2048u * 2048u) return;
+    size_t stride = (size_t)info_a.width * 4, bytes = stride * (size_t)info_a.height;
+    uint8_t *buffers[4];
+    for (int i = 0; i < 4; i++) buffers[i] = calloc(1, bytes);
+    if (buffers[0] && buffers[1] && buffers[2] && buffers[3]) {
+        mosaic_result pair_a, pair_b;
+        int copied = 0;
+        int together = mosaic_png_decode_pair(a, size_a, buffers[0], &pair_a, b, size_b, buffers[1], &pair_b, stride, info_a.width, info_a.height, &copied);
+        mosaic_result alone_a = mosaic_png_decode_streamed(a, size_a, buffers[2], stride, info_a.width, info_a.height);
+        mosaic_result alone_b = mosaic_png_decode_streamed(b, size_b, buffers[3], stride, info_a.width, info_a.height);
+        int both = alone_a.status == MOSAIC_OK && alone_b.status == MOSAIC_OK;
+        if (together != both) abort();
+        if (together && (memcmp(buffers[0], buffers[2], bytes) != 0 || memcmp(buffers[1], buffers[3], bytes) != 0 ||
+                         pair_a.warning_count != alone_a.warning_count || pair_b.warning_count != alone_b.warning_count ||
+                         pair_a.damage_count != alone_a.damage_count || pair_b.damage_count != alone_b.damage_count)) {
+            abort();
+        }
+    }
+    for (int i = 0; i < 4; i++) free(buffers[i]);
+}
+#endif
 
 static void decode_at(const uint8_t *data, size_t size, const mosaic_image_info *info, int eighths) {
     // Stay within a fuzzer's memory: the real decoder refuses large images by its limits.
@@ -122,6 +152,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 free(rows);
                 (void)mosaic_png_stream_close(stream);
             }
+        }
+    }
+    // The input with itself, and, when it holds a second PNG (the pair seeds are two files
+    // one after the other), the two halves as a diff's pair.
+    pair_check(data, size, data, size);
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    for (size_t at = 8; size >= 8 && at + 8 <= size; at++) {
+        if (memcmp(data + at, signature, 8) == 0) {
+            pair_check(data, at, data + at, size - at);
+            break;
         }
     }
 #else

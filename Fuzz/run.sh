@@ -34,7 +34,7 @@ fi
 seeds=$(mktemp -d)
 case "$format" in
     jpeg) cp SampleImages/*.jpg "$seeds"/ ;;
-    png) cp SampleImages/*.png "$seeds"/ ;;
+    png) cp SampleImages/*.png Fuzz/seeds-png-pairs/*.png "$seeds"/ ;;
     webp) cp Fuzz/seeds-webp/*.webp "$seeds"/ ;;
     gif) cp Fuzz/seeds-gif/*.gif "$seeds"/ ;;
     heif) cp Fuzz/seeds-heif/* "$seeds"/ ;;
