@@ -128,6 +128,8 @@ public struct FolderComparison: Sendable {
         func run(_ pairs: [Pair], jobs: Int) throws(DiffError) -> [PairResult] {
             let state = Locked((next: 0, results: [PairResult?](repeating: nil, count: pairs.count), errors: [Int: DiffError]()))
             let budget = DecodeBudget(bytes: FolderComparison.memoryBudget)
+            // Fewer pairs than threads: each pair's two images decoded at once.
+            let together = pairs.count < jobs
             let worker: @Sendable () -> Void = {
                 while true {
                     let index: Int? = state.withLock { s in
@@ -138,7 +140,7 @@ public struct FolderComparison: Sendable {
                     guard let index else { return }
                     let pair = pairs[index]
                     do throws(DiffError) {
-                        let result = try compare(pair, index: index, budget: budget)
+                        let result = try compare(pair, index: index, budget: budget, decodeTogether: together)
                         state.withLock { $0.results[index] = result }
                     } catch {
                         guard case .image(let problem) = error else {
