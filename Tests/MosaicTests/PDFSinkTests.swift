@@ -113,6 +113,34 @@ import Testing
         }
     }
 
+    /// A last page shorter than the paper: the paper below it takes the sheet's background
+    /// (from a hair under the image to the foot), not white; full pages paint nothing.
+    @Test func theShortLastPageKeepsTheBackgroundToTheFoot() throws {
+        let path = PageSinkTests.folder() + "/sheet.pdf"
+        let sheet = try Self.sheet()
+        let background = sheet.options.style.background
+        #expect(background.alpha == 255)
+        let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, pageColor: background)
+        _ = try SheetRenderer(sheet: sheet).render(into: sink)
+        let pdf = try Self.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        let pages = sheet.layout.pageCount
+        let last = sheet.layout.pageSize(pages - 1)
+        #expect(last.height < PDFPageSize.a4.pixels(dpi: 100).height)
+        let rgb = [background.red, background.green, background.blue].map { String(format: "%.4f", Double($0) / 255) }.joined(separator: " ")
+        for page in 0..<pages {
+            let size = sheet.layout.pageSize(page)
+            let height = Double(size.height) * PDFPageSize.a4.width / 827
+            let image = "q\n595.28 0 0 \(PDFSink.number(height)) 0 \(PDFSink.number(PDFPageSize.a4.height - height)) cm\n/Im0 Do\nQ\n"
+            let contents = String(decoding: try #require(pdf.streams[PDFSink.firstObject(ofPage: page) + 3]), as: UTF8.self)
+            if size.height == PDFPageSize.a4.pixels(dpi: 100).height {
+                #expect(contents == image, "page \(page + 1)")
+            } else {
+                let top = PDFSink.number(PDFPageSize.a4.height - height + 1)
+                #expect(contents == "\(rgb) rg\n0 0 595.28 \(top) re f\n" + image, "page \(page + 1)")
+            }
+        }
+    }
+
     /// Flate: lossless, the page's pixels exactly (after PDF's PNG predictor).
     @Test func aFlatePageIsLossless() throws {
         let dir = PageSinkTests.folder()

@@ -2,7 +2,8 @@ import Foundation
 
 /// One PDF 1.4 file, one PDF page per sheet page: every page is `pageSize` (the MediaBox,
 /// in points) and shows its sheet page as one image, `pagePixels.width` pixels across the
-/// page's width, top-aligned (the last page may be shorter than the others). Captions
+/// page's width, top-aligned (the last page may be shorter than the others: the paper
+/// below it takes `pageColor`, the sheet's background). Captions
 /// are pixels of that image, not text. The image is embedded as a baseline JPEG
 /// (`/DCTDecode`, by default at quality 90) or losslessly (`/FlateDecode` with PNG's Paeth
 /// predictor), compressed band by band straight into the file: memory does not grow with
@@ -33,6 +34,9 @@ public final class PDFSink: PageSink {
     public let encoding: ImageEncoding
     /// The output pixel limit, checked per page.
     public let limits: ImageLimits
+    /// Painted over the part of a page below a shorter image (the last page), so that
+    /// the sheet's background, not white, runs to the paper's foot; nil: white.
+    public let pageColor: Color?
     /// The file written: the destination alone.
     public var files: [String] { [destination] }
 
@@ -56,8 +60,9 @@ public final class PDFSink: PageSink {
     ///   - limits: `maximumOutputPixels` is checked for every page before it is written.
     public init(
         destination: String, pagePixels: Size, pageSize: PDFPageSize, encoding: ImageEncoding = .jpeg(quality: JPEGStream.defaultQuality),
-        limits: ImageLimits = ImageLimits()
+        limits: ImageLimits = ImageLimits(), pageColor: Color? = nil
     ) {
+        self.pageColor = pageColor
         self.destination = destination
         self.pagePixels = pagePixels
         self.pageSize = pageSize
@@ -120,6 +125,12 @@ public final class PDFSink: PageSink {
             self.image = try FlateStream(file: file, path: destination, width: size.width, height: size.height, level: level)
         }
         placement = "q\n\(Self.number(width)) 0 0 \(Self.number(height)) 0 \(Self.number(pageSize.height - height)) cm\n/Im0 Do\nQ\n"
+        if let pageColor, pageSize.height - height >= 0.01 {
+            // The strip below the image, a hair under it so that no seam of white shows.
+            let rgb = [pageColor.red, pageColor.green, pageColor.blue].map { String(format: "%.4f", Double($0) / 255) }.joined(separator: " ")
+            let top = pageSize.height - height + min(1, height)
+            placement = "\(rgb) rg\n0 0 \(Self.number(pageSize.width)) \(Self.number(top)) re f\n" + placement
+        }
     }
 
     /// Writes the header, the catalog, the Info and the page tree of `count` pages.
