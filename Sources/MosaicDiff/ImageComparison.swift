@@ -310,8 +310,22 @@ public enum ImageComparison {
         output[3] = 255
     }
 
-    /// `count` baseline pixels as grey (`grey` for each).
+    /// `count` baseline pixels as grey (`grey` for each): a pixel equal to the one before
+    /// it (a page's flat background, a rule) takes that one's grey without the arithmetic.
     static func greyRow(_ pixels: UnsafePointer<UInt8>, _ count: Int, _ fade: Double, _ output: UnsafeMutablePointer<UInt8>) {
-        for x in 0..<count { grey(pixels + x &* 4, fade, output + x &* 4) }
+        guard count > 0 else { return }
+        let source = UnsafeRawPointer(pixels), target = UnsafeMutableRawPointer(output)
+        grey(pixels, fade, output)
+        var last = source.loadUnaligned(as: UInt32.self), made = target.loadUnaligned(as: UInt32.self)
+        for x in 1..<count {
+            let pixel = source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)
+            if pixel != last {
+                grey(pixels + x &* 4, fade, output + x &* 4)
+                last = pixel
+                made = target.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)
+            } else {
+                target.storeBytes(of: made, toByteOffset: x &* 4, as: UInt32.self)
+            }
+        }
     }
 }

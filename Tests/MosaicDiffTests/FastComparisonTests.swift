@@ -23,6 +23,39 @@ import Testing
         #expect(inPlace.sizeMismatch != nil)
     }
 
+    /// The diff image's grey is pixelmatch's blend of each baseline pixel's luma, whether the
+    /// pixel repeats the one before it (taken from it without the arithmetic) or not.
+    @Test func theGreyOfRepeatedPixelsIsEachPixelsOwn() throws {
+        let (width, height) = (53, 6)
+        var a = Bitmap(width: width, height: height, fill: RGBA(red: 0, green: 0, blue: 0))
+        var state: UInt64 = 3
+        var run = 0, colour = RGBA(red: 0, green: 0, blue: 0)
+        for y in 0..<height {
+            for x in 0..<width {
+                if run == 0 {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    run = Int(state >> 61) + 1
+                    let v = UInt8(truncatingIfNeeded: state >> 40)
+                    colour = RGBA(red: v, green: v &* 3, blue: v &+ 91, alpha: state & 1 == 0 ? 255 : v | 1)
+                }
+                a[x, y] = colour
+                run -= 1
+            }
+        }
+        var b = a
+        b[7, 2] = RGBA(red: 255, green: 255, blue: 255)
+        let image = try #require(ImageComparison.compare(a, b, premultiplied: false).diffImage)
+        let fade = ComparisonOptions().fade
+        for y in 0..<height {
+            for x in 0..<width where !(x == 7 && y == 2) {
+                let p = a[x, y]
+                let luma = Double(p.red) * 0.29889531 + Double(p.green) * 0.58662247 + Double(p.blue) * 0.11448223
+                let v = UInt8(min(255, max(0, 255 + (luma - 255) * (fade * Double(p.alpha) / 255))))
+                #expect(image[x, y] == RGBA(red: v, green: v, blue: v), "pixel \(x), \(y)")
+            }
+        }
+    }
+
     /// An ignored region that cuts rows leaves out exactly its pixels: the differing
     /// pixels outside it, as the whole comparison's diff image marks them.
     @Test func anIgnoredRegionCutsRowsExactly() throws {
