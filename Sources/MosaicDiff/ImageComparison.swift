@@ -187,22 +187,29 @@ public enum ImageComparison {
     /// The top-left `width` x `height` of a premultiplied bitmap, straight alpha, as
     /// pixelmatch sees it.
     static func straight(_ bitmap: Bitmap, width: Int, height: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let s = (y * bitmap.width + x) * 4, d = (y * width + x) * 4
-                let alpha = bitmap.pixels[s + 3]
-                out[d + 3] = alpha
-                if alpha == 255 {
-                    out[d] = bitmap.pixels[s]
-                    out[d + 1] = bitmap.pixels[s + 1]
-                    out[d + 2] = bitmap.pixels[s + 2]
-                } else if alpha > 0 {
-                    for c in 0..<3 { out[d + c] = unpremultiply(bitmap.pixels[s + c], alpha) }
+        let count = width * height * 4
+        guard count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            bitmap.pixels.withUnsafeBufferPointer { source in
+                guard let from = source.baseAddress, let to = out.baseAddress else { return }
+                for y in 0..<height {
+                    let s = from + y &* bitmap.width &* 4, d = to + y &* width &* 4
+                    for x in 0..<width {
+                        let p = s + x &* 4, q = d + x &* 4
+                        let alpha = p[3]
+                        if alpha == 255 {
+                            UnsafeMutableRawPointer(q).storeBytes(of: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                        } else if alpha == 0 {
+                            UnsafeMutableRawPointer(q).storeBytes(of: 0, as: UInt32.self)
+                        } else {
+                            for c in 0..<3 { q[c] = unpremultiply(p[c], alpha) }
+                            q[3] = alpha
+                        }
+                    }
                 }
             }
+            initialized = count
         }
-        return out
     }
 
     @inline(__always)

@@ -174,6 +174,18 @@ import Testing
         #expect(try codec.decodePair(try input(a), try input(taller)) == nil)
         let interlaced = Self.png(base, width: width, height: height, .init(colorType: 2, interlaced: true))
         #expect(try codec.decodePair(try input(a), try input(interlaced)) == nil)
+        // By path: the first file damaged and the second missing: the first one's error.
+        let dir = Fixtures.directory()
+        #expect(FileManager.default.createFile(atPath: dir + "/cut.png", contents: Data(a.prefix(a.count - 40))))
+        #expect(FileManager.default.createFile(atPath: dir + "/b.png", contents: Data(b)))
+        do {
+            _ = try decoder.decodePair(dir + "/cut.png", dir + "/missing.png")
+            Issue.record("a damaged file decoded")
+        } catch {
+            #expect(error.path == dir + "/cut.png")
+        }
+        let byPath = try decoder.decodePair(dir + "/b.png", dir + "/b.png")
+        #expect(byPath.0.bitmap == pair.1.bitmap && byPath.1.bitmap == pair.1.bitmap)
         // Both damaged: the first one's error, as when decoded one after the other.
         let cutA = Array(a.prefix(a.count - 40)), cutB = Array(b.prefix(b.count - 40))
         #expect {

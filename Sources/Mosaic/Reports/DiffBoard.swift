@@ -28,7 +28,8 @@ extension DiffReport {
             // Each region outlined (a report made without regions: the one box).
             let changed = difference.regions.isEmpty ? (difference.bounds.map { [$0] } ?? []) : difference.regions.map(\.bounds)
             entry.pixels = CardPixels(size: Self.triptychSize(sizes, height: 360, changed: changed), bytes: bytes) { () throws(ImageDecodingError) -> Bitmap in
-                let a = try decoder.decode(basePath).bitmap, b = try decoder.decode(currentPath).bitmap
+                let pair = try decoder.decodePair(basePath, currentPath)
+                let a = pair.0.bitmap, b = pair.1.bitmap
                 let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
                 return Self.triptych([a, b, diffImage], height: 360, changed: changed)
             }

@@ -156,6 +156,21 @@ public struct ImageDecoder: Sendable {
         return (try decode(bytes: first.bytes, path: first.path), try decode(bytes: second.bytes, path: second.path))
     }
 
+    /// Decodes the files at two paths (a diff's pair) as `decode(_:)` decodes each, with the
+    /// same errors in the same order (the first file's first): together where their codec
+    /// shares work (`decodePair(_:_:)` of bytes).
+    public func decodePair(_ first: String, _ second: String) throws(ImageDecodingError) -> (DecodedImage, DecodedImage) {
+        let bytesA = try FileBytes.read(first).bytes
+        let bytesB: [UInt8]
+        do throws(ImageDecodingError) {
+            bytesB = try FileBytes.read(second).bytes
+        } catch {
+            _ = try decode(bytes: bytesA, path: first)
+            throw error
+        }
+        return try decodePair((bytesA, first), (bytesB, second))
+    }
+
     /// The request for decoding `info`; refused when the image has more pixels than the
     /// limits allow.
     func request(_ info: ImageInfo, path: String, minimumSize: Size?) throws(ImageDecodingError) -> DecodeRequest {
