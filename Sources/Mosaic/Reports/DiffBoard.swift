@@ -106,14 +106,19 @@ extension DiffReport {
         // Each panel's scale, from its height and its image's.
         let scales = zip(scaled, images).map { Double($0.height) / Double(max(1, $1.height)) }
         let outlined = zip(scaled, scales).map { panel, scale in
-            changed.reduce(panel) { outline($0, around: $1.scaled(by: scale), margin: 3, minimum: 12) }
+            // In place: up to 100 regions a card, each frame a few pixels of one panel.
+            var panel = panel
+            for box in changed { outline(&panel, around: box.scaled(by: scale), margin: 3, minimum: 12) }
+            return panel
         }
         let rows = changed.prefix(magnifiedRegions).compactMap { box -> Bitmap? in
             guard let (region, zoom) = inset(box, scales: scales, height: height) else { return nil }
             return stack(images.map { image -> Bitmap in
                 let crop = Self.crop(image, region)
                 let inChange = Rect(x: box.minX - region.minX, y: box.minY - region.minY, width: box.width, height: box.height)
-                return outline(zoomed(crop, by: zoom), around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
+                var magnified = zoomed(crop, by: zoom)
+                outline(&magnified, around: inChange.scaled(by: Double(zoom)), margin: 2, minimum: 0)
+                return magnified
             })
         }
         return stack([stack(outlined)] + rows, vertically: true)
@@ -186,10 +191,9 @@ extension DiffReport {
         return out
     }
 
-    /// `image` with a 2-px frame around `box` grown by `margin` (and to at least `minimum`
-    /// on each side, about its middle), clipped to the image.
-    static func outline(_ image: Bitmap, around box: Rect, margin: Int, minimum: Int) -> Bitmap {
-        var out = image
+    /// Draws on `out` a 2-px frame around `box` grown by `margin` (and to at least
+    /// `minimum` on each side, about its middle), clipped to the image.
+    static func outline(_ out: inout Bitmap, around box: Rect, margin: Int, minimum: Int) {
         let width = max(minimum, box.width + 2 * margin), height = max(minimum, box.height + 2 * margin)
         let frame = Rect(x: (box.minX + box.maxX) / 2 - width / 2, y: (box.minY + box.maxY) / 2 - height / 2, width: width, height: height)
         let color = outlineColor
@@ -204,7 +208,6 @@ extension DiffReport {
                 set(frame.maxX + t, y)
             }
         }
-        return out
     }
 }
 
