@@ -6,7 +6,7 @@
 // and widened (the unfiltering is about half of what decoding a 4K PNG costs; the
 // inflating, which cannot be shared, the other half). Both files are still inflated
 // whole, their CRCs and Adler-32s checked: what each read gives is what reading it alone
-// gives, the rows, warnings and errors included.
+// gives, the rows, warnings and errors included, and a file that fails is not read again.
 #include "CMosaicShims.h"
 #include "png_internal.h"
 #include "results.h"
@@ -62,9 +62,13 @@ static mosaic_result mosaic_png_pair_rows(
 }
 
 /// Reads every row of both streams: together while both are read by the fast path, each
-/// alone from where that stops. MOSAIC_OK, or the first error.
-static mosaic_result mosaic_png_pair_read(
-    mosaic_png_stream *a, uint8_t *out_a, mosaic_png_stream *b, uint8_t *out_b, size_t stride, int *copied) {
+/// alone from where that stops. `read_a`, `read_b`: MOSAIC_OK or that stream's read error;
+/// after an error of `a`, `b` is left where it stands (`read_b` then says nothing).
+static void mosaic_png_pair_read(
+    mosaic_png_stream *a, uint8_t *out_a, mosaic_png_stream *b, uint8_t *out_b, size_t stride, int *copied,
+    mosaic_result *read_a, mosaic_result *read_b) {
+    *read_a = mosaic_ok();
+    *read_b = mosaic_ok();
     int same_above = 1;
     int y = 0;
     while (y < a->height && a->fast && b->fast && a->fast->channels == b->fast->channels) {
@@ -74,24 +78,28 @@ static mosaic_result mosaic_png_pair_read(
         if (!mosaic_png_fast_fill(a->fast, bytes) || !mosaic_png_fast_fill(b->fast, bytes)) break;
         mosaic_png_fast *fast_a = a->fast;
         const uint8_t *raw_a = fast_a->raw + fast_a->raw_start;
-        mosaic_result result = mosaic_png_stream_read(a, out_a + (size_t)y * stride, stride, count);
-        if (result.status != MOSAIC_OK) return result;
+        *read_a = mosaic_png_stream_read(a, out_a + (size_t)y * stride, stride, count);
+        if (read_a->status != MOSAIC_OK) return;
         if (a->fast != fast_a) {
             // `raw_a` went with the fast path: `b`'s step is read alone.
-            result = mosaic_png_stream_read(b, out_b + (size_t)y * stride, stride, count);
-            if (result.status != MOSAIC_OK) return result;
-            y += count;
+            *read_b = mosaic_png_stream_read(b, out_b + (size_t)y * stride, stride, count);
             break;
         }
-        result = mosaic_png_pair_rows(raw_a, out_a + (size_t)y * stride, b, out_b + (size_t)y * stride, stride, count, &same_above, copied);
-        if (result.status != MOSAIC_OK) return result;
+        *read_b = mosaic_png_pair_rows(raw_a, out_a + (size_t)y * stride, b, out_b + (size_t)y * stride, stride, count, &same_above, copied);
+        if (read_b->status != MOSAIC_OK) break;
         y += count;
     }
     // What is left of each (from where its own read stands).
-    int done_a = a->height - a->rows_left, done_b = b->height - b->rows_left;
-    mosaic_result result = mosaic_png_stream_read(a, out_a + (size_t)done_a * stride, stride, a->rows_left);
-    if (result.status != MOSAIC_OK) return result;
-    return mosaic_png_stream_read(b, out_b + (size_t)done_b * stride, stride, b->rows_left);
+    *read_a = mosaic_png_stream_read(a, out_a + (size_t)(a->height - a->rows_left) * stride, stride, a->rows_left);
+    if (read_a->status != MOSAIC_OK || read_b->status != MOSAIC_OK) return;
+    *read_b = mosaic_png_stream_read(b, out_b + (size_t)(b->height - b->rows_left) * stride, stride, b->rows_left);
+}
+
+/// A stream's outcome as mosaic_png_decode_streamed gives it: its read's error, else what
+/// closing it says (its warnings, or damage after the rows). Frees the stream.
+static mosaic_result mosaic_png_pair_outcome(mosaic_png_stream *stream, mosaic_result read) {
+    mosaic_result closed = mosaic_png_stream_close(stream);
+    return read.status == MOSAIC_OK ? closed : read;
 }
 
 int mosaic_png_decode_pair(
@@ -104,13 +112,15 @@ int mosaic_png_decode_pair(
     if (!a) return 0;
     mosaic_png_stream *b = mosaic_png_stream_open(data_b, size_b, width, height, result_b);
     if (!b) {
-        (void)mosaic_png_stream_close(a);
-        return 0;
+        *result_a = mosaic_png_pair_outcome(a, mosaic_png_stream_read(a, out_a, stride, height));
+        return 1;
     }
-    mosaic_result read = mosaic_png_pair_read(a, out_a, b, out_b, stride, &copied);
-    *result_a = mosaic_png_stream_close(a);
-    *result_b = mosaic_png_stream_close(b);
-    if (read.status != MOSAIC_OK || result_a->status != MOSAIC_OK || result_b->status != MOSAIC_OK) return 0;
+    mosaic_result read_a, read_b;
+    mosaic_png_pair_read(a, out_a, b, out_b, stride, &copied, &read_a, &read_b);
+    *result_a = mosaic_png_pair_outcome(a, read_a);
+    mosaic_result outcome_b = mosaic_png_pair_outcome(b, read_b);
+    if (read_a.status != MOSAIC_OK) return 0;
+    *result_b = outcome_b;
     if (copied_rows) *copied_rows = copied;
     return 1;
 }

@@ -135,8 +135,29 @@ import Testing
             if size.height == PDFPageSize.a4.pixels(dpi: 100).height {
                 #expect(contents == image, "page \(page + 1)")
             } else {
-                let top = PDFSink.number(PDFPageSize.a4.height - height + 1)
-                #expect(contents == "\(rgb) rg\n0 0 595.28 \(top) re f\n" + image, "page \(page + 1)")
+                let top = PDFSink.number(PDFPageSize.a4.height - height + 2)
+                #expect(contents == "\(rgb) rg\n-1 -1 597.28 \(top) re f\n" + image, "page \(page + 1)")
+            }
+        }
+    }
+
+    /// A background that is not opaque: the strip takes it flattened over white, as the
+    /// image's pixels are; a transparent one paints nothing (white paper).
+    @Test func aTranslucentBackgroundIsFlattenedOverWhite() throws {
+        let dir = PageSinkTests.folder()
+        let sheet = try Self.sheet()
+        for (alpha, expected) in [(UInt8(128), "0.5610 0.6240 0.6870 rg\n"), (0, nil)] {
+            let path = dir + "/a\(alpha).pdf"
+            let colour = Color(red: 32, green: 64, blue: 96, alpha: alpha)
+            let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, pageColor: colour)
+            _ = try SheetRenderer(sheet: sheet).render(into: sink)
+            let pdf = try Self.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+            let last = PDFSink.firstObject(ofPage: sheet.layout.pageCount - 1) + 3
+            let contents = String(decoding: try #require(pdf.streams[last]), as: UTF8.self)
+            if let expected {
+                #expect(contents.hasPrefix(expected), "\(contents)")
+            } else {
+                #expect(contents.hasPrefix("q\n"), "\(contents)")
             }
         }
     }

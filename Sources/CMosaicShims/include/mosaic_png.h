@@ -50,9 +50,10 @@ mosaic_result mosaic_png_stream_close(mosaic_png_stream *stream);
 /// Decodes two non-interlaced PNGs of `width` x `height` (a diff's pair) into `out_a` and
 /// `out_b`, as mosaic_png_decode_streamed decodes each, but together: a row of `b` whose
 /// filtered bytes are `a`'s (below a row that is the same in both) is copied from `a`'s
-/// row rather than unfiltered (png_pair.c). 1 when both decoded (`result_a` and
-/// `result_b` then hold their warnings); 0 when either failed or cannot be streamed (then
-/// decode each alone, which gives its error). `copied_rows` (or NULL): the rows copied.
+/// row rather than unfiltered (png_pair.c). `result_a` is always what decoding `a` alone
+/// gives (its rows in `out_a` when it worked). Returns 1 when `result_b` is likewise `b`'s
+/// outcome; 0 when `a` failed first and `b` was left unread. `copied_rows` (or NULL): the
+/// rows of `b` copied.
 int mosaic_png_decode_pair(
     const uint8_t *data_a, size_t size_a, uint8_t *out_a, mosaic_result *result_a,
     const uint8_t *data_b, size_t size_b, uint8_t *out_b, mosaic_result *result_b,

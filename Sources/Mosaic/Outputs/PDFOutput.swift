@@ -88,7 +88,7 @@ public struct PDFOutput: OutputKind {
         let encoding: PDFSink.ImageEncoding = request.lossless ? .flate(level: 6) : .jpeg(quality: request.quality ?? JPEGStream.defaultQuality)
         let sink = PDFSink(
             destination: destination, pagePixels: pageSize.pixels(dpi: dpi), pageSize: pageSize, encoding: encoding, limits: options.limits,
-            pageColor: options.style.background.alpha == 255 ? options.style.background : nil)
+            pageColor: options.style.background)
         let paper = request.pageSize ?? "a4", dpi = dpi
         return OutputPlan(
             sink: sink, files: [destination], mapOutput: destination,

@@ -35,7 +35,8 @@ public final class PDFSink: PageSink {
     /// The output pixel limit, checked per page.
     public let limits: ImageLimits
     /// Painted over the part of a page below a shorter image (the last page), so that
-    /// the sheet's background, not white, runs to the paper's foot; nil: white.
+    /// the sheet's background, not white, runs to the paper's foot (flattened over white
+    /// as the image is when it is not opaque); nil: white.
     public let pageColor: Color?
     /// The file written: the destination alone.
     public var files: [String] { [destination] }
@@ -125,11 +126,15 @@ public final class PDFSink: PageSink {
             self.image = try FlateStream(file: file, path: destination, width: size.width, height: size.height, level: level)
         }
         placement = "q\n\(Self.number(width)) 0 0 \(Self.number(height)) 0 \(Self.number(pageSize.height - height)) cm\n/Im0 Do\nQ\n"
-        if let pageColor, pageSize.height - height >= 0.01 {
-            // The strip below the image, a hair under it so that no seam of white shows.
-            let rgb = [pageColor.red, pageColor.green, pageColor.blue].map { String(format: "%.4f", Double($0) / 255) }.joined(separator: " ")
+        if let pageColor, pageColor.alpha > 0, pageSize.height - height >= 0.01 {
+            // The strip below the image in its colour flattened over white, as the image's
+            // pixels are; a hair under the image and a point past the paper's three other
+            // edges, so that no seam of white shows where a renderer rounds.
+            let alpha = Double(pageColor.alpha) / 255
+            let rgb = [pageColor.red, pageColor.green, pageColor.blue]
+                .map { String(format: "%.4f", (Double($0) * alpha + 255 * (1 - alpha)) / 255) }.joined(separator: " ")
             let top = pageSize.height - height + min(1, height)
-            placement = "\(rgb) rg\n0 0 \(Self.number(pageSize.width)) \(Self.number(top)) re f\n" + placement
+            placement = "\(rgb) rg\n-1 -1 \(Self.number(pageSize.width + 2)) \(Self.number(top + 1)) re f\n" + placement
         }
     }
 

@@ -100,8 +100,8 @@ public struct PNGCodec: ImageCodec {
 
     /// Two non-interlaced PNGs of one size at full size: read together
     /// (`mosaic_png_decode_pair`), the second's rows that are the first's copied rather
-    /// than unfiltered. nil for any other pair, or when either file fails (decoded alone,
-    /// it gives its error).
+    /// than unfiltered; each file's error as decoding it alone gives it, the first's first.
+    /// nil for any other pair (then each is decoded alone).
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? {
         try decodePair(first, second, copiedRows: nil)
     }
@@ -116,7 +116,7 @@ public struct PNGCodec: ImageCodec {
             var storageB = try? shimOutput(width: width, height: height, info: second.info, request: second.request)
         else { return nil }
         var resultA = mosaic_result(), resultB = mosaic_result()
-        let decoded = first.bytes.withUnsafeBufferPointer { a in
+        let secondRead = first.bytes.withUnsafeBufferPointer { a in
             second.bytes.withUnsafeBufferPointer { b in
                 storageA.withUnsafeMutableBufferPointer { outA in
                     storageB.withUnsafeMutableBufferPointer { outB in
@@ -127,14 +127,17 @@ public struct PNGCodec: ImageCodec {
                 }
             }
         }
-        guard decoded == 1 else { return nil }
         func finish(_ input: DecodeInput, _ result: mosaic_result, _ storage: inout [UInt8]) throws(ImageDecodingError) -> DecodedImage {
             let done = try finishShimDecode(
                 &storage, result: result, width: width, height: height, info: input.info, request: input.request,
                 color: colorConversion(input.bytes, request: input.request))
             return DecodedImage(bitmap: done.bitmap, info: input.info, scaleEighths: 8, reduction: 1, warning: done.warning)
         }
-        return (try finish(first, resultA, &storageA), try finish(second, resultB, &storageB))
+        // The first file's outcome (its error thrown first), then the second's: the shim
+        // leaves the second unread only when the first failed.
+        let a = try finish(first, resultA, &storageA)
+        guard secondRead == 1 else { return nil }
+        return (a, try finish(second, resultB, &storageB))
     }
 
     /// A band of `k` rows at a time, each `k` x `k` block averaged (premultiplied). Memory:
