@@ -80,14 +80,15 @@ public struct BaselineApproval: Sendable {
     public init(
         comparison: FolderComparison, baseline: String, acceptChanged: Bool, acceptRemoved: Bool, names: [String]? = nil
     ) throws(ApprovalError) {
-        let byName = Dictionary(comparison.results.map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+        // By the names' bytes: café with é and with e + U+0301 are two pairs.
+        let byName = Dictionary(comparison.results.map { (FileNames.bytes(of: $0.relativePath), $0) }, uniquingKeysWith: { a, _ in a })
         var chosen: [PairResult] = []
         var skipped: [(String, String)] = []
         if let names {
-            var seen: Set<String> = []
-            for name in names where seen.insert(name).inserted {
+            var seen: Set<[UInt8]> = []
+            for name in names where seen.insert(FileNames.bytes(of: name)).inserted {
                 guard Self.isSafe(name) else { throw .unsafeName(name: name) }
-                guard let result = byName[name] else { throw .notAPair(name: name) }
+                guard let result = byName[FileNames.bytes(of: name)] else { throw .notAPair(name: name) }
                 switch result.status {
                 case .changed, .added, .withinTolerance: chosen.append(result)
                 case .removed:
@@ -97,7 +98,7 @@ public struct BaselineApproval: Sendable {
                 case .failed: skipped.append((name, "could not be read, not approved"))
                 }
             }
-            chosen.sort { $0.relativePath < $1.relativePath }
+            chosen.sort { FileNames.precedes($0.relativePath, $1.relativePath) }
         } else {
             chosen = comparison.results.filter {
                 (acceptChanged && ($0.status == .changed || $0.status == .added)) || (acceptRemoved && $0.status == .removed)

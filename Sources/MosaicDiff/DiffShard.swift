@@ -28,10 +28,9 @@ public struct DiffShard: Hashable, Sendable {
         position % count == index
     }
 
-    /// This shard's paths of `paths`.
-    public func select(_ paths: some Collection<String>) -> Set<String> {
-        var selected: Set<String> = []
-        for (position, path) in Self.dealingOrder(paths).enumerated() where holds(position: position) { selected.insert(path) }
-        return selected
+    /// This shard's paths of `paths` (names whose bytes differ, even if Swift's String
+    /// takes them for equal, are each dealt their own place), in the dealing order.
+    public func select(_ paths: some Collection<String>) -> [String] {
+        Self.dealingOrder(paths).enumerated().filter { holds(position: $0.offset) }.map(\.element)
     }
 }

@@ -78,15 +78,18 @@ public struct FolderComparison: Sendable {
             result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
             return FolderComparison(results: [result], pairsInRun: shard == nil ? nil : 1)
         }
-        var specials: [String: String] = [:]
-        let left = Set(try images(in: baseline, decoder: decoder, special: &specials))
-        let right = Set(try images(in: current, decoder: decoder, special: &specials))
+        var specials: [[UInt8]: (path: String, kind: String)] = [:]
+        // By the names' bytes: café spelt with é and with e + U+0301 are two files (and two
+        // pairs), though Swift's String takes them for one name.
+        let left = Set(try images(in: baseline, decoder: decoder, special: &specials).map(FileNames.bytes(of:)))
+        let right = Set(try images(in: current, decoder: decoder, special: &specials).map(FileNames.bytes(of:)))
         var results: [PairResult] = []
         // The pairs present on both sides, and where their results go.
         var pairs: [Pair] = [], both: [Int] = []
-        let all = left.union(right)
-        for path in (shard.map { $0.select(all) } ?? all).sorted() {
-            switch (left.contains(path), right.contains(path)) {
+        let all = left.union(right).map { FileNames.string(fromBytes: $0) }
+        for path in (shard.map { $0.select(all) } ?? all).sorted(by: FileNames.precedes) {
+            let key = FileNames.bytes(of: path)
+            switch (left.contains(key), right.contains(key)) {
             case (true, true):
                 both.append(results.count)
                 pairs.append(Pair(relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path))
@@ -104,7 +107,7 @@ public struct FolderComparison: Sendable {
             results[index].diffImagePath = names[k]
         }
         var comparison = FolderComparison(results: results, pairsInRun: shard == nil ? nil : all.count)
-        comparison.skippedSpecialFiles = specials.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        comparison.skippedSpecialFiles = specials.values.sorted { FileNames.precedes($0.path, $1.path) }.map { ($0.path, $0.kind) }
         return comparison
     }
 
@@ -291,7 +294,7 @@ public struct FolderComparison: Sendable {
     /// FIFOs, sockets and devices (never opened) and folders seen before through a link
     /// are left out.
     /// The special files found are added to `special` (relative path: kind).
-    static func images(in root: String, decoder: ImageDecoder, special: inout [String: String]) throws(DiffError) -> [String] {
+    static func images(in root: String, decoder: ImageDecoder, special: inout [[UInt8]: (path: String, kind: String)]) throws(DiffError) -> [String] {
         var found: [String] = []
         var visited: Set<String> = []
         try collect(root: root, relative: "", into: &found, special: &special, visited: &visited)
@@ -299,7 +302,7 @@ public struct FolderComparison: Sendable {
     }
 
     static func collect(
-        root: String, relative: String, into found: inout [String], special: inout [String: String], visited: inout Set<String>
+        root: String, relative: String, into found: inout [String], special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
     ) throws(DiffError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
         if let status = FileNames.status(folder) {
@@ -314,7 +317,7 @@ public struct FolderComparison: Sendable {
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 try collect(root: root, relative: child, into: &found, special: &special, visited: &visited)
             } else if let kind = FileNames.specialKind(status.st_mode) {
-                special[child] = kind
+                special[FileNames.bytes(of: child)] = (child, kind)
             } else if (status.st_mode & S_IFMT) == S_IFREG,
                 let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head) != nil
             {

@@ -147,6 +147,34 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir + "/m.xml") == FileManager.default.contents(atPath: dir + "/whole.xml"))
     }
 
+    /// Names that Swift's String takes for equal but whose bytes differ (é as one scalar,
+    /// NFC, and as e + U+0301, NFD) are two files: each is its own pair, added or removed,
+    /// in one run and in shards merged (before, the NFD pair vanished from every report and
+    /// café NFC against café NFD failed as "cannot read").
+    @Test func namesEqualAsTextButNotAsBytesAreTwoPairs() throws {
+        let dir = CLI.temporaryDirectory()
+        for side in ["b", "c"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        let (cafeNFC, cafeNFD) = ("caf\u{E9}.png", "cafe\u{301}.png")
+        let (xNFC, xNFD) = ("x\u{E9}.png", "xe\u{301}.png")
+        #expect(cafeNFC == cafeNFD && Array(cafeNFC.utf8) != Array(cafeNFD.utf8))
+        try Bitmap(width: 4, height: 4, fill: .white).writePNG(to: dir + "/b/" + cafeNFC)
+        try Bitmap(width: 4, height: 4, fill: .white).writePNG(to: dir + "/c/" + cafeNFD)
+        for side in ["b", "c"] { try Bitmap(width: 4, height: 4, fill: .white).writePNG(to: dir + "/\(side)/" + xNFC) }
+        try Bitmap(width: 4, height: 4, fill: .white).writePNG(to: dir + "/b/" + xNFD)
+        try Bitmap(width: 4, height: 4, fill: .black).writePNG(to: dir + "/c/" + xNFD)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/b").count == 3)
+        let whole = try CLI.run(["diff", dir + "/b", dir + "/c", "--json", dir + "/whole.json", "-q"])
+        #expect(whole.status == 1, "\(whole.stderr)")
+        let data = try #require(FileManager.default.contents(atPath: dir + "/whole.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let counts = try #require(report["counts"] as? [String: Int])
+        #expect(counts["added"] == 1 && counts["removed"] == 1 && counts["unchanged"] == 1 && counts["changed"] == 1 && counts["failed"] == 0, "\(counts)")
+        for k in 0..<2 { _ = try CLI.run(["diff", dir + "/b", dir + "/c", "--shard", "\(k)/2", "--json", dir + "/p\(k).json", "-q"]) }
+        let merged = try CLI.run(["diff", "--merge", dir + "/p0.json", dir + "/p1.json", "--json", dir + "/m.json", "-q"])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        #expect(FileManager.default.contents(atPath: dir + "/m.json") == FileManager.default.contents(atPath: dir + "/whole.json"))
+    }
+
     @Test func mergedHTMLLinksTheShardsDiffImages() throws {
         let f = try Self.folders()
         #expect(try CLI.run(["diff", f.baseline, f.current, "--html", f.dir + "/whole.html"] + Self.options).status == 1)

@@ -168,7 +168,7 @@ public struct DiffMerge: Sendable {
         var shards: [Int: String] = [:]
         var results: [PairResult] = []
         var origins: [(part: Int, pair: Int)] = []
-        var sources: [String: String] = [:]
+        var sources: [[UInt8]: String] = [:]  // by the pair's name's bytes
         var problem: DiffMergeError?
         let decoder = JSONDecoder()
         for path in paths {
@@ -215,7 +215,7 @@ public struct DiffMerge: Sendable {
                 let folder = (path as NSString).deletingLastPathComponent
                 let root = (folder.isEmpty ? "" : folder + "/") + images.folder
                 for file in images.files {
-                    sources[try Self.name(file.path, bytes: file.pathBytes, in: path)] = root + "/" + file.file
+                    sources[FileNames.bytes(of: try Self.name(file.path, bytes: file.pathBytes, in: path))] = root + "/" + file.file
                 }
             } else if problem == nil {
                 problem = .noDiffImages(path: path, reason: "its shard wrote no HTML report (run every shard with --html)")
@@ -229,24 +229,24 @@ public struct DiffMerge: Sendable {
 
         // In the run's order (as `FolderComparison.compare` lists them), in place; each
         // pair checked against the dealing.
-        let order = results.indices.sorted { results[$0].relativePath < results[$1].relativePath }
+        let order = results.indices.sorted { FileNames.precedes(results[$0].relativePath, results[$1].relativePath) }
         Self.permute(&results, by: order)
         origins = order.map { origins[$0] }
-        var position: [String: Int] = [:]
-        for (i, path) in DiffShard.dealingOrder(results.map(\.relativePath)).enumerated() { position[path] = i }
+        var position: [[UInt8]: Int] = [:]
+        for (i, path) in DiffShard.dealingOrder(results.map(\.relativePath)).enumerated() { position[FileNames.bytes(of: path)] = i }
         for (i, result) in results.enumerated() {
             let part = read[origins[i].part]
-            if i > 0, results[i - 1].relativePath == result.relativePath {
+            if i > 0, FileNames.bytes(of: results[i - 1].relativePath) == FileNames.bytes(of: result.relativePath) {
                 throw .damaged(path: part.path, reason: "pair \(FileNames.display(result.relativePath)) is in \(FileNames.display(read[origins[i - 1].part].path)) too")
             }
-            guard let at = position[result.relativePath], DiffShard(index: part.record.index, count: count).holds(position: at) else {
+            guard let at = position[FileNames.bytes(of: result.relativePath)], DiffShard(index: part.record.index, count: count).holds(position: at) else {
                 throw .damaged(path: part.path, reason: "pair \(FileNames.display(result.relativePath)) is not shard \(part.record.index)/\(count)'s")
             }
         }
 
         var skipped: [(path: String, kind: String)] = []
         for file in first.record.skipped { skipped.append((try Self.name(file.path, bytes: file.pathBytes, in: first.path), file.kind)) }
-        let diffImageSources = results.map { sources[$0.relativePath] }
+        let diffImageSources = results.map { sources[FileNames.bytes(of: $0.relativePath)] }
         let comparison = FolderComparison(results: results, skippedSpecialFiles: skipped)
         results = []
         var options = ComparisonOptions(

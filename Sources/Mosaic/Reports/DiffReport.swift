@@ -130,7 +130,7 @@ public struct DiffReport: Sendable {
         func indices(_ status: PairResult.Status) -> [Int] { results.indices.filter { results[$0].status == status } }
         let changed = indices(.changed).sorted { a, b in
             let (x, y) = (results[a], results[b])
-            return severity(x) > severity(y) || (severity(x) == severity(y) && x.relativePath < y.relativePath)
+            return severity(x) > severity(y) || (severity(x) == severity(y) && FileNames.precedes(x.relativePath, y.relativePath))
         }
         return changed + indices(.failed) + indices(.added) + indices(.removed) + indices(.withinTolerance) + indices(.unchanged)
     }

@@ -52,6 +52,14 @@ public enum FileNames {
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
+    /// The order of names in a run's reports: as strings, and two names that Swift's
+    /// `String` takes for equal (café spelt with é and with e + U+0301, two files to the
+    /// system) by their bytes. Name sets and maps that must keep such names apart are keyed
+    /// by `bytes(of:)`.
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        a != b ? a < b : bytes(of: a).lexicographicallyPrecedes(bytes(of: b))
+    }
+
     /// The path with every escaped byte shown as U+FFFD, for people (captions, messages).
     public static func display(_ path: String) -> String {
         String(String.UnicodeScalarView(path.unicodeScalars.map {
