@@ -34,11 +34,9 @@ static mosaic_result mosaic_png_pair_rows(
         int end = r;
         // Rows that unfilter to `a`'s: equal bytes below a row that is the same, or with a
         // filter that looks only left (None, Sub).
-        while (end < count && equal[end] && (*same_above || raw_b[(size_t)end * step] <= 1)) {
-            *same_above = 1;
-            end++;
-        }
+        while (end < count && equal[end] && (*same_above || raw_b[(size_t)end * step] <= 1)) end++;
         if (end > r) {
+            *same_above = 1;
             for (int k = r; k < end; k++) memcpy(out_b + (size_t)k * stride, out_a + (size_t)k * stride, row_size);
             fast->raw_start += (size_t)(end - r) * step;
             b->rows_left -= end - r;

@@ -232,21 +232,23 @@ public struct DiffMerge: Sendable {
         let order = results.indices.sorted { FileNames.precedes(results[$0].relativePath, results[$1].relativePath) }
         Self.permute(&results, by: order)
         origins = order.map { origins[$0] }
+        // Each name's bytes once: the key of the checks below and of the diff images.
+        let keys = results.map { FileNames.bytes(of: $0.relativePath) }
         var position: [[UInt8]: Int] = [:]
         for (i, path) in DiffShard.dealingOrder(results.map(\.relativePath)).enumerated() { position[FileNames.bytes(of: path)] = i }
         for (i, result) in results.enumerated() {
             let part = read[origins[i].part]
-            if i > 0, FileNames.bytes(of: results[i - 1].relativePath) == FileNames.bytes(of: result.relativePath) {
+            if i > 0, keys[i - 1] == keys[i] {
                 throw .damaged(path: part.path, reason: "pair \(FileNames.display(result.relativePath)) is in \(FileNames.display(read[origins[i - 1].part].path)) too")
             }
-            guard let at = position[FileNames.bytes(of: result.relativePath)], DiffShard(index: part.record.index, count: count).holds(position: at) else {
+            guard let at = position[keys[i]], DiffShard(index: part.record.index, count: count).holds(position: at) else {
                 throw .damaged(path: part.path, reason: "pair \(FileNames.display(result.relativePath)) is not shard \(part.record.index)/\(count)'s")
             }
         }
 
         var skipped: [(path: String, kind: String)] = []
         for file in first.record.skipped { skipped.append((try Self.name(file.path, bytes: file.pathBytes, in: first.path), file.kind)) }
-        let diffImageSources = results.map { sources[FileNames.bytes(of: $0.relativePath)] }
+        let diffImageSources = keys.map { sources[$0] }
         let comparison = FolderComparison(results: results, skippedSpecialFiles: skipped)
         results = []
         var options = ComparisonOptions(

@@ -34,13 +34,15 @@ public enum FileNames {
 
     /// The bytes the system knows the path by (escaped bytes restored).
     public static func bytes(of path: String) -> [UInt8] {
+        // No byte from 0xF4 on: no scalar of the escapes' plane, the UTF-8 as it is.
+        if !path.utf8.contains(where: { $0 >= 0xF4 }) { return Array(path.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
             if scalar.value >= escapeBase && scalar.value <= escapeBase + 0xFF {
                 out.append(UInt8(scalar.value - escapeBase))
             } else {
-                out.append(contentsOf: String(scalar).utf8)
+                UTF8.encode(scalar) { out.append($0) }
             }
         }
         return out

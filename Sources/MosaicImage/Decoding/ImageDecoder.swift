@@ -143,9 +143,11 @@ public struct ImageDecoder: Sendable {
     /// order (the first file's first): together where their codec shares work between
     /// two files (two PNGs of one size: `PNGCodec.decodePair`), else one after the other.
     public func decodePair(_ first: (bytes: [UInt8], path: String), _ second: (bytes: [UInt8], path: String)) throws(ImageDecodingError) -> (DecodedImage, DecodedImage) {
-        if let a = try? probeWithCodec(bytes: first.bytes, isWholeFile: true, path: first.path),
-            let b = try? probeWithCodec(bytes: second.bytes, isWholeFile: true, path: second.path),
-            a.codec.format == b.codec.format,
+        // A probe that fails or ends short: each decoded alone, which gives its error.
+        guard let a = try? probeWithCodec(bytes: first.bytes, isWholeFile: true, path: first.path),
+            let b = try? probeWithCodec(bytes: second.bytes, isWholeFile: true, path: second.path)
+        else { return (try decode(bytes: first.bytes, path: first.path), try decode(bytes: second.bytes, path: second.path)) }
+        if a.codec.format == b.codec.format,
             let requestA = try? request(a.info, path: first.path, minimumSize: nil),
             let requestB = try? request(b.info, path: second.path, minimumSize: nil),
             let pair = try a.codec.decodePair(
@@ -153,7 +155,11 @@ public struct ImageDecoder: Sendable {
         {
             return (Self.upright(pair.0, a.info.orientation), Self.upright(pair.1, b.info.orientation))
         }
-        return (try decode(bytes: first.bytes, path: first.path), try decode(bytes: second.bytes, path: second.path))
+        // One after the other, from the probes above.
+        return (
+            try decode(bytes: first.bytes, path: first.path, info: a.info, codec: a.codec, minimumSize: nil),
+            try decode(bytes: second.bytes, path: second.path, info: b.info, codec: b.codec, minimumSize: nil)
+        )
     }
 
     /// Decodes the files at two paths (a diff's pair) as `decode(_:)` decodes each, with the
