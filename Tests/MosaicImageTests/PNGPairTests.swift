@@ -32,22 +32,12 @@ import Testing
         return (Outcome(resultA, rows: outA), secondRead == 1 ? Outcome(resultB, rows: outB) : nil, Int(copied))
     }
 
-    /// A file decoded alone, as the codec decodes it (`mosaic_png_decode_streamed`, which
-    /// PNGStreamTests hold to libpng's whole read).
-    static func alone(_ bytes: [UInt8], width: Int, height: Int) -> Outcome {
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        let result = bytes.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { mosaic_png_decode_streamed(input.baseAddress, input.count, $0.baseAddress, width * 4, Int32(width), Int32(height)) }
-        }
-        return Outcome(result, rows: out)
-    }
-
     /// Reads the pair together and expects each outcome (rows, warnings, errors) as the
     /// file decoded alone gives it, and the second left unread only when the first
     /// failed; returns the rows copied.
     @discardableResult
     static func expectSame(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
-        let aloneA = alone(a, width: width, height: height), aloneB = alone(b, width: width, height: height)
+        let aloneA = PNGStreamTests.streamedWhole(a, width: width, height: height), aloneB = PNGStreamTests.streamedWhole(b, width: width, height: height)
         let (gotA, gotB, copied) = together(a, b, width: width, height: height)
         #expect(gotA == aloneA, "\(what), first: \(gotA) against \(aloneA)", sourceLocation: sourceLocation)
         if let gotB {
@@ -152,7 +142,7 @@ import Testing
             at += 12 + length
         }
         #expect(seen > 4)
-        #expect(Self.alone(damaged, width: width, height: height).status != MOSAIC_OK.rawValue)
+        #expect(PNGStreamTests.streamedWhole(damaged, width: width, height: height).status != MOSAIC_OK.rawValue)
         // Each file's own error, the first's first; a failed first leaves the second unread.
         Self.expectSame(good, damaged, width: width, height: height, "second damaged")
         Self.expectSame(damaged, good, width: width, height: height, "first damaged")

@@ -45,6 +45,16 @@ import Testing
         return Outcome(result, rows: out)
     }
 
+    /// The stream over the whole image in one call (`mosaic_png_decode_streamed`: what the
+    /// codec decodes a file with).
+    static func streamedWhole(_ bytes: [UInt8], width: Int, height: Int) -> Outcome {
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        let result = bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { mosaic_png_decode_streamed(input.baseAddress, input.count, $0.baseAddress, width * 4, Int32(width), Int32(height)) }
+        }
+        return Outcome(result, rows: out)
+    }
+
     /// The stream, in bands of `band` rows (the last one shorter).
     static func streamed(_ bytes: [UInt8], width: Int, height: Int, band: Int = 3, itself: UnsafeMutablePointer<Bool>? = nil) -> Outcome {
         var out = [UInt8](repeating: 0, count: width * height * 4)
@@ -72,11 +82,8 @@ import Testing
     /// reader (nil: either).
     static func expectSame(_ bytes: [UInt8], width: Int, height: Int, _ what: String, itself: Bool? = true, sourceLocation: SourceLocation = #_sourceLocation) {
         let reference = whole(bytes, width: width, height: height)
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        let streamedWhole = bytes.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { mosaic_png_decode_streamed(input.baseAddress, input.count, $0.baseAddress, width * 4, Int32(width), Int32(height)) }
-        }
-        #expect(Outcome(streamedWhole, rows: out) == reference, "\(what), whole: \(Outcome(streamedWhole, rows: out))", sourceLocation: sourceLocation)
+        let inOneCall = Self.streamedWhole(bytes, width: width, height: height)
+        #expect(inOneCall == reference, "\(what), whole: \(inOneCall)", sourceLocation: sourceLocation)
         for band in [1, 4, height] {
             var started = false
             let got = streamed(bytes, width: width, height: height, band: band, itself: &started)
