@@ -1,6 +1,6 @@
 // Temporary files and folders to remove when the program is interrupted. The signal
 // handler must be async-signal-safe: it only walks the table and calls unlink(), openat(),
-// getdents64, unlinkat() and _exit(), which is why it is written in C (Swift code may
+// getdents64, unlinkat(), nanosleep() and _exit(), which is why it is written in C (Swift code may
 // allocate or take runtime locks).
 //
 // The table has no fixed size: it is a list of chunks of slots. A chunk is filled in
@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
@@ -121,10 +123,22 @@ static int mosaic_remove_tree_at(int parent, const char *name, int depth) {
 #endif
 
 /// Removes a registered path: a file, a folder with everything in it, or an empty folder.
+/// On an interrupt the other threads run on while the handler removes a folder (a tile
+/// pyramid's workers still writing into the staged folder): a file they make after the
+/// last pass leaves it not empty, so the folder is gone over again, a millisecond later,
+/// until it goes (the workers' pace is far below the passes').
 static int mosaic_temp_remove_slot(const char *path, sig_atomic_t kind) {
     if (kind == MOSAIC_TEMP_EMPTY_FOLDER) return rmdir(path) == 0;
 #if defined(__linux__)
-    if (kind == MOSAIC_TEMP_FOLDER) return mosaic_remove_tree_at(AT_FDCWD, path, 0);
+    if (kind == MOSAIC_TEMP_FOLDER) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            if (mosaic_remove_tree_at(AT_FDCWD, path, 0)) return 1;
+            if (errno != ENOTEMPTY && errno != EEXIST) return 0;
+            struct timespec pause = {0, 1000000};
+            nanosleep(&pause, NULL);
+        }
+        return 0;
+    }
 #else
     (void)kind;
 #endif
@@ -160,9 +174,13 @@ void mosaic_set_progress_line(int active) { mosaic_progress_line = active; }
 /// moving the previous folder aside and putting the new one in its place.
 static atomic_int mosaic_deferring = 0;
 static atomic_int mosaic_deferred = 0;
+/// Set by the handler before it looks at `mosaic_deferring`: a folder maker that holds the
+/// handler back and then sees it makes nothing (mosaic_make_folder).
+static atomic_int mosaic_interrupted = 0;
 
 static void mosaic_temp_on_signal(int number) {
     atomic_store(&mosaic_deferred, number);
+    atomic_store(&mosaic_interrupted, 1);
     if (atomic_load(&mosaic_deferring) > 0) return;
     mosaic_temp_remove_all();
     // Clear the progress line, so that the shell's prompt starts on a clean line.
@@ -179,6 +197,20 @@ void mosaic_defer_interrupts(int defer) {
         int number = atomic_load(&mosaic_deferred);
         if (number) mosaic_temp_on_signal(number);
     }
+}
+
+int mosaic_make_folder(const char *path, unsigned int mode) {
+    mosaic_defer_interrupts(1);
+    int made = -1;
+    if (atomic_load(&mosaic_interrupted)) {
+        errno = EINTR;
+    } else {
+        made = mkdir(path, (mode_t)mode);
+    }
+    int saved = errno;
+    mosaic_defer_interrupts(0);
+    errno = saved;
+    return made;
 }
 
 uint32_t mosaic_crc32(uint32_t crc, const void *bytes, size_t count) {

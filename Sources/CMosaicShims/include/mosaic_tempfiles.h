@@ -30,6 +30,12 @@ void mosaic_temp_unregister(const char *path);
 /// interrupt that came meanwhile is acted on now (the cleanup, then the exit). Nests.
 void mosaic_defer_interrupts(int defer);
 
+/// mkdir(path, mode), unless an interrupt is being acted on: then -1 with errno EINTR. Held
+/// against the interrupt handler (as the deferred renames are), so that no folder is made
+/// after the handler removed it: a worker still writing when another thread took the
+/// signal would otherwise make a staged folder again, empty, and leave it.
+int mosaic_make_folder(const char *path, unsigned int mode);
+
 /// The CRC-32 (zlib's and gzip's polynomial) of `count` bytes following bytes whose CRC
 /// is `crc` (0 to start), by ISA-L.
 uint32_t mosaic_crc32(uint32_t crc, const void *bytes, size_t count);

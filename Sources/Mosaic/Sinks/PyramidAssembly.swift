@@ -112,7 +112,7 @@ public enum PyramidAssembly {
         // until the pyramid is in place.
         var tiles = 0
         let writer = TileWriter(
-            format: options.format, hasAlpha: first.hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
+            format: options.format, root: staged.path, hasAlpha: first.hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
             blank: options.skipBlankTiles ? first.background : nil)
         for shard in shards {
             for relative in shard.record.files.keys.sorted() where PyramidFiles.isTile(relative) {

@@ -283,7 +283,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         // A shard builds the levels of its plan, of its strip.
         let sizes = shard.map { Array(allSizes.prefix($0.levels)) } ?? allSizes
         let writer = TileWriter(
-            format: options.format, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
+            format: options.format, root: staged.path, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
             blank: options.skipBlankTiles ? background : nil, recording: shard == nil ? nil : staged.path)
         self.writer = writer
         let root = staged.path, format = self.format, options = self.options, base = size, levelCount = allSizes.count
@@ -344,9 +344,8 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             do {
                 try handOver.write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.handOver))
                 for extra in shardExtras {
-                    let path = staged.path + "/" + extra.path
-                    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                    try extra.data.write(to: URL(fileURLWithPath: path))
+                    try StagedFolder.makeFolders((extra.path as NSString).deletingLastPathComponent, in: staged.path)
+                    try extra.data.write(to: URL(fileURLWithPath: staged.path + "/" + extra.path))
                 }
                 try record.encoded.write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.shardRecord))
                 try staged.commit()

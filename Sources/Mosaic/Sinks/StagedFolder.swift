@@ -32,6 +32,22 @@ public final class StagedFolder {
         }
     }
 
+    /// Makes the folders of `relative` (folders inside the staged folder `root`) that are
+    /// missing, one at a time under `root`, never `root` itself: a worker still writing
+    /// tiles after an interrupt removed the staged folder fails instead of making it again
+    /// (`withIntermediateDirectories` made it again, and the interrupted run left it).
+    ///
+    /// - Throws: `ImageEncodingError.cannotCreate` with the system's reason.
+    static func makeFolders(_ relative: String, in root: String) throws(ImageEncodingError) {
+        var path = root
+        for component in relative.split(separator: "/") {
+            path += "/" + component
+            guard OutputFolders.makeFolder(path, mode: 0o777) || errno == EEXIST else {
+                throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
     /// Creates the hidden folder beside `destination`, with `marker` in it.
     ///
     /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.

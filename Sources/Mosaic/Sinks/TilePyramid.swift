@@ -244,6 +244,8 @@ final class TileWriter: @unchecked Sendable {
     let skipped = Locked(0)
     /// With `--skip-blank-tiles`: the background a tile left out holds.
     let blank: RGBA?
+    /// The folder the tiles go in (a staged folder, already made).
+    let root: String
     /// Folders made so far (by the caller's thread only).
     private var madeFolders: Set<String> = []
     /// A shard's writer: the folder whose tiles' checksums it keeps.
@@ -252,8 +254,9 @@ final class TileWriter: @unchecked Sendable {
     /// lists it.
     let checksums = Locked<[String: String]>([:])
 
-    init(format: TileFormat, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil, recording folder: String? = nil) {
+    init(format: TileFormat, root: String, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil, recording folder: String? = nil) {
         self.format = format
+        self.root = root
         self.hasAlpha = hasAlpha
         self.compressionLevel = compressionLevel
         self.blank = blank
@@ -261,15 +264,15 @@ final class TileWriter: @unchecked Sendable {
         slots = DispatchSemaphore(value: max(1, threads))
     }
 
-    /// Makes the folder `path` goes in, once.
+    /// Makes the folder `path` goes in, once: the folders under `root` (the staged
+    /// folder, which is never made again here: `StagedFolder.makeFolders`).
     func makeFolder(for path: String) throws(ImageEncodingError) {
         let parent = (path as NSString).deletingLastPathComponent
         guard !madeFolders.contains(parent) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotCreate(path: parent, reason: (error as NSError).localizedDescription)
+        guard parent.hasPrefix(root + "/") else {
+            throw .cannotCreate(path: parent, reason: "not inside the pyramid's folder \(root)")
         }
+        try StagedFolder.makeFolders(String(parent.dropFirst(root.count + 1)), in: root)
         madeFolders.insert(parent)
     }
 

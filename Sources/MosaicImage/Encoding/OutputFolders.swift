@@ -1,4 +1,6 @@
+import CMosaicShims
 import MosaicSync
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,11 +33,18 @@ public enum OutputFolders {
     /// that follows, which names its file and the system's reason.
     public static func createParents(of path: String) {
         for folder in folders(above: path) where FileNames.status(folder) == nil {
-            let made = FileNames.withSystemPath(folder) { mkdir($0, 0o755) } == 0
+            let made = makeFolder(folder, mode: 0o755)
             guard made else { return }
             created.withLock { $0.append(folder) }
             TemporaryFiles.register(emptyFolder: folder)
         }
+    }
+
+    /// Makes one folder (`mkdir`), unless an interrupt is being acted on: a thread still
+    /// writing while another removes the run's temporary folders never makes one again
+    /// (`mosaic_make_folder`). False with `errno` set when not made.
+    public static func makeFolder(_ path: String, mode: mode_t) -> Bool {
+        FileNames.withSystemPath(path) { mosaic_make_folder($0, UInt32(mode)) } == 0
     }
 
     /// Removes the folders this process made that are still empty, innermost first (at the
