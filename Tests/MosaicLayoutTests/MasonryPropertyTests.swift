@@ -1,7 +1,7 @@
 import MosaicLayout
 import Testing
 
-/// The invariants of DESIGN.md over 1,000 seeded random boards: 0 to 500 cards, 1 to 12
+/// The invariants of the layout contract (docs/ARCHITECTURE.md) over 1,000 seeded random boards: 0 to 500 cards, 1 to 12
 /// columns, random spacings, insets, sections, directions, orders and pagination, and
 /// extreme aspect ratios (1x10000, 10000x1).
 @Suite struct MasonryPropertyTests {

@@ -2,7 +2,7 @@ import MosaicLayout
 import Testing
 
 extension MasonryPropertyTests {
-    /// The invariants every layout keeps (DESIGN.md): each input once, elements inside the
+    /// The invariants every layout keeps (docs/ARCHITECTURE.md, the layout contract): each input once, elements inside the
     /// page and cards inside the content, no overlap, pages within the maximum but for an
     /// element longer than a page alone, and band queries equal to a brute-force filter.
     static func checkShared(_ layout: some BoardLayout, board: Board, seed: UInt64) throws {
