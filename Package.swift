@@ -1,6 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// mosaic is licensed under the Apache License 2.0: see LICENSE.
+
 // CI (and anyone who sets MOSAIC_WARNINGS_AS_ERRORS) builds the package's own targets with
 // warnings as errors; dependencies keep their warnings to themselves.
 let warnings: [SwiftSetting] =

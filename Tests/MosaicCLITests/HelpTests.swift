@@ -37,6 +37,24 @@ import Testing
         for option in options { #expect(option.contains("default"), "--\(option.prefix(30))") }
     }
 
+    /// Before: one list of 24 options whose help ran to 1,108 characters (a paragraph for
+    /// --merge); now grouped by what they decide, each said in a line or two.
+    @Test func diffHelpIsGroupedInShortLines() throws {
+        let help = try Self.check(["diff", "--help"], against: "diff-help.txt")
+        for heading in ["COMPARISON:", "TOLERANCE:", "REPORTS:", "APPROVAL:", "SHARDS:"] { #expect(help.contains(heading), "\(heading)") }
+        // At 80 columns an option's entry (its name line and its help) takes at most 4 lines.
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        var entry: [Substring] = []
+        for line in lines + ["  --end"] {
+            if line.hasPrefix("  -") || !line.hasPrefix(" ") {
+                #expect(entry.count <= 4, "\(entry.joined(separator: "\n"))")
+                entry = line.hasPrefix("  -") ? [line] : []
+            } else if !entry.isEmpty {
+                entry.append(line)
+            }
+        }
+    }
+
     /// Before: the top-level help said mosaic made sheets "as PNG" (it writes five sheet
     /// formats and two pyramids, and compares images).
     @Test func topLevelHelpIsTrue() throws {
