@@ -33,5 +33,5 @@ struct MosaicCommand: ParsableCommand {
         commandName: "mosaic",
         abstract: "Masonry contact sheets of photos, as PNG.",
         version: versionLine,
-        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self])
+        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self, CacheCommand.self])
 }

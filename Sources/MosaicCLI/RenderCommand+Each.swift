@@ -86,10 +86,13 @@ extension RenderCommand {
             sheetCount = plan.sheets.count
             // Before any work: every sheet's outputs are no folders, no inputs, not each other's.
             var jobs: [RenderJob] = []
+            let cardCache = try cache.open(quiet: quiet)
+            defer { CacheArguments.finish(cardCache, quiet: quiet) }
             for sheet in plan.sheets {
                 var request = pyramid.request(output: sheet.destination, json: sheet.json)
                 request.isFromTemplate = true
-                let job = try RenderJob(request: request, options: options, inputs: input.inputs + input.listFiles)
+                var job = try RenderJob(request: request, options: options, inputs: input.inputs + input.listFiles)
+                job.cache = cardCache
                 try job.checkOutputs()
                 jobs.append(job)
             }

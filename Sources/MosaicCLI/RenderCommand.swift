@@ -15,6 +15,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Colours and cards") var look: LookArguments
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
+    @OptionGroup(title: "Card cache") var cache: CacheArguments
 
     @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write: NAME.png (pages: NAME-1.png, NAME-2.png, ...), .jpg, .webp or .avif (paginated past the format's limit), a NAME.pdf of printed pages, a NAME.dzi pyramid, or the folder of a IIIF one; - for standard output (one page; --format names its kind). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
     var output: String?
@@ -54,8 +55,10 @@ struct RenderCommand: ParsableCommand {
         let options = self.options
         let started = Date()
         try reportingErrors {
-            let job = try self.job(options)
+            var job = try self.job(options)
             if output == "-" || json == "-" { _ = try Terminal.standardOutputStream() }  // closed at start: refused now
+            job.cache = try cache.open(quiet: quiet)
+            defer { CacheArguments.finish(job.cache, quiet: quiet) }
             // Before any work: the outputs are no folders, no inputs named, not each other.
             try job.checkOutputs(listed: input.listedCatalog)
             let (contactSheet, warned) = try makeSheet(job.sheetOptions, job: job)

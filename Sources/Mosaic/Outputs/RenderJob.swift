@@ -23,6 +23,8 @@ public struct RenderJob: Sendable {
     /// The files and folders named as inputs (and lists of files read): an output may
     /// replace none of them, nor anything under them.
     public var inputs: [String]
+    /// Cards kept between runs (`CardCache`), when one is used.
+    public var cache: CardCache?
 
     /// - Throws: `OutputRequestError` when the request does not suit its kind (a usage
     ///   error: a destination named wrongly, settings that do not go together).
@@ -92,6 +94,7 @@ public struct RenderJob: Sendable {
         let plan = try output.plan(sheet, check: baseCheck(catalog: sheet.catalog))
         var renderer = SheetRenderer(sheet: sheet)
         renderer.rows = plan.rows
+        renderer.cache = cache
         var summary = try renderer.render(into: plan.sink, commit: false, progress: progress)
         summary.files = plan.files
         if plan.refusesAllFailed && summary.rendered == 0 && !summary.failures.isEmpty {
