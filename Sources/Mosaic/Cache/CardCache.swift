@@ -32,6 +32,9 @@ public final class CardCache: Sendable {
     /// What the entries were made by: a different version never reads them.
     public let codeVersion: String
     let hostFolder: String
+    /// Nanoseconds a file must be left unwritten before its identity is indexed
+    /// (`ContentIdentity.settling`; tests shorten it).
+    let settling: Int64
 
     struct State: Sendable {
         var hits = 0
@@ -50,7 +53,12 @@ public final class CardCache: Sendable {
     ///
     /// - Throws: `CacheError.untrusted` when another user can write the folder or owns it;
     ///   `.unusable` when it cannot be made or written.
-    public init(folder: String, sizeLimit: Int = CardCache.defaultSizeLimit, codeVersion: String) throws(CacheError) {
+    public convenience init(folder: String, sizeLimit: Int = CardCache.defaultSizeLimit, codeVersion: String) throws(CacheError) {
+        try self.init(folder: folder, sizeLimit: sizeLimit, codeVersion: codeVersion, settling: ContentIdentity.settling)
+    }
+
+    init(folder: String, sizeLimit: Int = CardCache.defaultSizeLimit, codeVersion: String, settling: Int64) throws(CacheError) {
+        self.settling = settling
         self.folder = folder
         self.sizeLimit = max(0, sizeLimit)
         self.codeVersion = codeVersion
@@ -126,7 +134,7 @@ public final class CardCache: Sendable {
         guard let bytes = try? FileBytes.read(path).bytes, let after = FileNames.status(path) else { return nil }
         let digest = ContentDigest(of: bytes)
         // Indexed only when the file did not change while it was read and has settled.
-        if ContentIdentity(after) == identity, identity.size == bytes.count, identity.isSettled(now: ContentIdentity.now()) {
+        if ContentIdentity(after) == identity, identity.size == bytes.count, identity.isSettled(now: ContentIdentity.now(), after: settling) {
             var writer = EntryWriter(magic: Self.identityMagic)
             Self.writeIdentity(identity, into: &writer)
             writer.data(FileNames.bytes(of: path))

@@ -38,7 +38,7 @@ struct ContentIdentity: Hashable, Sendable {
 
     /// True when the file was last written long enough before `now` (nanoseconds since
     /// 1970) for its identity to stand for its content.
-    func isSettled(now: Int64) -> Bool { now - max(modified, changed) > Self.settling }
+    func isSettled(now: Int64, after settling: Int64 = ContentIdentity.settling) -> Bool { now - max(modified, changed) > settling }
 
     static func now() -> Int64 {
         var time = timespec()
