@@ -68,7 +68,8 @@ struct RenderCommand: ParsableCommand {
 
     /// Draws a laid-out sheet and commits it: its warnings and notes first, the progress
     /// bar, the closing summary line.
-    func draw(_ contactSheet: ContactSheet, job: RenderJob, alreadyWarned warned: Set<CardProblem>, started: Date) throws {
+    @discardableResult
+    func draw(_ contactSheet: ContactSheet, job: RenderJob, alreadyWarned warned: Set<CardProblem>, started: Date) throws -> RenderSummary {
         let options = job.options
         // The sheet's copy (its entries in a temporary file): the catalog read is gone.
         let catalog = contactSheet.catalog
@@ -96,6 +97,7 @@ struct RenderCommand: ParsableCommand {
         if !quiet {
             report(result.summary, catalog: catalog, written: result.written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
         }
+        return result.summary
     }
 
     /// The inputs read, their problems named, laid out; and the problems already named. The

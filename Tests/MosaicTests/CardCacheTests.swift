@@ -252,3 +252,55 @@ import Glibc
         #expect(CacheUsage(folder: dir + "/cache").entries == 0)
     }
 }
+
+/// Incremental outputs: a sheet whose inputs, options and files are as this machine last
+/// wrote them is left as it is; anything else draws it again, byte-identical to a run
+/// without the cache.
+@Suite(.serialized) struct UnchangedSheetTests {
+    static func inode(_ path: String) -> (UInt64, Int) {
+        let status = FileNames.status(path)
+        return (UInt64(status?.st_ino ?? 0), Int(status?.st_mtim.tv_nsec ?? 0) + Int(status?.st_mtim.tv_sec ?? 0) * 1_000_000_000)
+    }
+
+    static func cache(_ dir: String) throws -> CardCache { try CardCache(folder: dir + "/cache", codeVersion: "test", settling: 0) }
+
+    @Test func anUnchangedSheetIsLeftAsItIs() throws {
+        let dir = try CardCacheTests.folder("unchanged")
+        try FileManager.default.removeItem(atPath: dir + "/photos/truncated.jpg")  // a warning: never recorded
+        let first = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        #expect(!first.unchanged)
+        let before = Self.inode(dir + "/sheet.png")
+        let second = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        #expect(second.unchanged && second.rendered == 5 && second.files == [dir + "/sheet.png"])
+        #expect(Self.inode(dir + "/sheet.png") == before)
+    }
+
+    @Test func aSheetWithAWarningIsAlwaysDrawn() throws {
+        let dir = try CardCacheTests.folder("warned")
+        try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        let second = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        #expect(!second.unchanged && second.warnings.count == 1)
+    }
+
+    @Test(arguments: ["photo replaced", "photo added", "option changed", "output edited", "output removed", "caption changed"])
+    func aChangeDrawsTheSheetAgain(change: String) throws {
+        let dir = try CardCacheTests.folder("change-\(change.split(separator: " ").joined(separator: "-"))")
+        try FileManager.default.removeItem(atPath: dir + "/photos/truncated.jpg")
+        try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        var options = CardCacheTests.options()
+        switch change {
+        case "photo replaced":
+            try FileManager.default.removeItem(atPath: dir + "/photos/coins.png")
+            try FileManager.default.copyItem(atPath: CardCacheTests.samples + "/horse.png", toPath: dir + "/photos/coins.png")
+        case "photo added": try FileManager.default.copyItem(atPath: CardCacheTests.samples + "/horse.png", toPath: dir + "/photos/horse.png")
+        case "option changed": options.style.cornerRadius += 3
+        case "output edited": try Data("not the sheet".utf8).write(to: URL(fileURLWithPath: dir + "/sheet.png"))
+        case "output removed": try FileManager.default.removeItem(atPath: dir + "/sheet.png")
+        default: options.caption = .none
+        }
+        let again = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", options: options, cache: try Self.cache(dir))
+        #expect(!again.unchanged)
+        try CardCacheTests.render(dir + "/photos", to: dir + "/plain.png", options: options, cache: nil)
+        #expect(try CardCacheTests.bytes(dir + "/sheet.png") == CardCacheTests.bytes(dir + "/plain.png"))
+    }
+}

@@ -122,6 +122,13 @@ public final class CardCache: Sendable {
     /// returned so the decoder need not read them again). Nil when the file cannot be read
     /// (the decode names the problem).
     func contentDigest(of path: String) -> (digest: ContentDigest, bytes: [UInt8]?)? {
+        contentDigestAndIdentity(of: path).map { ($0.digest, $0.bytes) }
+    }
+
+    /// As `contentDigest(of:)`, with the identity the index matched when it served the
+    /// digest (nil when the bytes were read): a caller that reads the file afterwards checks
+    /// that the identity still holds (`stillIdentical`) before storing what it made of them.
+    func contentDigestAndIdentity(of path: String) -> (digest: ContentDigest, bytes: [UInt8]?, identity: ContentIdentity?)? {
         guard let before = FileNames.status(path), (before.st_mode & S_IFMT) == S_IFREG else { return nil }
         let identity = ContentIdentity(before)
         let indexPath = identityPath(identity, path: path)
@@ -129,7 +136,7 @@ public final class CardCache: Sendable {
             let stored = Self.readIdentity(&reader), stored == identity, let recordedPath = reader.data(),
             recordedPath == FileNames.bytes(of: path), let digest = reader.digest(), reader.isAtEnd
         {
-            return (digest, nil)
+            return (digest, nil, identity)
         }
         guard let bytes = try? FileBytes.read(path).bytes, let after = FileNames.status(path) else { return nil }
         let digest = ContentDigest(of: bytes)
@@ -141,7 +148,13 @@ public final class CardCache: Sendable {
             writer.digest(digest)
             store(writer.sealed(), at: indexPath)
         }
-        return (digest, bytes)
+        return (digest, bytes, nil)
+    }
+
+    /// True when the file at `path` still has `identity` (not written since): bytes read
+    /// from it in between were the content the index names.
+    func stillIdentical(_ path: String, _ identity: ContentIdentity) -> Bool {
+        FileNames.status(path).map(ContentIdentity.init) == identity
     }
 
     static let identityMagic = "MOSAIC-I1"

@@ -100,6 +100,7 @@ struct CardDecoding: Sendable {
         let source: Bitmap
         let extent: ImageExtent
         var storeKey: ContentDigest?
+        var servedIdentity: ContentIdentity?
         if let bitmap = card.entry.bitmap {
             source = bitmap
             extent = (0, 0, Double(bitmap.width), Double(bitmap.height))
@@ -112,8 +113,9 @@ struct CardDecoding: Sendable {
             // A card kept by an earlier run: no decode at all.
             var cached: (key: ContentDigest, bytes: [UInt8]?)?
             if let cache, let info = card.entry.info, let version = decoder.codecs.codec(of: info.format)?.cacheVersion,
-                let content = cache.contentDigest(of: card.entry.path)
+                let content = cache.contentDigestAndIdentity(of: card.entry.path)
             {
+                servedIdentity = content.identity
                 let key = cardKey(target: target, scaling: scaling, minimum: minimum, codec: version).key(content: content.digest, codeVersion: cache.codeVersion)
                 if let hit = cache.card(key) {
                     result.image = hit.image
@@ -147,7 +149,12 @@ struct CardDecoding: Sendable {
         case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter, extent: extent)
         }
         result.imageOrigin = target.origin
-        if let cache, let storeKey, let image = result.image { cache.store(CachedCard(image: image, warning: result.warning), for: storeKey) }
+        // Stored only when the bytes decoded were the content the key names: read with the
+        // digest, or read later from a file whose identity has not moved since the index
+        // vouched for it.
+        if let cache, let storeKey, let image = result.image, servedIdentity.map({ cache.stillIdentical(card.entry.path, $0) }) ?? true {
+            cache.store(CachedCard(image: image, warning: result.warning), for: storeKey)
+        }
     }
 
     /// Everything besides the file's content that decides the card's pixels.

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `mosaic render` with the card cache, `--each` with unchanged sheets, and `mosaic cache`.
+@Suite(.serialized) struct CacheCommandTests {
+    static func folder(_ name: String) throws -> String {
+        let dir = NSTemporaryDirectory() + "mosaic-cache-cli-\(name)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        for album in ["a", "b", "c"] {
+            try FileManager.default.createDirectory(atPath: "\(dir)/albums/\(album)", withIntermediateDirectories: true)
+            for file in ["coffee.jpg", "coins.png"] {
+                try FileManager.default.copyItem(atPath: CLI.sampleImages + "/" + file, toPath: "\(dir)/albums/\(album)/\(file)")
+            }
+        }
+        return dir
+    }
+
+    @Test func aSecondRenderLeavesTheSheetAndSaysSo() throws {
+        let dir = try Self.folder("render")
+        let environment = ["MOSAIC_CACHE": "on", "XDG_CACHE_HOME": dir + "/xdg"]
+        let first = try CLI.run(["render", dir + "/albums/a", "-o", dir + "/a.png"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/xdg/mosaic/CACHEDIR.TAG"))
+        let second = try CLI.run(["render", dir + "/albums/a", "-o", dir + "/a.png"], environment: environment)
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("unchanged: 2 images ->") && second.stderr.contains("left as it was"), "\(second.stderr)")
+        let plain = try CLI.run(["render", dir + "/albums/a", "-o", dir + "/plain.png", "--no-cache"], environment: environment)
+        #expect(plain.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png")) == Data(contentsOf: URL(fileURLWithPath: dir + "/plain.png")))
+        let shown = try CLI.run(["cache"], environment: environment)
+        #expect(shown.status == 0 && shown.stdout.contains("cards: 2"), "\(shown.stdout)")
+        let cleared = try CLI.run(["cache", "--clear"], environment: environment)
+        #expect(cleared.status == 0 && cleared.stdout.contains("cleared"))
+        #expect(try CLI.run(["cache"], environment: environment).stdout.contains("cards: 0"))
+    }
+
+    @Test func eachRewritesOnlyTheSheetsWhoseInputsChanged() throws {
+        let dir = try Self.folder("each")
+        let environment = ["MOSAIC_CACHE": "on", "XDG_CACHE_HOME": dir + "/xdg"]
+        let arguments = ["render", dir + "/albums", "--each", "-o", dir + "/sheets/{folder}.png"]
+        #expect(try CLI.run(arguments, environment: environment).status == 0)
+        let inodes = try ["a", "b", "c"].map { try FileManager.default.attributesOfItem(atPath: "\(dir)/sheets/\($0).png")[.systemFileNumber] as? Int }
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/horse.png", toPath: dir + "/albums/b/horse.png")
+        let again = try CLI.run(arguments, environment: environment)
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("3 of 3 sheets written (2 unchanged, left as they were)"), "\(again.stderr)")
+        let after = try ["a", "b", "c"].map { try FileManager.default.attributesOfItem(atPath: "\(dir)/sheets/\($0).png")[.systemFileNumber] as? Int }
+        #expect(after[0] == inodes[0] && after[2] == inodes[2] && after[1] != inodes[1])
+    }
+
+    @Test func badCacheOptionsAreUsageErrors() throws {
+        let size = try CLI.run(["render", CLI.sampleImages, "--cache-size", "lots"])
+        #expect(size.status == 64 && size.stderr.contains("--cache-size: not a size: lots"), "\(size.stderr)")
+        let both = try CLI.run(["render", CLI.sampleImages, "--cache", "/tmp/x", "--no-cache"])
+        #expect(both.status == 64 && both.stderr.contains("--no-cache and --cache"), "\(both.stderr)")
+    }
+
+    @Test func aCacheFolderOtherUsersCanWriteIsRefused() throws {
+        let dir = try Self.folder("untrusted")
+        try FileManager.default.createDirectory(atPath: dir + "/shared", withIntermediateDirectories: true)
+        chmod(dir + "/shared", 0o777)
+        let result = try CLI.run(["render", dir + "/albums/a", "-o", dir + "/a.png", "--cache", dir + "/shared"], environment: ["MOSAIC_CACHE": "on"])
+        #expect(result.status != 0 && result.stderr.contains("other users can write it"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.png"))
+    }
+}
