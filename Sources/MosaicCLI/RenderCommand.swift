@@ -46,11 +46,40 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         try SheetArguments.checkOutputNames([("--output", output), ("--json", json)])
+        if watch {
+            if input.filesFrom != nil { throw ValidationError("--watch watches folders and files named as inputs: not a --files-from list") }
+            if output == "-" || json == "-" { throw ValidationError("--watch writes files: not - (standard output)") }
+        }
         if each { try validateEach() }
         _ = try job(options)
     }
 
+    @Flag(help: "After rendering, render again whenever an input changes (Ctrl-C stops).")
+    var watch = false
+
     func run() throws {
+        try renderOnce()
+        guard watch else { return }
+        let outputs = [output ?? "sheet.png", json].compactMap { $0 }
+        let watcher: InputWatcher
+        do {
+            watcher = try InputWatcher(inputs: input.inputs, outputs: outputs, recursive: input.recursive)
+        } catch {
+            printError("error: --watch: \(error)")
+            throw ExitCode(1)
+        }
+        while true {
+            let changed = watcher.wait()
+            if !quiet, let first = changed.first {
+                printError("changed: \(FileNames.display(first))" + (changed.count > 1 ? " and \(changed.count - 1) more" : ""))
+            }
+            // A run that fails has said why; the next change gets another.
+            do { try renderOnce() } catch let error as ExitCode where error.rawValue != 64 {}
+        }
+    }
+
+    /// One render: the sheet (or with --each, the sheets).
+    func renderOnce() throws {
         if each { return try runEach() }
         let options = self.options
         let started = Date()
