@@ -64,3 +64,49 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/a.png"))
     }
 }
+
+/// `mosaic render --watch`: renders, then again after each change of its inputs.
+@Suite struct WatchTests {
+    @Test func aChangedFolderIsRenderedAgainAndCtrlCLeavesTheLastSheet() throws {
+        let dir = NSTemporaryDirectory() + "mosaic-watch-\(getpid())"
+        try? FileManager.default.removeItem(atPath: dir)
+        try FileManager.default.createDirectory(atPath: dir + "/photos", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coffee.jpg", toPath: dir + "/photos/coffee.jpg")
+        let process = Process()
+        process.executableURL = CLI.productsDirectory.appendingPathComponent("mosaic")
+        process.arguments = ["render", dir + "/photos", "-o", dir + "/sheet.png", "--watch"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["MOSAIC_CACHE": "off"]) { $1 }
+        let log = dir + "/log.txt"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        func waitFor(_ text: String, count: Int) -> Bool {
+            for _ in 0..<600 {
+                let seen = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if seen.components(separatedBy: text).count - 1 >= count { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+        #expect(waitFor("rendered 1 image", count: 1))
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/photos/coins.png")
+        #expect(waitFor("rendered 2 images", count: 1), "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(text.contains("changed: \(dir)/photos/coins.png"))
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let sheet = try #require(FileManager.default.contents(atPath: dir + "/sheet.png"))
+        #expect(sheet.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func watchWantsFilesItCanWatch() throws {
+        let list = try CLI.run(["render", "--files-from", "-", "--watch"], input: CLI.sampleImages + "/coffee.jpg\n")
+        #expect(list.status == 64 && list.stderr.contains("--watch"), "\(list.stderr)")
+        let stdout = try CLI.run(["render", CLI.sampleImages, "-o", "-", "--watch"])
+        #expect(stdout.status == 64 && stdout.stderr.contains("--watch"), "\(stdout.stderr)")
+    }
+}
