@@ -14,6 +14,8 @@
 # Needs: a release build (swift build -c release), pip install blazediff
 # pybind11-pixelmatch pillow numpy.  Environment: RUNS=5, MOSAIC=<repo>/.build/release/mosaic.
 set -euo pipefail
+# Cold runs: no card cache (a second run would otherwise time cache hits).
+export MOSAIC_CACHE=off
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:-/tmp/diff-bench}
 runs=${RUNS:-5}

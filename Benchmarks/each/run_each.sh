@@ -6,6 +6,8 @@
 #   python3 Benchmarks/each/make_albums.py /tmp/bench-work/albums 40 50
 #   MOSAIC=.build/release/mosaic bash Benchmarks/each/run_each.sh /tmp/bench-work/albums
 set -euo pipefail
+# Cold runs: no card cache (a second run would otherwise time cache hits).
+export MOSAIC_CACHE=off
 albums=${1:?albums folder}
 mosaic=${MOSAIC:-.build/release/mosaic}
 runs=${RUNS:-3}

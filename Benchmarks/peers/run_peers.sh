@@ -59,6 +59,8 @@
 # they are skipped unless names are unique without extension and blank-free.
 
 set -euo pipefail
+# Cold runs: no card cache (a second run would otherwise time cache hits).
+export MOSAIC_CACHE=off
 SELF=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
 
 # ---------------------------------------------------------------- peers ----

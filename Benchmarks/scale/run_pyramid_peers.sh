@@ -11,6 +11,8 @@
 #            line cannot hold 100,000 names for vips arrayjoin).
 # Prints wall time, CPU and peak RSS of each (GNU time). MOSAIC names the binary.
 set -euo pipefail
+# Cold runs: no card cache (a second run would otherwise time cache hits).
+export MOSAIC_CACHE=off
 list=$1 columns=${2:-24}
 mosaic=${MOSAIC:-mosaic}
 work=$(mktemp -d /tmp/pyramid-peers.XXXXXX)

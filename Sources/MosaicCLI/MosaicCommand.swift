@@ -33,5 +33,5 @@ struct MosaicCommand: ParsableCommand {
         commandName: "mosaic",
         abstract: "Contact sheets and tile pyramids of photos, and visual diffs of images.",
         version: versionLine,
-        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self])
+        subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self, CacheCommand.self])
 }

@@ -46,6 +46,7 @@ extension RenderCommand {
         let (destination, map) = try eachTemplates()
         var failedSheets: [String] = []
         var sheetCount = 0
+        var unchangedSheets = 0
         try reportingErrors {
             let decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
             // Loaded once for every sheet.
@@ -86,10 +87,13 @@ extension RenderCommand {
             sheetCount = plan.sheets.count
             // Before any work: every sheet's outputs are no folders, no inputs, not each other's.
             var jobs: [RenderJob] = []
+            let cardCache = try cache.open(quiet: quiet)
+            defer { CacheArguments.finish(cardCache, quiet: quiet) }
             for sheet in plan.sheets {
                 var request = pyramid.request(output: sheet.destination, json: sheet.json)
                 request.isFromTemplate = true
-                let job = try RenderJob(request: request, options: options, inputs: input.inputs + input.listFiles)
+                var job = try RenderJob(request: request, options: options, inputs: input.inputs + input.listFiles)
+                job.cache = cardCache
                 try job.checkOutputs()
                 jobs.append(job)
             }
@@ -118,7 +122,7 @@ extension RenderCommand {
                         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
                     }
                     let (contactSheet, warned) = try layOut(catalog, options: jobs[i].sheetOptions, typesetter: typesetter)
-                    try draw(contactSheet, job: jobs[i], alreadyWarned: warned, started: started)
+                    if try draw(contactSheet, job: jobs[i], alreadyWarned: warned, started: started).unchanged { unchangedSheets += 1 }
                 } catch {
                     // One sheet's failure is named; the others are drawn, unless --strict.
                     if options.strict { throw error }
@@ -129,7 +133,8 @@ extension RenderCommand {
             }
             if !quiet, plan.sheets.count > 1 {
                 let written = plan.sheets.count - failedSheets.count
-                printError("\(written) of \(plan.sheets.count) sheets written" + (failedSheets.isEmpty ? "" : "; not written: " + failedSheets.map(FileNames.display).joined(separator: ", ")))
+                printError("\(written) of \(plan.sheets.count) sheets written" + (unchangedSheets > 0 ? " (\(unchangedSheets) unchanged, left as they were)" : "")
+                    + (failedSheets.isEmpty ? "" : "; not written: " + failedSheets.map(FileNames.display).joined(separator: ", ")))
             }
         }
         // Without --strict the run fails only when no sheet was written.

@@ -15,6 +15,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Colours and cards") var look: LookArguments
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
+    @OptionGroup(title: "Card cache") var cache: CacheArguments
 
     @Option(name: [.short, .long], help: ArgumentHelp("The sheet: NAME.png, .jpg, .webp, .avif, .pdf or .dzi; - for standard output (default: sheet.png).", valueName: "file"))
     var output: String?
@@ -45,17 +46,48 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         try SheetArguments.checkOutputNames([("--output", output), ("--json", json)])
+        if watch {
+            if input.filesFrom != nil { throw ValidationError("--watch watches folders and files named as inputs: not a --files-from list") }
+            if output == "-" || json == "-" { throw ValidationError("--watch writes files: not - (standard output)") }
+        }
         if each { try validateEach() }
         _ = try job(options)
     }
 
+    @Flag(help: "After rendering, render again whenever an input changes (Ctrl-C stops).")
+    var watch = false
+
     func run() throws {
+        try renderOnce()
+        guard watch else { return }
+        let outputs = [output ?? "sheet.png", json].compactMap { $0 }
+        let watcher: InputWatcher
+        do {
+            watcher = try InputWatcher(inputs: input.inputs, outputs: outputs, recursive: input.recursive)
+        } catch {
+            printError("error: --watch: \(error)")
+            throw ExitCode(1)
+        }
+        while true {
+            let changed = watcher.wait()
+            if !quiet, let first = changed.first {
+                printError("changed: \(FileNames.display(first))" + (changed.count > 1 ? " and \(changed.count - 1) more" : ""))
+            }
+            // A run that fails has said why; the next change gets another.
+            do { try renderOnce() } catch let error as ExitCode where error.rawValue != 64 {}
+        }
+    }
+
+    /// One render: the sheet (or with --each, the sheets).
+    func renderOnce() throws {
         if each { return try runEach() }
         let options = self.options
         let started = Date()
         try reportingErrors {
-            let job = try self.job(options)
+            var job = try self.job(options)
             if output == "-" || json == "-" { _ = try Terminal.standardOutputStream() }  // closed at start: refused now
+            job.cache = try cache.open(quiet: quiet)
+            defer { CacheArguments.finish(job.cache, quiet: quiet) }
             // Before any work: the outputs are no folders, no inputs named, not each other.
             try job.checkOutputs(listed: input.listedCatalog)
             let (contactSheet, warned) = try makeSheet(job.sheetOptions, job: job)
@@ -65,7 +97,8 @@ struct RenderCommand: ParsableCommand {
 
     /// Draws a laid-out sheet and commits it: its warnings and notes first, the progress
     /// bar, the closing summary line.
-    func draw(_ contactSheet: ContactSheet, job: RenderJob, alreadyWarned warned: Set<CardProblem>, started: Date) throws {
+    @discardableResult
+    func draw(_ contactSheet: ContactSheet, job: RenderJob, alreadyWarned warned: Set<CardProblem>, started: Date) throws -> RenderSummary {
         let options = job.options
         // The sheet's copy (its entries in a temporary file): the catalog read is gone.
         let catalog = contactSheet.catalog
@@ -93,6 +126,7 @@ struct RenderCommand: ParsableCommand {
         if !quiet {
             report(result.summary, catalog: catalog, written: result.written, alreadyWarned: warned, seconds: Date().timeIntervalSince(started))
         }
+        return result.summary
     }
 
     /// The inputs read, their problems named, laid out; and the problems already named. The

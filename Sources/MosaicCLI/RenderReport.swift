@@ -11,7 +11,7 @@ extension RenderCommand {
             let list = MissingScript.grouping(summary.missingCharacters).map(\.description).joined(separator: "; ")
             printError("warning: no font has these characters (drawn as boxes): \(list)")
         }
-        var line = "rendered \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"
+        var line = "\(summary.unchanged ? "unchanged:" : "rendered") \(summary.rendered) image\(summary.rendered == 1 ? "" : "s")"
         if !summary.failures.isEmpty {
             line += ", \(summary.failures.count) failed: " + summary.failures.map { FileNames.display($0.path) }.joined(separator: ", ")
         }
@@ -34,7 +34,7 @@ extension RenderCommand {
             let named = catalog.skippedFiles.prefix(3).map { FileNames.display(($0 as NSString).lastPathComponent) }
             line += "; skipped \(count) other file\(count == 1 ? "" : "s"): " + named.joined(separator: ", ") + (count > 3 ? " and \(count - 3) more" : "")
         }
-        line += " -> " + written
+        line += " -> " + written + (summary.unchanged ? ", left as it was" : "")
         line += " (\(String(format: "%.2f", seconds)) s)"
         printError(line)
     }

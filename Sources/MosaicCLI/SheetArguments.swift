@@ -109,7 +109,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
         printError("error: \(lines[0])")
         for line in lines.dropFirst() { printError("  " + line) }
         throw ExitCode(1)
-    } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure {
+    } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure || error is CacheError {
         printError("error: \(error)")
         throw ExitCode(1)
     }

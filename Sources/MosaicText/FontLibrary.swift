@@ -37,6 +37,9 @@ public final class FontLibrary: @unchecked Sendable {
     var fallbackFaces: [Face]? = nil
     /// Scalars that no face has, reported once.
     public var missingCharacters: Set<Unicode.Scalar> { lock.withLock { _ in missing } }
+    /// The font files opened so far ("path#index"), sorted: what a sheet laid out with this
+    /// library draws its text with.
+    public var openedFaces: [String] { lock.withLock { _ in faces.keys.sorted() } }
     var missing: Set<Unicode.Scalar> = []
 
     struct FallbackKey: Hashable {

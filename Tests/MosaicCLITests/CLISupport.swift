@@ -31,7 +31,8 @@ enum CLI {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("mosaic")
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        // No card cache unless a test asks for one: each run decodes, as the tests expect.
+        process.environment = ProcessInfo.processInfo.environment.merging(["MOSAIC_CACHE": "off"].merging(environment) { $1 }) { $1 }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = try standardOutput.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? out
@@ -63,6 +64,7 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, productsDirectory.appendingPathComponent("mosaic").path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["MOSAIC_CACHE": "off"]) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

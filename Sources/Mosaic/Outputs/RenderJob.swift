@@ -23,6 +23,8 @@ public struct RenderJob: Sendable {
     /// The files and folders named as inputs (and lists of files read): an output may
     /// replace none of them, nor anything under them.
     public var inputs: [String]
+    /// Cards kept between runs (`CardCache`), when one is used.
+    public var cache: CardCache?
 
     /// - Throws: `OutputRequestError` when the request does not suit its kind (a usage
     ///   error: a destination named wrongly, settings that do not go together).
@@ -40,6 +42,10 @@ public struct RenderJob: Sendable {
         try kind.validate(request, options: options)
         output = try kind.init(request, options: options)
     }
+
+    /// True when an unchanged sheet may be left as it is: pages written to files (not a
+    /// pyramid, not standard output), the map (if any) to a file.
+    var recordsSheet: Bool { kind.takesPages && !request.toStandardOutput && request.json != "-" }
 
     /// The sheet's options as the kind needs them laid out (`OutputKind.sheetOptions`): lay
     /// the sheet out with these.
@@ -89,9 +95,19 @@ public struct RenderJob: Sendable {
     public func render(
         _ sheet: ContactSheet, progress: (@Sendable (RenderProgress) -> Void)? = nil, failing: (RenderSummary) -> Void = { _ in }
     ) throws(SheetError) -> Result {
+        // A sheet whose every input and option is what this machine last wrote it from,
+        // with its files as written: left as it is.
+        let fingerprint = recordsSheet ? cache?.sheetFingerprint(sheet, request: request) : nil
+        if let cache, let fingerprint, let unchanged = cache.unchangedSheet(fingerprint, destination: request.resolvedDestination) {
+            var summary = unchanged.summary
+            summary.unchanged = true
+            return Result(summary: summary, written: unchanged.written)
+        }
+        cache?.forgetSheet(destination: request.resolvedDestination)
         let plan = try output.plan(sheet, check: baseCheck(catalog: sheet.catalog))
         var renderer = SheetRenderer(sheet: sheet)
         renderer.rows = plan.rows
+        renderer.cache = cache
         var summary = try renderer.render(into: plan.sink, commit: false, progress: progress)
         summary.files = plan.files
         if plan.refusesAllFailed && summary.rendered == 0 && !summary.failures.isEmpty {
@@ -111,7 +127,12 @@ public struct RenderJob: Sendable {
         try commit(plan.sink) { stream throws(SheetError) in try sheet.writeImageMap(to: stream, output: plan.mapOutput, problems: failures) }
         for file in companions { try file.commit() }
         try plan.delivered()
-        return Result(summary: summary, written: plan.written(summary))
+        let written = plan.written(summary)
+        if let cache, let fingerprint, summary.failures.isEmpty, summary.warnings.isEmpty, summary.missingCharacters.isEmpty, companions.isEmpty {
+            let map = request.json.map { [$0] } ?? []
+            cache.recordSheet(fingerprint, destination: request.resolvedDestination, summary: summary, files: summary.files + map, written: written)
+        }
+        return Result(summary: summary, written: written)
     }
 
     /// The sink's pages and the map together.

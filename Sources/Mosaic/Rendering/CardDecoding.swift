@@ -37,12 +37,15 @@ struct CardDecoding: Sendable {
     let decoder: ImageDecoder
     /// Bytes of decoded pixels all workers may hold together.
     let budget: DecodeBudget
+    /// Cards kept between runs, when one is used.
+    let cache: CardCache?
 
     /// How much larger than its drawn size an image is decoded, at least (when the file is).
     static let filterHeadroom = 2
 
-    init(sheet: ContactSheet, budget: DecodeBudget = .shared) {
+    init(sheet: ContactSheet, budget: DecodeBudget = .shared, cache: CardCache? = nil) {
         self.sheet = sheet
+        self.cache = cache
         var decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict, codecs: sheet.options.codecs)
         decoder.manageColor = sheet.options.colorManagement
         self.decoder = decoder
@@ -96,6 +99,8 @@ struct CardDecoding: Sendable {
         minimum = Size(width: minimum.width * Self.filterHeadroom, height: minimum.height * Self.filterHeadroom)
         let source: Bitmap
         let extent: ImageExtent
+        var storeKey: ContentDigest?
+        var servedIdentity: ContentIdentity?
         if let bitmap = card.entry.bitmap {
             source = bitmap
             extent = (0, 0, Double(bitmap.width), Double(bitmap.height))
@@ -105,12 +110,30 @@ struct CardDecoding: Sendable {
             source = try pixels.make()
             extent = (0, 0, Double(source.width), Double(source.height))
         } else {
+            // A card kept by an earlier run: no decode at all.
+            var cached: (key: ContentDigest, bytes: [UInt8]?)?
+            if let cache, let info = card.entry.info, let version = decoder.codecs.codec(of: info.format)?.cacheVersion,
+                let content = cache.contentDigestAndIdentity(of: card.entry.path)
+            {
+                servedIdentity = content.identity
+                let key = cardKey(target: target, scaling: scaling, minimum: minimum, codec: version).key(content: content.digest, codeVersion: cache.codeVersion)
+                if let hit = cache.card(key) {
+                    result.image = hit.image
+                    result.warning = hit.warning.map { DecodingWarning(path: card.entry.path, message: $0.message, count: $0.count, isDataLoss: $0.isDataLoss) }
+                    result.imageOrigin = target.origin
+                    return
+                }
+                cached = (key, content.bytes)
+            }
+            storeKey = cached?.key
             let bytes = card.entry.info.map { decoder.decodedBytes($0, minimumSize: minimum) } ?? 0
             budget.reserve(bytes)
             defer { budget.release(bytes) }
             // The catalog's probe read the headers: the decode does not read them again.
             let decoded: DecodedImage
-            if let info = card.entry.info {
+            if let info = card.entry.info, let read = cached?.bytes {
+                decoded = try decoder.decode(bytes: read, path: card.entry.path, probed: info, minimumSize: minimum)
+            } else if let info = card.entry.info {
                 decoded = try decoder.decode(card.entry.path, probed: info, minimumSize: minimum)
             } else {
                 decoded = try decoder.decode(card.entry.path, minimumSize: minimum)
@@ -126,5 +149,27 @@ struct CardDecoding: Sendable {
         case .exact, .fit: result.image = source.resampled(width: target.width, height: target.height, filter: filter, extent: extent)
         }
         result.imageOrigin = target.origin
+        // Stored only when the bytes decoded were the content the key names: read with the
+        // digest, or read later from a file whose identity has not moved since the index
+        // vouched for it.
+        if let cache, let storeKey, let image = result.image, servedIdentity.map({ cache.stillIdentical(card.entry.path, $0) }) ?? true {
+            cache.store(CachedCard(image: image, warning: result.warning), for: storeKey)
+        }
+    }
+
+    /// Everything besides the file's content that decides the card's pixels.
+    func cardKey(target: Rect, scaling: ImageScaling, minimum: Size, codec: String) -> CardKey {
+        let options = sheet.options
+        var key = CardKey()
+        key.add("codec", codec)
+        key.add("size", "\(target.width)x\(target.height)")
+        key.add("minimum", "\(minimum.width)x\(minimum.height)")
+        key.add("scaling", scaling)
+        key.add("filter", options.filter)
+        key.add("crop", options.cropMode)
+        key.add("color", decoder.manageColor)
+        key.add("strict", decoder.strict)
+        key.add("limits", decoder.limits)
+        return key
     }
 }

@@ -17,7 +17,7 @@ struct PageBands {
     /// Cards drawn at least once (counted in the tally), by job.
     var drawn: [Bool]
 
-    init(sheet: ContactSheet, page: Int, lookahead: Int, rows: Range<Int>) {
+    init(sheet: ContactSheet, page: Int, lookahead: Int, rows: Range<Int>, cache: CardCache? = nil) {
         self.sheet = sheet
         self.page = page
         self.lookahead = lookahead
@@ -58,7 +58,7 @@ struct PageBands {
         sectionStart = starts
         jobIndex = index
         drawn = [Bool](repeating: false, count: cards.count)
-        let decoding = CardDecoding(sheet: sheet)
+        let decoding = CardDecoding(sheet: sheet, cache: cache)
         pipeline = DecodePipeline(jobs: jobs, top: { layout.element(at: $0.path)?.frame.minY ?? 0 }, workers: sheet.options.jobs) { decoding.decode($0) }
         painter = CardPainter(sheet: sheet)
     }

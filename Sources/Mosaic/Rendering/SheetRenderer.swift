@@ -11,6 +11,8 @@ public struct SheetRenderer: Sendable {
     /// Only these rows of the page are drawn (a shard's strip), in bands from the first;
     /// nil for all. Cards outside them are not decoded.
     public var rows: Range<Int>?
+    /// Cards kept between runs (`CardCache`): a card found there is not decoded; nil, none.
+    public var cache: CardCache?
 
     /// A renderer of `sheet` with 256-row bands and a 2048-pixel lookahead.
     public init(sheet: ContactSheet) {
@@ -78,7 +80,7 @@ public struct SheetRenderer: Sendable {
             try sink.beginPage(page, of: sheet.layout.pageCount, size: size, hasAlpha: hasAlpha)
         }
         let window = rows.map { max(0, $0.lowerBound)..<min(size.height, $0.upperBound) } ?? 0..<size.height
-        var bands = PageBands(sheet: sheet, page: page, lookahead: lookahead, rows: window)
+        var bands = PageBands(sheet: sheet, page: page, lookahead: lookahead, rows: window, cache: cache)
         bands.start()
         defer { bands.finish() }
         var top = window.lowerBound

@@ -12,6 +12,9 @@ public struct RenderSummary: Sendable {
     public var warnings: [DecodingWarning]
     /// Characters no font has (drawn as boxes).
     public var missingCharacters: [Unicode.Scalar]
+    /// True when the sheet's files were left as they were: a card cache knew them to be
+    /// what this render would write (`RenderJob.cache`).
+    public var unchanged = false
 }
 
 /// Progress of a render: cards composited so far, of all.

@@ -8,6 +8,7 @@ import CMosaicShims
 public struct GIFCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "gif")
     public var format: ImageFormat { Self.format }
+    public var cacheVersion: String? { "gif 1; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["gif"] }
 
     public init() {}

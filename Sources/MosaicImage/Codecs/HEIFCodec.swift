@@ -25,6 +25,7 @@ public struct HEIFCodec: ImageCodec {
     public let format: ImageFormat
     /// The `ftyp` major brands of the files this codec reads.
     public let brands: Set<String>
+    public var cacheVersion: String? { "\(format.rawValue) 1; " + DecoderLibraries.versions }
     public let fileExtensions: [String]
 
     public init(format: ImageFormat, brands: Set<String>, fileExtensions: [String]) {

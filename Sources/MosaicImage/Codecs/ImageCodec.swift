@@ -51,10 +51,16 @@ public protocol ImageCodec: Sendable {
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
     func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
+
+    /// What this codec's decodes depend on besides the file: its own code's revision and
+    /// its libraries' versions. A card cache keys entries by it; nil (the default): the
+    /// codec's decodes are never cached.
+    var cacheVersion: String? { get }
 }
 
 extension ImageCodec {
     public var name: String { format.rawValue.uppercased() }
+    public var cacheVersion: String? { nil }
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }

@@ -15,6 +15,7 @@ import Darwin
 public struct JPEGCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "jpeg")
     public var format: ImageFormat { Self.format }
+    public var cacheVersion: String? { "jpeg 1; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["jpg", "jpeg", "jpe", "jfif"] }
 
     public init() {}

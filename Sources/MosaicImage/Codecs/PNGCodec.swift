@@ -10,6 +10,7 @@ import CMosaicShims
 public struct PNGCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "png")
     public var format: ImageFormat { Self.format }
+    public var cacheVersion: String? { "png 1; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["png"] }
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

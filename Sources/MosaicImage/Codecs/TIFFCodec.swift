@@ -8,6 +8,7 @@ import CMosaicShims
 public struct TIFFCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "tiff")
     public var format: ImageFormat { Self.format }
+    public var cacheVersion: String? { "tiff 1; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["tif", "tiff"] }
 
     public init() {}

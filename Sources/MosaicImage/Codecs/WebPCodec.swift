@@ -9,6 +9,7 @@ public struct WebPCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "webp")
     public var format: ImageFormat { Self.format }
     public var name: String { "WebP" }
+    public var cacheVersion: String? { "webp 1; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["webp"] }
 
     public init() {}

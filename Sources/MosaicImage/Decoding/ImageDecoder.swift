@@ -118,7 +118,13 @@ public struct ImageDecoder: Sendable {
     /// read (`info`, as the catalog keeps it): the decode does not read them again (unless
     /// the file no longer starts as a file of `info`'s format, when it is probed anew).
     public func decode(_ path: String, probed info: ImageInfo, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
-        let (bytes, _) = try FileBytes.read(path)
+        try decode(bytes: try FileBytes.read(path).bytes, path: path, probed: info, minimumSize: minimumSize)
+    }
+
+    /// Decodes a whole file held in memory whose headers a probe already read (`info`), as
+    /// `decode(_:probed:minimumSize:)` does the file at `path` (a card cache read the bytes
+    /// to digest them).
+    public func decode(bytes: [UInt8], path: String, probed info: ImageInfo, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
         guard let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), codec.format == info.format else {
             return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
         }

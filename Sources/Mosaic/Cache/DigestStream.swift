@@ -1,0 +1,28 @@
+import CMosaicShims
+
+/// An incremental XXH3-128 of many pieces (a sheet's every element): `add`, then `finish`.
+final class DigestStream {
+    private var state: UnsafeMutableRawPointer?
+
+    init() { state = mosaic_hash_begin() }
+
+    deinit { if let state { _ = mosaic_hash_end(state) } }
+
+    /// Adds a text's UTF-8 bytes and a separator (so "ab","c" and "a","bc" differ).
+    func add(_ text: String) {
+        var text = text
+        text.withUTF8 { mosaic_hash_add(state, $0.baseAddress, $0.count) }
+        var separator: UInt8 = 0
+        mosaic_hash_add(state, &separator, 1)
+    }
+
+    func add(_ digest: ContentDigest) { add(digest.description) }
+
+    /// The digest; nil when memory ran out at the start.
+    func finish() -> ContentDigest? {
+        guard let state else { return nil }
+        self.state = nil
+        let digest = mosaic_hash_end(state)
+        return ContentDigest(low: digest.low, high: digest.high)
+    }
+}
