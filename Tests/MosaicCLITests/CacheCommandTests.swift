@@ -77,7 +77,7 @@ import Testing
         process.arguments = ["render", dir + "/photos", "-o", dir + "/sheet.png", "--watch"]
         process.environment = ProcessInfo.processInfo.environment.merging(["MOSAIC_CACHE": "off"]) { $1 }
         let log = dir + "/log.txt"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
