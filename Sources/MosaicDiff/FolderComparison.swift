@@ -12,6 +12,10 @@ public struct FolderComparison: Sendable {
     /// The pairs of the whole run when `results` are one shard's (`DiffShard`): every
     /// shard's, compared or not. Nil for a run in one piece.
     public var pairsInRun: Int?
+    /// A shard's comparison: the CRC-64 of every pair dealt in the run (every shard's) with
+    /// the digests of its files' bytes (`RunDigest`), the same for every shard of one run
+    /// and another for a run over other bytes. Nil for a run in one piece.
+    public var pairsDigest: UInt64?
 
     /// The results of a comparison (or of a merge of its shards' parts).
     public init(results: [PairResult], skippedSpecialFiles: [(path: String, kind: String)] = [], pairsInRun: Int? = nil) {
@@ -71,12 +75,20 @@ public struct FolderComparison: Sendable {
         Allocator.reuseLargeBlocks(keepFreed: 256 << 20)
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
-            if let shard, !shard.holds(position: 0) { return FolderComparison(results: [], pairsInRun: 1) }
-            let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)
-            // One pair: its two images decoded at once when there are threads to spare.
-            var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
-            result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
-            return FolderComparison(results: [result], pairsInRun: shard == nil ? nil : 1)
+            let name = (current as NSString).lastPathComponent
+            var comparison = FolderComparison(results: [], pairsInRun: shard == nil ? nil : 1)
+            if shard?.holds(position: 0) ?? true {
+                let pair = Pair(relativePath: name, baseline: baseline, current: current)
+                // One pair: its two images decoded at once when there are threads to spare.
+                var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
+                result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
+                comparison.results = [result]
+            }
+            if shard != nil {
+                comparison.pairsDigest = RunDigest.of(
+                    names: [name], baseline: { _ in baseline }, current: { _ in current }, known: comparison.results, jobs: jobs)
+            }
+            return comparison
         }
         // Before any file is read: the images of a folder inside the other would be taken
         // for added or removed pairs of the outer one (and approving would delete them).
@@ -131,6 +143,12 @@ public struct FolderComparison: Sendable {
             results[index].diffImagePath = names[k]
         }
         var comparison = FolderComparison(results: results, pairsInRun: shard == nil ? nil : all.count)
+        if shard != nil {
+            // Every pair of the run, read or not here: what the other shards compare too.
+            comparison.pairsDigest = RunDigest.of(
+                names: all, baseline: { left[FileNames.bytes(of: $0)] == nil ? nil : baseline + "/" + $0 },
+                current: { right[FileNames.bytes(of: $0)] == nil ? nil : current + "/" + $0 }, known: results, jobs: jobs)
+        }
         comparison.skippedSpecialFiles = specials.values.sorted { FileNames.precedes($0.path, $1.path) }.map { ($0.path, $0.kind) }
         return comparison
     }
@@ -226,7 +244,7 @@ public struct FolderComparison: Sendable {
                     differingPixels: 0, antialiasedPixels: 0, comparedPixels: size.width * size.height, bounds: nil,
                     ssim: options.metric == .ssim ? 1 : nil, largestDelta: 0, size: size, diffImage: nil, sizeMismatch: nil)
                 var result = PairResult(
-                    relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
+                    relativePath: pair.relativePath, status: tolerance.status(of: difference),
                     baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
                 (result.baselineDigest, result.currentDigest) = (ContentDigest(of: bytesA), ContentDigest(of: bytesB))
                 return result
@@ -280,7 +298,7 @@ public struct FolderComparison: Sendable {
             }
             difference.diffImage = nil
             var result = PairResult(
-                relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
+                relativePath: pair.relativePath, status: tolerance.status(of: difference),
                 baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
             result.diffImagePath = diffImagePath
             (result.baselineDigest, result.currentDigest) = (ContentDigest(of: bytesA), ContentDigest(of: bytesB))
@@ -336,11 +354,7 @@ public struct FolderComparison: Sendable {
         folder + "/" + String(format: "%05d", number) + ".png"
     }
 
-    /// Identical, within the tolerance, or changed.
-    static func status(_ difference: ImageDifference, tolerance: DiffTolerance) -> PairResult.Status {
-        guard tolerance.accepts(difference) else { return .changed }
-        return difference.differingPixels == 0 && difference.sizeMismatch == nil ? .unchanged : .withinTolerance
-    }
+
 
     /// What a listing found under a name: an image (by its signature), or a regular file
     /// that is not one, a special file or a file that cannot be read (kept: beside an image
