@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #endif
 #include <isa-l/crc.h>
+#include <isa-l/crc64.h>
 
 enum { MOSAIC_TEMP_CHUNK = 64 };
 
@@ -217,6 +218,10 @@ uint32_t mosaic_crc32(uint32_t crc, const void *bytes, size_t count) {
     return count ? crc32_gzip_refl(crc, (const unsigned char *)bytes, (uint64_t)count) : crc;
 }
 
+uint64_t mosaic_crc64(uint64_t crc, const void *bytes, size_t count) {
+    return count ? crc64_ecma_refl(crc, (const unsigned char *)bytes, (uint64_t)count) : crc;
+}
+
 void mosaic_install_interrupt_cleanup(void) {
     // Ctrl-C, kill, a closed terminal, and a closed pipe (`mosaic render ... | head`).
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
@@ -232,4 +237,12 @@ void mosaic_install_interrupt_cleanup(void) {
     }
     // A blocked mask is inherited from the parent: make sure these arrive.
     pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
+    // A file over the size limit (`ulimit -f`): the write fails with EFBIG, which the
+    // writer reports and cleans up after, instead of SIGXFSZ ending the program with its
+    // temporary files and folders left behind.
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGXFSZ, &ignore, NULL);
 }

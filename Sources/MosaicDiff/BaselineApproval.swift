@@ -15,9 +15,18 @@ public enum ApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file to write or delete lies outside the baseline (a symbolic link that resolves
     /// elsewhere, or a baseline that is itself a link).
     case outsideBaseline(path: String)
+    /// A folder on the way to the file is a symbolic link (`link`), though one that stays
+    /// inside the baseline: approving never writes through a link.
+    case throughLink(path: String, link: String)
     /// Something that is not a regular file stands where a baseline goes (a folder, a FIFO,
     /// a file the comparison did not take for an image).
     case inTheWay(path: String, kind: String)
+    /// The current image `source` no longer holds the bytes the comparison read (replaced,
+    /// truncated, or now a link to another file): `path`, its baseline, is left as it was.
+    case changedSinceCompared(path: String, source: String)
+    /// A pair to approve whose current image's bytes the comparison did not keep (a result
+    /// made by hand, or read back from a report): nothing is written.
+    case notCompared(name: String)
     /// A system call failed; the file named is as it was before.
     case cannotWrite(path: String, reason: String)
 
@@ -37,7 +46,11 @@ public enum ApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .removedNeedsFlag(let name): return "\(show(name)) was removed: add --accept-removed to delete its baseline"
         case .cannotReadList(let path, let reason): return "\(show(path)): cannot read the list of pairs: \(reason)"
         case .outsideBaseline(let path): return "\(show(path)): resolves outside the baseline; not written"
+        case .throughLink(let path, let link): return "\(show(path)): \(show(link)) is a symbolic link; approving never writes through one"
         case .inTheWay(let path, let kind): return "\(show(path)): \(kind) stands where the baseline goes; not replaced"
+        case .changedSinceCompared(let path, let source):
+            return "\(show(path)): not approved: \(show(source)) changed since it was compared (compare again, then approve)"
+        case .notCompared(let name): return "\(show(name)): its current image was not read by this comparison; not approved"
         case .cannotWrite(let path, let reason): return "\(show(path)): cannot approve: \(reason)"
         }
     }
@@ -46,9 +59,16 @@ public enum ApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
 /// `mosaic diff BASE CUR --accept`: the one place mosaic writes into an input, on request.
 /// Each approved pair's baseline becomes a byte copy of its current image (replaced, or
 /// created with the folders it needs), or is deleted (a removed pair, with
-/// `--accept-removed`). Every file is written beside its destination, synced and renamed
-/// over it, so an interrupted approval leaves each baseline either old or new; nothing is
-/// written outside the baseline folder (names are checked, links resolved).
+/// `--accept-removed`; a folder left empty by that is removed too).
+///
+/// What is written is what was compared: the current image is read again and must have
+/// the digest the comparison took of it (`PairResult.currentDigest`), and the file is
+/// written from those bytes. Every file is written beside its destination, synced and
+/// renamed over it, so an interrupted approval leaves each baseline either old or new, and
+/// a failed one leaves no temporary file. Nothing is written outside the baseline folder,
+/// nor through a link: names are checked, and each folder on the way is opened from the
+/// baseline's without following links (`O_NOFOLLOW`), so a folder swapped for a link
+/// during the approval is refused, not followed.
 public struct BaselineApproval: Sendable {
     public enum Action: String, Sendable, Equatable {
         case replaced, created, deleted
@@ -63,23 +83,42 @@ public struct BaselineApproval: Sendable {
         public var destination: String
         /// The current image copied (nil when deleting).
         public var source: String?
+        /// What `source` held when it was compared: what is written.
+        public var digest: ContentDigest?
     }
 
-    /// What will be done, in path order.
+    /// What will be done, in path order (deletions are carried out first, see `apply`).
     public let steps: [Step]
     /// Pairs named that are not approved, and why ("unchanged", "could not be read").
     public let skipped: [(relativePath: String, reason: String)]
+    /// The baseline as given: a folder, or a single file.
+    let baseline: String
+    let single: Bool
+    /// Every pair's baseline file: beside them, the temporary files of an approval killed
+    /// before are removed (whichever pairs this one approves).
+    let leftoverSites: [String]
 
     /// Plans the approval of `comparison`'s pairs under `baseline` (a folder, or a single
     /// file compared with one other). Without `names`, every changed and added pair when
     /// `acceptChanged`, every removed one when `acceptRemoved`; with `names`, just those
-    /// (each must be a pair of the run; a removed one needs `acceptRemoved`).
+    /// (each must be a pair of the run; a removed one needs `acceptRemoved`). A pair that
+    /// failed (an image that could not be read, an empty file) is never approved.
     ///
-    /// - Throws: `ApprovalError` (usage errors for names; `.outsideBaseline` or
-    ///   `.inTheWay` for a destination) before anything is written.
+    /// - Throws: `ApprovalError` (usage errors for names; `.outsideBaseline`,
+    ///   `.throughLink` or `.inTheWay` for a destination) before anything is written.
     public init(
         comparison: FolderComparison, baseline: String, acceptChanged: Bool, acceptRemoved: Bool, names: [String]? = nil
     ) throws(ApprovalError) {
+        (steps, skipped, single) = try Self.plan(comparison, baseline: baseline, acceptChanged: acceptChanged, acceptRemoved: acceptRemoved, names: names)
+        self.baseline = baseline
+        leftoverSites = single ? [baseline] : comparison.results.map { baseline + "/" + $0.relativePath }
+    }
+
+    /// `init`'s work: the steps, the pairs named but not approved, and whether the
+    /// baseline is a single file.
+    static func plan(
+        _ comparison: FolderComparison, baseline: String, acceptChanged: Bool, acceptRemoved: Bool, names: [String]?
+    ) throws(ApprovalError) -> ([Step], [(relativePath: String, reason: String)], Bool) {
         // By the names' bytes: café with é and with e + U+0301 are two pairs.
         let byName = Dictionary(comparison.results.map { (FileNames.bytes(of: $0.relativePath), $0) }, uniquingKeysWith: { a, _ in a })
         var chosen: [PairResult] = []
@@ -106,15 +145,23 @@ public struct BaselineApproval: Sendable {
         }
         let single = !FileNames.isFolder(baseline)
         let root = FileNames.realPath(baseline) ?? baseline
+        // What the deletions will take away: a folder holding only those is no obstacle.
+        let deleted = Set(chosen.filter { $0.status == .removed }.map { FileNames.bytes(of: $0.relativePath) })
         var steps: [Step] = []
         for result in chosen {
             let destination = single ? baseline : baseline + "/" + result.relativePath
             let action: Action = result.status == .removed ? .deleted : (result.status == .added ? .created : .replaced)
-            try Self.checkInside(destination, root: root, single: single, creating: action == .created)
-            steps.append(Step(relativePath: result.relativePath, action: action, destination: destination, source: action == .deleted ? nil : result.currentPath))
+            if action != .deleted && (result.currentDigest == nil || result.currentPath == nil) { throw .notCompared(name: result.relativePath) }
+            if single {
+                try Self.checkSingle(destination)
+            } else {
+                try Self.check(result.relativePath, in: baseline, root: root, action: action, deleted: deleted)
+            }
+            steps.append(Step(
+                relativePath: result.relativePath, action: action, destination: destination,
+                source: action == .deleted ? nil : result.currentPath, digest: action == .deleted ? nil : result.currentDigest))
         }
-        self.steps = steps
-        self.skipped = skipped
+        return (steps, skipped.map { (relativePath: $0.0, reason: $0.1) }, single)
     }
 
     /// True when every pair not approved passes: the exit status 0 of an approving run.
@@ -125,24 +172,78 @@ public struct BaselineApproval: Sendable {
         }
     }
 
-    /// Carries out the steps in order, calling `done` after each.
+    /// Carries out the steps, calling `done` after each: the deletions first (then the
+    /// folders they left empty are removed, so that an added file may take such a folder's
+    /// name), then the replacements and creations, each in path order.
     ///
-    /// - Throws: `ApprovalError.cannotWrite` (the file named left as it was; the steps
-    ///   before it done).
+    /// - Throws: `ApprovalError.cannotWrite`, `.changedSinceCompared`, `.throughLink` or
+    ///   `.inTheWay` (the file named left as it was, the steps before it done, no temporary
+    ///   file and no folder made for it left behind).
     public func apply(_ done: (Step) -> Void = { _ in }) throws(ApprovalError) {
-        // What an approval killed before left beside these baselines (its process gone).
-        TemporaryFiles.removeLeftovers(besides: steps.map(\.destination))
-        var folders: Set<String> = []
-        defer { Self.sync(folders: folders) }
-        for step in steps {
-            folders.insert(step.destination.lastIndex(of: "/").map { String(step.destination[..<$0]) } ?? ".")
-            if let source = step.source {
-                try Self.copy(source, over: step.destination)
-            } else if FileNames.withSystemPath(step.destination, { unlink($0) }) != 0 {
-                throw .cannotWrite(path: step.destination, reason: String(cString: strerror(errno)))
-            }
+        // What an approval killed before left beside the baselines (its process gone).
+        TemporaryFiles.removeLeftovers(besides: leftoverSites)
+        let top = single ? ((baseline as NSString).deletingLastPathComponent) : baseline
+        let root = FileNames.withSystemPath(top.isEmpty ? "." : top) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard root >= 0 else { throw .cannotWrite(path: steps.first?.destination ?? baseline, reason: String(cString: strerror(errno))) }
+        defer { close(root) }
+        let tree = BaselineTree(root: root, path: top.isEmpty ? "." : top)
+        var touched: Set<[String]> = []
+        defer { for folder in touched.sorted(by: { $0.count > $1.count }) { tree.sync(folder) } }
+        let deletions = steps.filter { $0.action == .deleted }, writes = steps.filter { $0.action != .deleted }
+        for step in deletions {
+            let (folder, name) = location(of: step)
+            touched.insert(folder)
+            try tree.delete(name, in: folder, destination: step.destination)
             done(step)
         }
+        // Folders the deletions emptied, deepest first; not those a file is written into.
+        var needed: Set<[String]> = []
+        for step in writes {
+            let folder = location(of: step).folder
+            for depth in 0...folder.count { needed.insert(Array(folder.prefix(depth))) }
+        }
+        var emptied: Set<[String]> = []
+        for step in deletions {
+            let folder = location(of: step).folder
+            for depth in stride(from: folder.count, to: 0, by: -1) where !needed.contains(Array(folder.prefix(depth))) {
+                emptied.insert(Array(folder.prefix(depth)))
+            }
+        }
+        for folder in emptied.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }) {
+            if tree.removeIfEmpty(folder) { touched.insert(Array(folder.dropLast())) }
+        }
+        for step in writes {
+            guard let source = step.source, let digest = step.digest else { throw .notCompared(name: step.relativePath) }
+            let bytes = try Self.verifiedBytes(of: source, digest: digest, for: step.destination)
+            let (folder, name) = location(of: step)
+            touched.insert(folder)
+            try tree.write(bytes, to: name, in: folder, destination: step.destination)
+            done(step)
+        }
+    }
+
+    /// A step's folder (components below the baseline's, or below a single file's folder)
+    /// and file name.
+    func location(of step: Step) -> (folder: [String], name: String) {
+        if single { return ([], (step.destination as NSString).lastPathComponent) }
+        let components = step.relativePath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        return (Array(components.dropLast()), components.last ?? step.relativePath)
+    }
+
+    /// The bytes of `source` as the comparison read them: read again (no more than the
+    /// digest's length and one byte), and refused when their digest is another.
+    static func verifiedBytes(of source: String, digest: ContentDigest, for destination: String) throws(ApprovalError) -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(source, limit: digest.byteCount + 1).bytes
+        } catch {
+            if case .notAFile = error { throw .changedSinceCompared(path: destination, source: source) }
+            throw .cannotWrite(path: destination, reason: error.description)
+        }
+        guard bytes.count == digest.byteCount, ContentDigest(of: bytes) == digest else {
+            throw .changedSinceCompared(path: destination, source: source)
+        }
+        return bytes
     }
 
     /// The names of an `--accept-from` list: one a line (a final carriage return dropped),
@@ -186,99 +287,78 @@ public struct BaselineApproval: Sendable {
         return !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
-    /// The deepest part of `destination` that exists must resolve inside `root`, and an
-    /// existing destination must be a regular file (a link to one inside is replaced
-    /// itself); a single-file baseline must not be a link.
-    static func checkInside(_ destination: String, root: String, single: Bool, creating: Bool) throws(ApprovalError) {
+    /// A single-file baseline must not be a link (it would be replaced by a file, or
+    /// written through).
+    static func checkSingle(_ destination: String) throws(ApprovalError) {
         var link = stat()
-        let exists = FileNames.withSystemPath(destination) { lstat($0, &link) } == 0
-        if single {
-            if exists && (link.st_mode & S_IFMT) == S_IFLNK { throw .outsideBaseline(path: destination) }
-            return
-        }
-        var existing = destination
-        while FileNames.withSystemPath(existing, { lstat($0, &link) }) != 0, let slash = existing.lastIndex(of: "/") {
-            existing = String(existing[..<slash])
-        }
-        guard let resolved = FileNames.realPath(existing) else { throw .outsideBaseline(path: destination) }
-        guard resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw .outsideBaseline(path: destination) }
-        guard existing == destination else { return }
-        guard let status = FileNames.status(destination) else { throw .outsideBaseline(path: destination) }
-        if (status.st_mode & S_IFMT) != S_IFREG {
-            let kind = (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : FileNames.specialKind(status.st_mode) ?? "a special file"
-            throw .inTheWay(path: destination, kind: kind)
-        }
-        // An added pair's name taken by a file the comparison did not read as an image.
-        if creating { throw .inTheWay(path: destination, kind: "a file that is not an image") }
-    }
-
-    /// Copies `source` over `destination`: a temporary file beside it (registered for the
-    /// interrupt-time cleanup), synced, renamed; missing folders made.
-    static func copy(_ source: String, over destination: String) throws(ApprovalError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(source).bytes
-        } catch {
-            throw .cannotWrite(path: destination, reason: error.description)
-        }
-        let folder = destination.lastIndex(of: "/").map { String(destination[..<$0]) } ?? "."
-        try makeFolders(folder, for: destination)
-        var mode: mode_t = 0o644
-        if let old = FileNames.status(destination) { mode = old.st_mode & 0o7777 }
-        let temporary = TemporaryFiles.path(for: destination)
-        TemporaryFiles.register(temporary)
-        defer { TemporaryFiles.unregister(temporary) }
-        let fd = FileNames.withSystemPath(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-        guard fd >= 0 else { throw .cannotWrite(path: destination, reason: String(cString: strerror(errno))) }
-        func fail(_ reason: String) -> ApprovalError {
-            close(fd)
-            _ = FileNames.withSystemPath(temporary) { unlink($0) }
-            return .cannotWrite(path: destination, reason: reason)
-        }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw fail(String(cString: strerror(errno)))
-            }
-            offset += written
-        }
-        if fsync(fd) != 0 { throw fail(String(cString: strerror(errno))) }
-        if close(fd) != 0 {
-            _ = FileNames.withSystemPath(temporary) { unlink($0) }
-            throw .cannotWrite(path: destination, reason: String(cString: strerror(errno)))
-        }
-        let renamed = TemporaryFiles.withInterruptsDeferred {
-            FileNames.withSystemPath(temporary) { from in FileNames.withSystemPath(destination) { rename(from, $0) } }
-        }
-        guard renamed == 0 else {
-            let reason = String(cString: strerror(errno))
-            _ = FileNames.withSystemPath(temporary) { unlink($0) }
-            throw .cannotWrite(path: destination, reason: reason)
+        if FileNames.withSystemPath(destination, { lstat($0, &link) }) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            throw .outsideBaseline(path: destination)
         }
     }
 
-    /// Syncs each folder once (the renames' and unlinks' entries): after the last file,
-    /// since a crash before it leaves a baseline old, which is as good as new for the
-    /// old-or-new promise.
-    static func sync(folders: Set<String>) {
-        for folder in folders.sorted() {
-            let directory = FileNames.withSystemPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-            if directory >= 0 {
-                _ = fsync(directory)
-                close(directory)
+    /// Checks the way to `relative` under `baseline` (whose real path is `root`) before
+    /// anything is written: no folder on the way may be a link (`.outsideBaseline` when it
+    /// leads out, `.throughLink` when it stays inside) or a file that stays; what stands at
+    /// the destination must be a regular file (a link to one inside the baseline is
+    /// replaced itself), or nothing when creating, or a folder that the approval's
+    /// deletions (`deleted`, by the names' bytes) empty.
+    static func check(_ relative: String, in baseline: String, root: String, action: Action, deleted: Set<[UInt8]>) throws(ApprovalError) {
+        let destination = baseline + "/" + relative
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var path = baseline, name = ""
+        var status = stat()
+        for (depth, component) in components.enumerated() {
+            path += "/" + component
+            name += (name.isEmpty ? "" : "/") + component
+            guard FileNames.withSystemPath(path, { lstat($0, &status) }) == 0 else { return }  // made when written
+            let last = depth == components.count - 1
+            switch status.st_mode & S_IFMT {
+            case S_IFLNK:
+                guard let resolved = FileNames.realPath(path), inside(resolved, root) else { throw .outsideBaseline(path: destination) }
+                guard last else { throw .throughLink(path: destination, link: path) }
+                // A link to a regular file inside: the link itself is replaced or deleted.
+                guard let target = FileNames.status(path), (target.st_mode & S_IFMT) == S_IFREG else {
+                    throw .inTheWay(path: destination, kind: "a link to something that is not a file")
+                }
+            case S_IFDIR:
+                guard last else { continue }
+                if action == .created && willBeEmptied(path, relative: name, deleted: deleted) { return }
+                throw .inTheWay(path: destination, kind: "a folder")
+            case S_IFREG:
+                if last {
+                    // An added pair's name taken by a file the comparison did not read as an image.
+                    if action == .created { throw .inTheWay(path: destination, kind: "a file that is not an image") }
+                    return
+                }
+                // A file where a folder must be: nothing to delete below it, or fine when the
+                // approval deletes it first; else in the way.
+                if action == .deleted || deleted.contains(FileNames.bytes(of: name)) { return }
+                throw .inTheWay(path: path, kind: "a file")
+            default:
+                throw .inTheWay(path: last ? destination : path, kind: FileNames.specialKind(status.st_mode) ?? "a special file")
             }
         }
     }
 
-    /// Makes `folder` and its missing parents (inside the baseline, as checked).
-    static func makeFolders(_ folder: String, for destination: String) throws(ApprovalError) {
-        guard !folder.isEmpty, !FileNames.isFolder(folder) else { return }
-        if let slash = folder.lastIndex(of: "/") { try makeFolders(String(folder[..<slash]), for: destination) }
-        guard FileNames.withSystemPath(folder, { mkdir($0, 0o755) }) == 0 || errno == EEXIST else {
-            throw .cannotWrite(path: destination, reason: "cannot make the folder \(FileNames.display(folder)): " + String(cString: strerror(errno)))
+    /// True when real path `path` is `root` or inside it.
+    static func inside(_ path: String, _ root: String) -> Bool {
+        path == root || root == "/" || path.hasPrefix(root + "/")
+    }
+
+    /// True when everything in the folder at `path` (`relative` to the baseline) is a file
+    /// the approval deletes, or a folder of such files: the folder will be removed.
+    static func willBeEmptied(_ path: String, relative: String, deleted: Set<[UInt8]>) -> Bool {
+        guard let names = FileNames.contentsOfDirectory(path) else { return false }
+        var status = stat()
+        for name in names {
+            let (child, childRelative) = (path + "/" + name, relative + "/" + name)
+            guard FileNames.withSystemPath(child, { lstat($0, &status) }) == 0 else { return false }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: if !willBeEmptied(child, relative: childRelative, deleted: deleted) { return false }
+            case S_IFREG, S_IFLNK: if !deleted.contains(FileNames.bytes(of: childRelative)) { return false }
+            default: return false
+            }
         }
-        guard FileNames.isFolder(folder) else { throw .inTheWay(path: folder, kind: "a file") }
+        return true
     }
 }

@@ -10,6 +10,11 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableDirectory(path: String, reason: String)
     /// A report's file (a diff image) could not be written.
     case cannotWrite(path: String, reason: String)
+    /// Two folders of which one is the other or lies inside it, directly or through
+    /// `link` (a symbolic link inside one that leads into the other): refused before any
+    /// file is read, since every image of the inner one would be taken for an added or a
+    /// removed pair of the outer one (and approving would delete or copy them).
+    case overlapping(baseline: String, current: String, link: String?)
 
     public var description: String {
         switch self {
@@ -18,6 +23,9 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
         case .image(let error): return error.description
         case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
         case .cannotWrite(let path, let reason): return "\(path): cannot write the diff image: \(reason)"
+        case .overlapping(let baseline, let current, let link):
+            let how = link.map { "\(FileNames.display($0)) is a link that leads into the other" } ?? "one is inside the other"
+            return "\(FileNames.display(baseline)) and \(FileNames.display(current)) overlap (\(how)): compare two separate folders"
         }
     }
 }

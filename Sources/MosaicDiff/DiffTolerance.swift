@@ -17,6 +17,14 @@ public struct DiffTolerance: Hashable, Sendable {
         self.maximumFraction = maximumFraction
     }
 
+    /// The verdict on a pair with `difference`: unchanged (no pixel differs), within the
+    /// tolerance, or changed. The one rule, for a comparison and for a merge that checks a
+    /// part's verdicts against its figures.
+    public func status(of difference: ImageDifference) -> PairResult.Status {
+        guard accepts(difference) else { return .changed }
+        return difference.differingPixels == 0 && difference.sizeMismatch == nil ? .unchanged : .withinTolerance
+    }
+
     public func accepts(_ difference: ImageDifference) -> Bool {
         if difference.sizeMismatch != nil { return false }
         if let ssim = difference.ssim { return ssim >= minimumSSIM && (difference.lowestRegionSSIM ?? 1) >= minimumSSIM }

@@ -12,6 +12,10 @@ public struct FolderComparison: Sendable {
     /// The pairs of the whole run when `results` are one shard's (`DiffShard`): every
     /// shard's, compared or not. Nil for a run in one piece.
     public var pairsInRun: Int?
+    /// A shard's comparison: the CRC-64 of every pair dealt in the run (every shard's) with
+    /// the digests of its files' bytes (`RunDigest`), the same for every shard of one run
+    /// and another for a run over other bytes. Nil for a run in one piece.
+    public var pairsDigest: UInt64?
 
     /// The results of a comparison (or of a merge of its shards' parts).
     public init(results: [PairResult], skippedSpecialFiles: [(path: String, kind: String)] = [], pairsInRun: Int? = nil) {
@@ -71,33 +75,65 @@ public struct FolderComparison: Sendable {
         Allocator.reuseLargeBlocks(keepFreed: 256 << 20)
         let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
         if !baselineIsFolder {
-            if let shard, !shard.holds(position: 0) { return FolderComparison(results: [], pairsInRun: 1) }
-            let pair = Pair(relativePath: (current as NSString).lastPathComponent, baseline: baseline, current: current)
-            // One pair: its two images decoded at once when there are threads to spare.
-            var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
-            result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
-            return FolderComparison(results: [result], pairsInRun: shard == nil ? nil : 1)
+            let name = (current as NSString).lastPathComponent
+            var comparison = FolderComparison(results: [], pairsInRun: shard == nil ? nil : 1)
+            if shard?.holds(position: 0) ?? true {
+                let pair = Pair(relativePath: name, baseline: baseline, current: current)
+                // One pair: its two images decoded at once when there are threads to spare.
+                var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
+                result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
+                comparison.results = [result]
+            }
+            if shard != nil {
+                comparison.pairsDigest = RunDigest.of(
+                    names: [name], baseline: { _ in baseline }, current: { _ in current }, known: comparison.results, jobs: jobs)
+            }
+            return comparison
         }
+        // Before any file is read: the images of a folder inside the other would be taken
+        // for added or removed pairs of the outer one (and approving would delete them).
+        let roots = try apart(baseline, current)
         var specials: [[UInt8]: (path: String, kind: String)] = [:]
         // By the names' bytes: café spelt with é and with e + U+0301 are two files (and two
         // pairs), though Swift's String takes them for one name.
-        let left = Set(try images(in: baseline, decoder: decoder, special: &specials).map(FileNames.bytes(of:)))
-        let right = Set(try images(in: current, decoder: decoder, special: &specials).map(FileNames.bytes(of:)))
+        let left: [[UInt8]: Listed], right: [[UInt8]: Listed]
+        do throws(DiffError) {
+            left = try files(in: baseline, other: roots.current, decoder: decoder, special: &specials)
+            right = try files(in: current, other: roots.baseline, decoder: decoder, special: &specials)
+        } catch {
+            // Named as given, whichever side holds the link.
+            if case .overlapping(_, _, let link) = error { throw .overlapping(baseline: baseline, current: current, link: link) }
+            throw error
+        }
         var results: [PairResult] = []
-        // The pairs present on both sides, and where their results go.
+        // The pairs read (both sides, or an added image alone), and where their results go.
         var pairs: [Pair] = [], both: [Int] = []
-        let all = left.union(right).map { FileNames.string(fromBytes: $0) }
+        // A name is a pair when it is an image on one side at least.
+        let all = Set(left.compactMap { $0.value.isImage ? $0.key : nil }).union(right.compactMap { $0.value.isImage ? $0.key : nil })
+            .map { FileNames.string(fromBytes: $0) }
         for path in (shard.map { $0.select(all) } ?? all).sorted(by: FileNames.precedes) {
             let key = FileNames.bytes(of: path)
-            switch (left.contains(key), right.contains(key)) {
-            case (true, true):
+            let (b, c) = (baseline + "/" + path, current + "/" + path)
+            switch (left[key], right[key]) {
+            case (.image?, .image?):
                 both.append(results.count)
-                pairs.append(Pair(relativePath: path, baseline: baseline + "/" + path, current: current + "/" + path))
-                results.append(PairResult(relativePath: path, status: .unchanged, baselinePath: baseline + "/" + path, currentPath: current + "/" + path))
-            case (false, true):
-                results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: current + "/" + path))
-            default:
-                results.append(PairResult(relativePath: path, status: .removed, baselinePath: baseline + "/" + path, currentPath: nil))
+                pairs.append(Pair(relativePath: path, baseline: b, current: c))
+                results.append(PairResult(relativePath: path, status: .unchanged, baselinePath: b, currentPath: c))
+            case (nil, _):
+                // Added: the image is read (and decoded) too, so that what is approved is
+                // an image whose bytes the run saw.
+                both.append(results.count)
+                pairs.append(Pair(relativePath: path, baseline: nil, current: c))
+                results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: c))
+            case (_, nil):
+                results.append(PairResult(relativePath: path, status: .removed, baselinePath: b, currentPath: nil))
+            case (.other(let problem)?, _):
+                // An image on one side, an empty file, another kind of file, a FIFO or a
+                // file that cannot be read on the other: a pair that failed, never an
+                // added or a removed one (which approving would create or delete).
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: problem.error(path: b)))
+            case (_, .other(let problem)?):
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: problem.error(path: c)))
             }
         }
         let compared = try work.run(pairs, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -107,13 +143,19 @@ public struct FolderComparison: Sendable {
             results[index].diffImagePath = names[k]
         }
         var comparison = FolderComparison(results: results, pairsInRun: shard == nil ? nil : all.count)
+        if shard != nil {
+            // Every pair of the run, read or not here: what the other shards compare too.
+            comparison.pairsDigest = RunDigest.of(
+                names: all, baseline: { left[FileNames.bytes(of: $0)] == nil ? nil : baseline + "/" + $0 },
+                current: { right[FileNames.bytes(of: $0)] == nil ? nil : current + "/" + $0 }, known: results, jobs: jobs)
+        }
         comparison.skippedSpecialFiles = specials.values.sorted { FileNames.precedes($0.path, $1.path) }.map { ($0.path, $0.kind) }
         return comparison
     }
 
     /// Two files to compare.
     struct Pair: Sendable {
-        let relativePath: String, baseline: String, current: String
+        let relativePath: String, baseline: String?, current: String
     }
 
     /// What every pair of a comparison shares: how to compare, and where diff images go.
@@ -184,6 +226,8 @@ public struct FolderComparison: Sendable {
         func compare(_ pair: Pair, index: Int, budget: DecodeBudget? = nil, decodeTogether: Bool = false) throws(DiffError) -> PairResult {
             var straight = decoder
             straight.premultiplyAlpha = false
+            guard let baselinePath = pair.baseline else { return try check(added: pair, decoder: straight, budget: budget) }
+            let pair = (relativePath: pair.relativePath, baseline: baselinePath, current: pair.current)
             let bytesA: [UInt8], bytesB: [UInt8], infoA: ImageInfo, infoB: ImageInfo
             do throws(ImageDecodingError) {
                 bytesA = try straight.fileBytes(pair.baseline)
@@ -199,9 +243,11 @@ public struct FolderComparison: Sendable {
                 let difference = ImageDifference(
                     differingPixels: 0, antialiasedPixels: 0, comparedPixels: size.width * size.height, bounds: nil,
                     ssim: options.metric == .ssim ? 1 : nil, largestDelta: 0, size: size, diffImage: nil, sizeMismatch: nil)
-                return PairResult(
-                    relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
+                var result = PairResult(
+                    relativePath: pair.relativePath, status: tolerance.status(of: difference),
                     baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
+                (result.baselineDigest, result.currentDigest) = (ContentDigest(of: bytesA), ContentDigest(of: bytesB))
+                return result
             }
             let decodeA = straight.decodedBytes(infoA, minimumSize: nil), decodeB = straight.decodedBytes(infoB, minimumSize: nil)
             let diffBytes = diffImages == nil ? 0 : min(infoA.width * infoA.height, infoB.width * infoB.height) * 4
@@ -252,10 +298,35 @@ public struct FolderComparison: Sendable {
             }
             difference.diffImage = nil
             var result = PairResult(
-                relativePath: pair.relativePath, status: status(difference, tolerance: tolerance),
+                relativePath: pair.relativePath, status: tolerance.status(of: difference),
                 baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
             result.diffImagePath = diffImagePath
+            (result.baselineDigest, result.currentDigest) = (ContentDigest(of: bytesA), ContentDigest(of: bytesB))
             return result
+        }
+
+        /// An added image: read, probed and decoded as a compared one is (under `budget`),
+        /// so that one that cannot be read is a failed pair, never approved; its digest
+        /// kept for the approval.
+        func check(added pair: Pair, decoder: ImageDecoder, budget: DecodeBudget?) throws(DiffError) -> PairResult {
+            do throws(ImageDecodingError) {
+                let bytes = try decoder.fileBytes(pair.current)
+                guard let info = try decoder.probe(bytes: bytes, path: pair.current) else {
+                    throw ImageDecodingError.unreadable(path: pair.current, reason: "the headers are incomplete")
+                }
+                let memory = decoder.decodedBytes(info, minimumSize: nil)
+                guard memory <= FolderComparison.memoryBudget else {
+                    throw ImageDecodingError.tooMuchMemory(path: pair.current, bytes: memory, limit: FolderComparison.memoryBudget)
+                }
+                budget?.reserve(memory)
+                defer { budget?.release(memory) }
+                _ = try decoder.decode(bytes: bytes, path: pair.current)
+                var result = PairResult(relativePath: pair.relativePath, status: .added, currentPath: pair.current)
+                result.currentDigest = ContentDigest(of: bytes)
+                return result
+            } catch {
+                throw .image(error)
+            }
         }
     }
 
@@ -283,26 +354,75 @@ public struct FolderComparison: Sendable {
         folder + "/" + String(format: "%05d", number) + ".png"
     }
 
-    /// Identical, within the tolerance, or changed.
-    static func status(_ difference: ImageDifference, tolerance: DiffTolerance) -> PairResult.Status {
-        guard tolerance.accepts(difference) else { return .changed }
-        return difference.differingPixels == 0 && difference.sizeMismatch == nil ? .unchanged : .withinTolerance
+
+
+    /// What a listing found under a name: an image (by its signature), or a regular file
+    /// that is not one, a special file or a file that cannot be read (kept: beside an image
+    /// of the other side, it makes a failed pair).
+    enum Listed {
+        case image
+        case other(Problem)
+
+        var isImage: Bool {
+            if case .image = self { return true }
+            return false
+        }
     }
 
-    /// Relative paths of the images under `root` (by signature), listed with `readdir` so
-    /// that every name is kept whatever its bytes (`FileNames`). Hidden files and folders,
-    /// FIFOs, sockets and devices (never opened) and folders seen before through a link
-    /// are left out.
-    /// The special files found are added to `special` (relative path: kind).
-    static func images(in root: String, decoder: ImageDecoder, special: inout [[UInt8]: (path: String, kind: String)]) throws(DiffError) -> [String] {
-        var found: [String] = []
+    /// Why a file listed is not an image.
+    enum Problem {
+        /// Its first bytes (none when it is empty).
+        case notAnImage(head: [UInt8])
+        /// A FIFO, socket or device, or a file that cannot be read.
+        case unreadable(ImageDecodingError)
+
+        /// The error of a pair failed for this file, at `path`: "not an image: the file is
+        /// empty", as render says it.
+        func error(path: String) -> ImageDecodingError {
+            switch self {
+            case .notAnImage(let head): return .unsupportedFormat(path: path, signature: head)
+            case .unreadable(let error): return error
+            }
+        }
+    }
+
+    /// The real paths of two folders to compare, refused when one is the other or lies
+    /// inside it (through links too).
+    static func apart(_ baseline: String, _ current: String) throws(DiffError) -> (baseline: String, current: String) {
+        guard let b = FileNames.realPath(baseline) else { throw .notFound(path: baseline) }
+        guard let c = FileNames.realPath(current) else { throw .notFound(path: current) }
+        // One folder given twice is no overlap: every pair is a file and itself.
+        if b != c && overlap(b, c) { throw .overlapping(baseline: baseline, current: current, link: nil) }
+        return (b, c)
+    }
+
+    /// True when real paths `a` and `b` are one folder or one holds the other.
+    static func overlap(_ a: String, _ b: String) -> Bool {
+        func inside(_ x: String, _ y: String) -> Bool { x == y || y == "/" || x.hasPrefix(y + "/") }
+        return inside(a, b) || inside(b, a)
+    }
+
+    /// The files under `root` by their relative paths' bytes, listed with `readdir` so that
+    /// every name is kept whatever its bytes (`FileNames`): images by signature, and what
+    /// else stands there. Hidden files and folders and folders seen before through a link
+    /// are left out; FIFOs, sockets and devices are never opened, and added to `special`
+    /// (relative path: kind).
+    ///
+    /// - Throws: `DiffError.overlapping` for a link that leads into `other` (the other
+    ///   folder's real path) or to a folder holding it; `.unreadableDirectory`.
+    static func files(
+        in root: String, other: String, decoder: ImageDecoder, special: inout [[UInt8]: (path: String, kind: String)]
+    ) throws(DiffError) -> [[UInt8]: Listed] {
+        var found: [[UInt8]: Listed] = [:]
         var visited: Set<String> = []
-        try collect(root: root, relative: "", into: &found, special: &special, visited: &visited)
+        try collect(root: root, relative: "", other: other, into: &found, special: &special, visited: &visited)
         return found
     }
 
+    /// `files(in:)` for the folder `relative` of `root`.
     static func collect(
-        root: String, relative: String, into found: inout [String], special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
+        root: String, relative: String, other: String, into found: inout [[UInt8]: Listed],
+        special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
     ) throws(DiffError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
         if let status = FileNames.status(folder) {
@@ -313,15 +433,32 @@ public struct FolderComparison: Sendable {
         }
         for name in names.sorted() where !name.hasPrefix(".") {
             let child = relative.isEmpty ? name : relative + "/" + name
-            guard let status = FileNames.status(root + "/" + child) else { continue }
+            let path = root + "/" + child
+            guard let status = FileNames.status(path) else {
+                // A link that leads nowhere (or a file gone since the listing): beside an
+                // image of the other side, a pair that failed.
+                let reason = String(cString: strerror(errno))
+                found[FileNames.bytes(of: child)] = .other(.unreadable(.unreadable(path: path, reason: reason)))
+                continue
+            }
             if (status.st_mode & S_IFMT) == S_IFDIR {
-                try collect(root: root, relative: child, into: &found, special: &special, visited: &visited)
+                var link = stat()
+                if FileNames.withSystemPath(path, { lstat($0, &link) }) == 0, (link.st_mode & S_IFMT) == S_IFLNK,
+                    let target = FileNames.realPath(path), overlap(target, other)
+                {
+                    throw .overlapping(baseline: root, current: other, link: path)
+                }
+                try collect(root: root, relative: child, other: other, into: &found, special: &special, visited: &visited)
             } else if let kind = FileNames.specialKind(status.st_mode) {
                 special[FileNames.bytes(of: child)] = (child, kind)
-            } else if (status.st_mode & S_IFMT) == S_IFREG,
-                let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head) != nil
-            {
-                found.append(child)
+                found[FileNames.bytes(of: child)] = .other(.unreadable(.notAFile(path: path, kind: kind)))
+            } else if (status.st_mode & S_IFMT) == S_IFREG {
+                do {
+                    let head = try FileBytes.read(path, limit: 16).bytes
+                    found[FileNames.bytes(of: child)] = ImageFormat.detect(head) != nil ? .image : .other(.notAnImage(head: head))
+                } catch {
+                    found[FileNames.bytes(of: child)] = .other(.unreadable(error))
+                }
             }
         }
     }

@@ -21,6 +21,11 @@ public struct PairResult: Sendable {
     public var error: ImageDecodingError?
     /// Where the pair's diff image was written, when the comparison was asked to write them.
     public var diffImagePath: String?
+    /// What the baseline and the current file held when the comparison read them (nil for
+    /// a side it did not read: a removed pair's current, an added pair's baseline, a pair
+    /// that failed). Approving writes a current file only while it still has this digest.
+    public var baselineDigest: ContentDigest?
+    public var currentDigest: ContentDigest?
 
     public init(
         relativePath: String, status: Status, baselinePath: String? = nil, currentPath: String? = nil,

@@ -122,12 +122,14 @@ import Glibc
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/elsewhere/button.png")) == before)
         // Nothing else was written either: the check comes before the first file.
         #expect(!fm.fileExists(atPath: baseline + "/new.png"))
-        // An added pair whose name a non-image file takes in the baseline: not replaced.
+        // A current image whose name a non-image file takes in the baseline: a pair that
+        // failed, not an added one, so not approved and the file not replaced.
         try fm.removeItem(atPath: baseline + "/ui")
         try fm.moveItem(atPath: dir + "/elsewhere", toPath: baseline + "/ui")
         try "notes".write(toFile: baseline + "/new.png", atomically: true, encoding: .utf8)
         let taken = try CLI.run(["diff", baseline, current, "--accept"])
-        #expect(taken.status == 2 && taken.stderr.contains("new.png: a file that is not an image stands where the baseline goes"), "\(taken.stderr)")
+        #expect(taken.status == 1 && taken.stdout.contains("failed     new.png: \(baseline)/new.png: not a JPEG, PNG"), "\(taken.stdout)")
+        #expect(!taken.stdout.contains("new.png\n") && taken.stderr.isEmpty, "\(taken.stdout)\(taken.stderr)")
         #expect(try String(contentsOfFile: baseline + "/new.png", encoding: .utf8) == "notes")
     }
 

@@ -40,6 +40,10 @@ int mosaic_make_folder(const char *path, unsigned int mode);
 /// is `crc` (0 to start), by ISA-L.
 uint32_t mosaic_crc32(uint32_t crc, const void *bytes, size_t count);
 
+/// The CRC-64 (ECMA-182's polynomial, reflected, as xz computes it) of `count` bytes
+/// following bytes whose CRC is `crc` (0 to start), by ISA-L.
+uint64_t mosaic_crc64(uint64_t crc, const void *bytes, size_t count);
+
 /// Unlinks every registered temporary file and removes every registered folder (what the
 /// signal handler does); returns how many were removed. Async-signal-safe.
 int mosaic_temp_remove_all(void);
@@ -49,7 +53,8 @@ int mosaic_temp_remove_all(void);
 int mosaic_temp_remove_under(const char *prefix);
 
 /// Installs async-signal-safe SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that unlink
-/// every registered temporary file and exit with 128 + the signal, and unblocks them.
+/// every registered temporary file and exit with 128 + the signal, and unblocks them; and
+/// ignores SIGXFSZ, so that a file over the size limit is a failed write (EFBIG).
 void mosaic_install_interrupt_cleanup(void);
 
 /// Tells the interrupt handler that a progress line is on standard error (1) or not (0):

@@ -13,6 +13,20 @@ public enum DiffMergeError: Error, Equatable, Sendable, CustomStringConvertible 
     case missing(indices: [Int], count: Int)
     /// `--html`, and a part whose shard wrote no HTML report (or whose images are not beside it).
     case noDiffImages(path: String, reason: String)
+    /// A part larger than `DiffMerge.partLimit` bytes (not read past it).
+    case tooLarge(path: String, limit: Int)
+    /// A string of more than `DiffMerge.stringLimit` bytes (a name, a message), at `offset`.
+    case longString(path: String, offset: Int, limit: Int)
+    /// An object with `key` twice: JSON readers differ on which one counts.
+    case duplicateKey(path: String, key: String, offset: Int)
+    /// A pair whose status is not the one its figures and the run's options give: an
+    /// edited part.
+    case verdict(path: String, pair: String, stated: String, reason: String)
+    /// A part without the run's fingerprint (written by an older mosaic).
+    case noFingerprint(path: String)
+    /// `--html`: a file listed as a shard's diff image that is not one mosaic wrote there
+    /// (a link, a file of other bytes, not a PNG); nothing is copied.
+    case notADiffImage(path: String, file: String, reason: String)
 
     public var description: String {
         switch self {
@@ -30,6 +44,17 @@ public enum DiffMergeError: Error, Equatable, Sendable, CustomStringConvertible 
             let list = indices.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ") + (indices.count > 10 ? " and \(indices.count - 10) more" : "")
             return "shard\(indices.count == 1 ? "" : "s") \(list) missing: give every shard's part (K from 0 to \(count - 1))"
         case .noDiffImages(let path, let reason): return "\(FileNames.display(path)): no diff images for --html: \(reason)"
+        case .tooLarge(let path, let limit): return "\(FileNames.display(path)): larger than \(limit >> 20) MiB, more than any part of a sharded mosaic diff"
+        case .longString(let path, let offset, let limit):
+            return "\(FileNames.display(path)): not a part of a sharded mosaic diff: a string of more than \(limit >> 10) KiB at byte \(offset)"
+        case .duplicateKey(let path, let key, let offset):
+            return "\(FileNames.display(path)): not a part as mosaic writes it: \"\(FileNames.display(key))\" twice in one object (at byte \(offset))"
+        case .verdict(let path, let pair, let stated, let reason):
+            return "\(FileNames.display(path)): pair \(FileNames.display(pair)) says \"\(stated)\", but \(reason): an edited part"
+        case .noFingerprint(let path):
+            return "\(FileNames.display(path)): a part without the run's fingerprint (from an older mosaic): run the shards again with this one"
+        case .notADiffImage(let path, let file, let reason):
+            return "\(FileNames.display(path)): \(FileNames.display(file)) is not the diff image its shard wrote: \(reason); nothing copied"
         }
     }
 }
@@ -54,8 +79,9 @@ public struct DiffMerge: Sendable {
     let parts: [(path: String, data: Data, pairs: [Range<Int>])]
     /// For each result of `report.comparison`: its part and pair there.
     let origins: [(part: Int, pair: Int)]
-    /// For each result: its diff image in its shard's HTML report's folder, when there is one.
-    let diffImageSources: [String?]
+    /// For each result: its diff image in its shard's HTML report's folder and the CRC-64
+    /// the shard recorded of it, when there is one.
+    let diffImageSources: [(file: String, digest: String?)?]
     /// The first part without diff images (and why), when there is one.
     let diffImagesProblem: DiffMergeError?
 
@@ -82,16 +108,26 @@ public struct DiffMerge: Sendable {
         var shards: [Int: String] = [:]
         var results: [PairResult] = []
         var origins: [(part: Int, pair: Int)] = []
-        var sources: [[UInt8]: String] = [:]  // by the pair's name's bytes
+        var sources: [[UInt8]: (file: String, digest: String?)] = [:]  // by the pair's name's bytes
         var problem: DiffMergeError?
         let decoder = JSONDecoder()
         for path in paths {
-            let data: Data
+            // Regular files only (`FileBytes`), and read no further than the cap: a FIFO or
+            // /dev/zero is refused, not read forever.
+            if let status = FileNames.status(path), (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > partLimit {
+                throw .tooLarge(path: path, limit: partLimit)
+            }
+            let bytes: [UInt8]
             do {
-                data = Data(try FileBytes.read(path).bytes)
+                bytes = try FileBytes.read(path, limit: partLimit + 1).bytes
             } catch {
                 throw .unreadable(path: path, reason: error.reason)
             }
+            guard bytes.count <= partLimit else { throw .tooLarge(path: path, limit: partLimit) }
+            let data = Data(bytes)
+            // Before the decoder: strings over the cap and keys given twice (which the
+            // decoder would take one of, silently, where another reader takes the other).
+            let spans = try Self.scan(data, path: path)
             var part: Part
             do {
                 part = try decoder.decode(Part.self, from: data)
@@ -100,11 +136,11 @@ public struct DiffMerge: Sendable {
             }
             guard part.schemaVersion == DiffReport.schemaVersion else { throw .otherSchema(path: path, version: part.schemaVersion) }
             guard let record = part.shard else { throw .notAPart(path: path) }
+            guard record.fingerprint != nil else { throw .noFingerprint(path: path) }
             guard (1...ShardPlan.maximumCount).contains(record.count), (0..<record.count).contains(record.index) else {
                 throw .damaged(path: path, reason: "shard \(record.index)/\(record.count) is not a shard")
             }
             guard (0..<(1 << 40)).contains(record.pairsInRun) else { throw .damaged(path: path, reason: "a run of \(record.pairsInRun) pairs") }
-            let spans = Self.pairSpans(data)
             guard spans.count == part.pairs.count else { throw .damaged(path: path, reason: "its pairs cannot be told apart") }
             if let first = read.first {
                 let what =
@@ -120,8 +156,9 @@ public struct DiffMerge: Sendable {
             if part.pairs.count != share {
                 throw .damaged(path: path, reason: "it holds \(part.pairs.count) pairs; shard \(record.index)/\(record.count) of a run of \(record.pairsInRun) pairs has \(share)")
             }
+            let (options, tolerance) = try Self.settings(part, record, in: path)
             for (k, pair) in part.pairs.enumerated() {
-                results.append(try Self.result(pair, in: path))
+                results.append(try Self.result(pair, in: path, options: options, tolerance: tolerance))
                 origins.append((read.count, k))
             }
             part.pairs = []
@@ -129,7 +166,13 @@ public struct DiffMerge: Sendable {
                 let folder = (path as NSString).deletingLastPathComponent
                 let root = (folder.isEmpty ? "" : folder + "/") + images.folder
                 for file in images.files {
-                    sources[FileNames.bytes(of: try Self.name(file.path, bytes: file.pathBytes, in: path))] = root + "/" + file.file
+                    // A name the shard gave it (00001.png), never a path: nothing outside
+                    // the images' folder is taken for one.
+                    guard Self.isDiffImageName(file.file) else {
+                        throw .damaged(path: path, reason: "\"\(file.file)\" is not the name of a diff image")
+                    }
+                    let name = FileNames.bytes(of: try Self.name(file.path, bytes: file.pathBytes, in: path))
+                    sources[name] = (root + "/" + file.file, file.digest)
                 }
             } else if problem == nil {
                 problem = .noDiffImages(path: path, reason: "its shard wrote no HTML report (run every shard with --html)")
@@ -165,14 +208,7 @@ public struct DiffMerge: Sendable {
         let diffImageSources = keys.map { sources[$0] }
         let comparison = FolderComparison(results: results, skippedSpecialFiles: skipped)
         results = []
-        var options = ComparisonOptions(
-            threshold: first.part.threshold, includeAntialiasing: first.part.includeAntialiasing, ignoreRegions: first.record.ignore.map(\.rect))
-        guard let metric = DiffMetric(rawValue: first.part.metric) else {
-            throw .damaged(path: first.path, reason: "\"\(first.part.metric)\" is not a metric")
-        }
-        options.metric = metric
-        var tolerance = DiffTolerance(maximumPixels: first.record.maxDiffPixels, maximumFraction: first.record.maxDiffRatio)
-        if let minSSIM = first.part.minSSIM { tolerance.minimumSSIM = minSSIM }
+        let (options, tolerance) = try Self.settings(first.part, first.record, in: first.path)
         return DiffMerge(
             report: DiffReport(comparison: comparison, options: options, tolerance: tolerance),
             baseline: try Self.name(first.record.baseline, bytes: first.record.baselineBytes, in: first.path),
@@ -240,28 +276,82 @@ public struct DiffMerge: Sendable {
             guard let source else {
                 throw .noDiffImages(path: part, reason: "no diff image listed for \(FileNames.display(results[index].relativePath))")
             }
-            guard FileNames.status(source) != nil else { throw .noDiffImages(path: part, reason: "\(FileNames.display(source)) is not there") }
+            _ = try Self.diffImage(source, part: part)
         }
     }
 
-    /// The merged report with its diff images linked (copied across file systems) into
-    /// `folder`, numbered as the one-piece run numbers them.
+    /// The largest diff image copied: 256 MiB (a 16384x16384 diff image compresses to far
+    /// less).
+    public static let diffImageLimit = 256 << 20
+
+    /// The bytes of a shard's diff image `source`, checked: a regular file reached without
+    /// following a link at its name, at most `diffImageLimit` bytes, a PNG, with the
+    /// CRC-64 its part recorded.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` when one cannot be linked or copied.
-    public func reportWithDiffImages(in folder: String) throws(SheetError) -> DiffReport {
+    /// - Throws: `.noDiffImages` when it is not there, `.notADiffImage` otherwise.
+    static func diffImage(_ source: (file: String, digest: String?), part: String) throws(DiffMergeError) -> [UInt8] {
+        let file = source.file
+        let fd = FileNames.withSystemPath(file) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .noDiffImages(path: part, reason: "\(FileNames.display(file)) is not there") }
+            throw .notADiffImage(path: part, file: file, reason: errno == ELOOP ? "a symbolic link" : String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .notADiffImage(path: part, file: file, reason: FileNames.specialKind(status.st_mode) ?? "not a regular file")
+        }
+        guard Int(status.st_size) <= diffImageLimit else { throw .notADiffImage(path: part, file: file, reason: "larger than \(diffImageLimit >> 20) MiB") }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var done = 0
+        while done < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw .notADiffImage(path: part, file: file, reason: got == 0 ? "it shrank while read" : String(cString: strerror(errno))) }
+            done += got
+        }
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw .notADiffImage(path: part, file: file, reason: "not a PNG") }
+        guard let digest = source.digest else { throw .notADiffImage(path: part, file: file, reason: "its part records no digest of it") }
+        guard CRC64.hex(ContentDigest(of: bytes).crc64) == digest else {
+            throw .notADiffImage(path: part, file: file, reason: "its bytes are not those its shard wrote")
+        }
+        return bytes
+    }
+
+    /// `00001.png`: the name `FolderComparison.diffImageName` gives, digits and `.png`.
+    static func isDiffImageName(_ name: String) -> Bool {
+        name.hasSuffix(".png") && name.count > 4 && name.dropLast(4).allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// The merged report with its diff images copied into `folder` (the page's staging
+    /// folder), numbered as the one-piece run numbers them. Each is copied from the bytes
+    /// read and checked (`diffImage`): never a link, never by a hard link (which would
+    /// share the shard's file with the report).
+    ///
+    /// - Throws: `DiffMergeError` for an image that is not its shard's;
+    ///   `SheetError.output(.cannotCreate)` when one cannot be written.
+    public func reportWithDiffImages(in folder: String) throws -> DiffReport {
         var comparison = report.comparison
         var count = 0
         for (index, source) in diffImageSources.enumerated() {
             guard let source, comparison.results[index].difference.map({ !$0.isMatch }) ?? false else { continue }
+            let bytes = try Self.diffImage(source, part: parts[origins[index].part].path)
             count += 1
             let name = FolderComparison.diffImageName(count, in: folder)
-            if link(source, name) != 0 {
-                do {
-                    try FileManager.default.copyItem(atPath: source, toPath: name)
-                } catch {
-                    throw .output(.cannotCreate(path: name, reason: (error as NSError).localizedDescription))
+            let fd = FileNames.withSystemPath(name) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+            guard fd >= 0 else { throw SheetError.output(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
+            var done = 0
+            while done < bytes.count {
+                let wrote = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
+                if wrote < 0 && errno == EINTR { continue }
+                guard wrote > 0 else {
+                    let reason = wrote == 0 ? "no byte could be written" : String(cString: strerror(errno))
+                    close(fd)
+                    throw SheetError.output(.cannotCreate(path: name, reason: reason))
                 }
+                done += wrote
             }
+            guard close(fd) == 0 else { throw SheetError.output(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
             comparison.results[index].diffImagePath = name
         }
         return DiffReport(comparison: comparison, options: report.options, tolerance: report.tolerance)
@@ -269,15 +359,36 @@ public struct DiffMerge: Sendable {
 
     // MARK: Reading
 
-    /// A name as the report writes it: `bytes` (base64) when the name is not UTF-8.
+    /// A name as the report writes it: `bytes` (base64) when the name is not UTF-8; at
+    /// most `nameLimit` bytes.
     static func name(_ display: String, bytes: String?, in path: String) throws(DiffMergeError) -> String {
-        guard let bytes else { return display }
-        guard let data = Data(base64Encoded: bytes) else { throw .damaged(path: path, reason: "\"\(bytes)\" is not base64") }
-        return FileNames.string(fromBytes: data)
+        let name: String
+        if let bytes {
+            guard let data = Data(base64Encoded: bytes) else { throw .damaged(path: path, reason: "\"\(bytes.prefix(40))\" is not base64") }
+            name = FileNames.string(fromBytes: data)
+        } else {
+            name = display
+        }
+        let count = FileNames.bytes(of: name).count
+        guard count <= nameLimit else { throw .damaged(path: path, reason: "a name of \(count) bytes, more than a path can hold (\(nameLimit))") }
+        return name
     }
 
-    /// A pair of a part, as the comparison made it.
-    static func result(_ pair: DiffReport.JSONPair, in path: String) throws(DiffMergeError) -> PairResult {
+    /// How a part's pairs were compared and when they pass, as its report and record say.
+    static func settings(_ part: Part, _ record: DiffPartRecord, in path: String) throws(DiffMergeError) -> (ComparisonOptions, DiffTolerance) {
+        var options = ComparisonOptions(threshold: part.threshold, includeAntialiasing: part.includeAntialiasing, ignoreRegions: record.ignore.map(\.rect))
+        guard let metric = DiffMetric(rawValue: part.metric) else { throw .damaged(path: path, reason: "\"\(part.metric)\" is not a metric") }
+        options.metric = metric
+        var tolerance = DiffTolerance(maximumPixels: record.maxDiffPixels, maximumFraction: record.maxDiffRatio)
+        if let minSSIM = part.minSSIM { tolerance.minimumSSIM = minSSIM }
+        return (options, tolerance)
+    }
+
+    /// A pair of a part, as the comparison made it, its status checked against its
+    /// figures, `options` and `tolerance` (the merge recomputes every verdict).
+    static func result(
+        _ pair: DiffReport.JSONPair, in path: String, options: ComparisonOptions, tolerance: DiffTolerance
+    ) throws(DiffMergeError) -> PairResult {
         let relative = try name(pair.path, bytes: pair.pathBytes, in: path)
         guard let status = PairResult.Status(rawValue: pair.status) else {
             throw .damaged(path: path, reason: "pair \(FileNames.display(relative)): \"\(pair.status)\" is not a status")
@@ -299,7 +410,46 @@ public struct DiffMerge: Sendable {
                 largestDelta: largestDelta, size: size, diffImage: nil, sizeMismatch: mismatch)
         }
         if let error = pair.error { result.error = .reported(path: result.baselinePath ?? relative, message: error) }
+        try checkVerdict(result, pair, in: path, metric: options.metric, tolerance: tolerance)
         return result
+    }
+
+    /// Refuses a pair whose status does not follow from the rest of it: figures for the
+    /// pairs compared (sound ones, giving that status under the tolerance, and a
+    /// `fraction` that is theirs), none for an added, removed or failed pair, each with
+    /// the sides and the message its status has.
+    static func checkVerdict(
+        _ result: PairResult, _ pair: DiffReport.JSONPair, in path: String, metric: DiffMetric, tolerance: DiffTolerance
+    ) throws(DiffMergeError) {
+        func refuse(_ reason: String) -> DiffMergeError { .verdict(path: path, pair: result.relativePath, stated: pair.status, reason: reason) }
+        let (hasBaseline, hasCurrent) = (result.baselinePath != nil, result.currentPath != nil)
+        guard let difference = result.difference else {
+            switch result.status {
+            case .added: if hasBaseline || !hasCurrent || pair.error != nil { throw refuse("an added pair has a current image only") }
+            case .removed: if !hasBaseline || hasCurrent || pair.error != nil { throw refuse("a removed pair has a baseline only") }
+            case .failed: if pair.error == nil || !hasCurrent && !hasBaseline { throw refuse("a failed pair says why") }
+            default: throw refuse("it has no figures")
+            }
+            return
+        }
+        guard hasBaseline && hasCurrent, result.status != .added, result.status != .removed, result.status != .failed else {
+            throw refuse("it has the figures of a pair compared")
+        }
+        let d = difference
+        guard d.differingPixels >= 0, d.antialiasedPixels >= 0, d.comparedPixels >= 0, d.differingPixels <= d.comparedPixels,
+            d.size.width >= 0, d.size.height >= 0, d.comparedPixels <= d.size.width * d.size.height
+        else { throw refuse("its figures do not add up (\(d.differingPixels) of \(d.comparedPixels) pixels compared in \(d.size))") }
+        if metric == .pixelmatch && d.ssim != nil { throw refuse("it has an SSIM score in a run compared with pixelmatch") }
+        if metric == .ssim && d.ssim == nil && d.sizeMismatch == nil { throw refuse("it has no SSIM score in a run compared with SSIM") }
+        if let fraction = pair.fraction, fraction != d.fraction { throw refuse("its fraction \(fraction) is not \(d.differingPixels) of \(d.comparedPixels)") }
+        let verdict = tolerance.status(of: d)
+        guard verdict == result.status else {
+            let rule = metric == .ssim
+                ? "SSIM \(d.ssim.map { "\($0)" } ?? "none") against --min-ssim \(tolerance.minimumSSIM)"
+                : tolerance.maximumFraction.map { "a fraction of \(d.fraction) against --max-diff-ratio \($0)" }
+                    ?? "\(d.differingPixels) differing pixels against --max-diff-pixels \(tolerance.maximumPixels)"
+            throw refuse("its figures make it \"\(verdict.rawValue)\" (\(rule)\(d.sizeMismatch == nil ? "" : ", sizes differ"))")
+        }
     }
 
     /// The decoder's complaint for people: what is wrong, and where.
@@ -318,54 +468,124 @@ public struct DiffMerge: Sendable {
         path.isEmpty ? "" : " at " + path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
     }
 
-    /// The byte ranges of the objects in the top-level object's `"pairs"` array, as
-    /// written: the JSON is scanned once, strings and nesting followed.
-    static func pairSpans(_ data: Data) -> [Range<Int>] {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [Range<Int>] in
+    /// The longest part read: 1 GiB (a million pairs of about 1 KB each).
+    public static let partLimit = 1 << 30
+
+    /// The longest name of a pair or folder in a part: 4 KiB (`PATH_MAX`), as the system
+    /// takes a path.
+    public static let nameLimit = 4096
+
+    /// The longest string in a part: 64 KiB (a name is at most 4 KiB, `PATH_MAX`, and
+    /// base64 makes its bytes a third longer; a message is a line).
+    public static let stringLimit = 64 << 10
+
+    /// The deepest nesting of a part (a report nests 5 deep).
+    static let depthLimit = 64
+
+    /// Scans a part once, strings and nesting followed: refuses a string longer than
+    /// `stringLimit`, nesting deeper than `depthLimit`, and an object with a key twice
+    /// (keys compared as decoded, so `"\u0073tatus"` is `"status"`); returns the byte
+    /// ranges of the objects in the top-level object's `"pairs"` array, as written.
+    static func scan(_ data: Data, path: String) throws(DiffMergeError) -> [Range<Int>] {
+        let outcome = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[Range<Int>], DiffMergeError> in
             let bytes = raw.bindMemory(to: UInt8.self)
             var spans: [Range<Int>] = []
-            var depth = 0, inString = false, escaped = false
-            var lastKeyStart = -1, lastKeyEnd = -1
-            var stringStart = 0
+            // One frame per open object or array: an object's keys, and whether a key comes next.
+            var frames: [(isObject: Bool, keys: Set<[UInt8]>, expectKey: Bool)] = []
+            var lastTopKey: [UInt8] = []
             var inPairs = false, elementStart = -1
-            for i in 0..<bytes.count {
+            var i = 0
+            while i < bytes.count {
                 let byte = bytes[i]
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                        if depth == 1 { (lastKeyStart, lastKeyEnd) = (stringStart, i) }
-                    }
-                    continue
-                }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    inString = true
-                    stringStart = i + 1
+                    let start = i + 1
+                    var j = start, escaped = false
+                    while j < bytes.count {
+                        if bytes[j] == UInt8(ascii: "\\") {
+                            escaped = true
+                            j += 2
+                            continue
+                        }
+                        if bytes[j] == UInt8(ascii: "\"") { break }
+                        j += 1
+                    }
+                    let end = min(j, bytes.count)
+                    if end - start > stringLimit { return .failure(.longString(path: path, offset: start, limit: stringLimit)) }
+                    if let top = frames.indices.last, frames[top].isObject, frames[top].expectKey {
+                        let raw = Array(bytes[start..<end])
+                        let key = escaped ? Self.unescaped(raw) : raw
+                        guard frames[top].keys.insert(key).inserted else {
+                            return .failure(.duplicateKey(path: path, key: FileNames.string(fromBytes: key), offset: start - 1))
+                        }
+                        frames[top].expectKey = false
+                        if frames.count == 1 { lastTopKey = key }
+                    }
+                    i = end + 1
+                    continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    if depth == 1, byte == UInt8(ascii: "["), lastKeyEnd - lastKeyStart == 5,
-                        UnsafeRawBufferPointer(rebasing: raw[lastKeyStart..<lastKeyEnd]).elementsEqual("pairs".utf8)
-                    {
+                    if frames.count == 1, byte == UInt8(ascii: "["), lastTopKey == Array("pairs".utf8) {
                         inPairs = true
-                    } else if inPairs, depth == 2 {
+                    } else if inPairs, frames.count == 2 {
                         elementStart = i
                     }
-                    depth += 1
+                    guard frames.count < depthLimit else { return .failure(.damaged(path: path, reason: "nested more than \(depthLimit) deep")) }
+                    frames.append((byte == UInt8(ascii: "{"), [], byte == UInt8(ascii: "{")))
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if inPairs, depth == 2, elementStart >= 0 {
+                    frames.removeLast(frames.isEmpty ? 0 : 1)
+                    if inPairs, frames.count == 2, elementStart >= 0 {
                         spans.append(elementStart..<(i + 1))
                         elementStart = -1
-                    } else if inPairs, depth == 1 {
+                    } else if inPairs, frames.count == 1 {
                         inPairs = false
                     }
+                case UInt8(ascii: ","):
+                    if let top = frames.indices.last, frames[top].isObject { frames[top].expectKey = true }
                 default: break
                 }
+                i += 1
             }
-            return spans
+            return .success(spans)
         }
+        return try outcome.get()
+    }
+
+    /// A JSON string's bytes with its escapes decoded (`\n`, `\u0073`, surrogate pairs);
+    /// an escape that is not one is kept as written.
+    static func unescaped(_ raw: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        func hex(_ at: Int) -> UInt32? {
+            guard at + 4 <= raw.count, let text = String(bytes: raw[at..<(at + 4)], encoding: .ascii) else { return nil }
+            return UInt32(text, radix: 16)
+        }
+        while i < raw.count {
+            guard raw[i] == UInt8(ascii: "\\"), i + 1 < raw.count else {
+                out.append(raw[i])
+                i += 1
+                continue
+            }
+            let simple: [UInt8: UInt8] = [
+                UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
+                UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+            ]
+            if let plain = simple[raw[i + 1]] {
+                out.append(plain)
+                i += 2
+            } else if raw[i + 1] == UInt8(ascii: "u"), var value = hex(i + 2) {
+                i += 6
+                if (0xD800..<0xDC00).contains(value), i + 1 < raw.count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u"),
+                    let low = hex(i + 2), (0xDC00..<0xE000).contains(low)
+                {
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                UTF8.encode(Unicode.Scalar(value) ?? "\u{FFFD}") { out.append($0) }
+            } else {
+                out.append(raw[i])
+                i += 1
+            }
+        }
+        return out
     }
 }

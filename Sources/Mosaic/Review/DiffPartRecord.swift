@@ -22,6 +22,37 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
     var skipped: [Skipped]
     /// With `--html`: the part's diff images.
     var diffImages: DiffImages?
+    /// What makes the run this one: parts whose fingerprints differ are of different runs.
+    /// Optional only to name a part written without one (by an older mosaic) as such.
+    var fingerprint: Fingerprint?
+
+    /// A run's identity: the pairs dealt and the bytes of their files, every option, and
+    /// (slots kept for the review config and a baseline read from git) the config file's
+    /// digest and the baseline's commit.
+    struct Fingerprint: Codable, Hashable, Sendable {
+        /// The CRC-64 (16 hexadecimal digits) of the pairs dealt and their files' digests
+        /// (`FolderComparison.pairsDigest`).
+        var pairs: String
+        /// The CRC-64 of every comparison option and the tolerance, as text
+        /// (`optionsText`): the diff images' colours too.
+        var options: String
+        /// The digest of the config file the run read; none yet.
+        var config: String?
+        /// The commit the baseline was read from; none yet.
+        var baselineCommit: String?
+    }
+
+    /// Every option of a comparison and its tolerance, as the fingerprint digests them.
+    static func optionsText(_ options: ComparisonOptions, _ tolerance: DiffTolerance) -> String {
+        let color = { (c: RGBA) in "\(c.red),\(c.green),\(c.blue),\(c.alpha)" }
+        let ignore = options.ignoreRegions.map { "\($0.minX),\($0.minY),\($0.width),\($0.height)" }.joined(separator: ";")
+        return [
+            "threshold=\(options.threshold)", "includeAntialiasing=\(options.includeAntialiasing)", "ignore=\(ignore)",
+            "fade=\(options.fade)", "diffColor=\(color(options.diffColor))", "antialiasingColor=\(color(options.antialiasingColor))",
+            "maskOnly=\(options.maskOnly)", "metric=\(options.metric.rawValue)", "maximumPixels=\(tolerance.maximumPixels)",
+            "maximumFraction=\(tolerance.maximumFraction.map { "\($0)" } ?? "none")", "minimumSSIM=\(tolerance.minimumSSIM)",
+        ].joined(separator: "\n")
+    }
 
     struct Skipped: Codable, Hashable, Sendable {
         var path: String
@@ -39,6 +70,8 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
             var path: String
             var pathBytes: String?
             var file: String
+            /// The CRC-64 of the image the shard wrote: the merge copies that file only.
+            var digest: String?
         }
     }
 
@@ -66,10 +99,16 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
             let files = report.comparison.results.compactMap { r -> DiffImages.File? in
                 guard let file = r.diffImagePath else { return nil }
                 let name = ReportedName(r.relativePath)
-                return DiffImages.File(path: name.display, pathBytes: name.sourceBytes, file: (file as NSString).lastPathComponent)
+                // Where the page put it (its staging folder renamed into place).
+                let placed = (file as NSString).lastPathComponent
+                let digest = (try? ContentDigest.ofFile(diffImages + "/" + placed)).map { CRC64.hex($0.crc64) }
+                return DiffImages.File(path: name.display, pathBytes: name.sourceBytes, file: placed, digest: digest)
             }
             self.diffImages = DiffImages(folder: folder, files: files)
         }
+        let optionsText = Array(Self.optionsText(report.options, report.tolerance).utf8)
+        fingerprint = Fingerprint(
+            pairs: CRC64.hex(report.comparison.pairsDigest ?? 0), options: CRC64.hex(optionsText.withUnsafeBytes { CRC64.checksum($0) }))
     }
 
     /// What differs between this part's run and `other`'s, for the message; nil when they
@@ -82,6 +121,12 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
         if ignore != other.ignore { return "the regions ignored (--ignore)" }
         if pairsInRun != other.pairsInRun { return "the pairs found (\(pairsInRun) and \(other.pairsInRun)): the folders differed between the shards" }
         if skipped != other.skipped { return "the special files skipped: the folders differed between the shards" }
+        if fingerprint?.options != other.fingerprint?.options { return "the comparison options (the diff images' colours, --fade, the tolerance)" }
+        if fingerprint?.config != other.fingerprint?.config { return "the review config files" }
+        if fingerprint?.baselineCommit != other.fingerprint?.baselineCommit { return "the baseline commits" }
+        if fingerprint?.pairs != other.fingerprint?.pairs {
+            return "the bytes of the images compared (a part of another run, or files changed while the shards ran)"
+        }
         return nil
     }
 }

@@ -41,11 +41,17 @@ public enum TemporaryFiles {
     public static func path(for path: String) -> String {
         OutputFolders.createParents(of: path)
         let (directory, name) = split(path)
+        return directory + temporaryName(for: name)
+    }
+
+    /// `.name.mosaic-PID-N.tmp`: the name of a temporary file for the file `name` of the
+    /// same folder (for a writer that works in a folder it holds open, and makes no folder).
+    public static func temporaryName(for name: String) -> String {
         let n = counter.withLock { count in
             count += 1
             return count
         }
-        return "\(directory).\(name).mosaic-\(getpid())-\(n).tmp"
+        return ".\(name).mosaic-\(getpid())-\(n).tmp"
     }
 
     /// The folder part (with its slash, or empty) and the name of `path`.

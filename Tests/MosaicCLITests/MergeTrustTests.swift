@@ -1,0 +1,155 @@
+import Foundation
+import Mosaic
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mosaic diff --merge` checks what it merges (issue 35): a part of another run (other
+/// bytes under the same names) is refused by the run's fingerprint, every verdict is
+/// recomputed from the figures, a key given twice is refused, the HTML report copies only
+/// the diff images the shards wrote (never a link, never by hard link), and parts and
+/// their strings are capped.
+@Suite struct MergeTrustTests {
+    /// Runs `mosaic diff --merge PARTS --json OUT --junit XML`: the status and standard
+    /// error, and that no report was written when refused.
+    static func merge(_ parts: [String], dir: String, extra: [String] = []) throws -> CommandResult {
+        let result = try CLI.run(["diff", "--json", dir + "/merged.json", "--junit", dir + "/merged.xml"] + extra + ["--merge"] + parts)
+        if result.status == 2 {
+            #expect(!FileManager.default.fileExists(atPath: dir + "/merged.json") && !FileManager.default.fileExists(atPath: dir + "/merged.xml"))
+        }
+        // For the next merge's check.
+        for report in ["merged.json", "merged.xml"] { try? FileManager.default.removeItem(atPath: dir + "/" + report) }
+        return result
+    }
+
+    /// Today's parts 0, 1, 3 with yesterday's part 2 (the same names, other screenshots)
+    /// merged into a passing run, exit 0. The parts' fingerprints differ now.
+    @Test func aPartOfAnotherRunIsRefused() throws {
+        let f = try DiffShardTests.folders()
+        let yesterday = try DiffShardTests.shards(4, f)
+        try FileManager.default.moveItem(atPath: yesterday[2], toPath: f.dir + "/yesterday-2.json")
+        // Today: one screenshot changed (whichever shard holds it).
+        try Bitmap(width: 8, height: 8, fill: .black).writePNG(to: f.current + "/screens/s1.png")
+        let today = try DiffShardTests.shards(4, f)
+        let run = try Self.merge([today[0], today[1], f.dir + "/yesterday-2.json", today[3]], dir: f.dir)
+        #expect(run.status == 2)
+        #expect(run.stderr == """
+            error: \(f.dir)/yesterday-2.json and \(today[0]) are parts of different runs: the bytes of the images compared (a part of another run, or files changed while the shards ran) differ
+
+            """, "\(run.stderr)")
+        #expect(try Self.merge(today, dir: f.dir).status == 1)
+        // A part without the fingerprint (an older mosaic's): refused as such.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: today[2]))) as? [String: Any])
+        var shard = try #require(object["shard"] as? [String: Any])
+        shard["fingerprint"] = nil
+        object["shard"] = shard
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: f.dir + "/old.json"))
+        let old = try Self.merge([today[0], today[1], f.dir + "/old.json", today[3]], dir: f.dir)
+        #expect(old.status == 2 && old.stderr == "error: \(f.dir)/old.json: a part without the run's fingerprint (from an older mosaic): run the shards again with this one\n", "\(old.stderr)")
+    }
+
+    /// A pair's `"status": "unchanged"` beside 64 differing pixels passed; a second
+    /// `"status"` key was copied into the merged report. Each edit is refused now.
+    @Test(arguments: [
+        ("a verdict", "\"status\" : \"unchanged\"", "says \"unchanged\", but its figures make it \"changed\" (4 differing pixels against --max-diff-pixels 1): an edited part"),
+        ("a key twice", "\"status\" : \"changed\", \"\\u0073tatus\" : \"unchanged\"", "not a part as mosaic writes it: \"status\" twice in one object"),
+        ("a negative count", "\"differingPixels\" : -4", "says \"changed\", but its figures do not add up (-4 of 63 pixels compared in 8x8): an edited part"),
+        ("an SSIM score", "\"ssim\" : 1, \"status\" : \"changed\"", "says \"changed\", but it has an SSIM score in a run compared with pixelmatch: an edited part"),
+        ("a fraction", "", "says \"changed\", but its fraction 0.0 is not 4 of 63: an edited part"),
+    ])
+    func anEditedPairIsRefused(_ what: String, _ replacement: String, _ message: String) throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(3, f)
+        // The part holding s0.png: changed, 4 pixels (more than the 1 that passes).
+        let index = try #require(parts.firstIndex { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("\"path\" : \"screens/deep/s0.png\"") ?? false })
+        let text = try String(contentsOfFile: parts[index], encoding: .utf8)
+        let object = try #require(text.range(of: "\"path\" : \"screens/deep/s0.png\""))
+        let open = try #require(text[..<object.lowerBound].range(of: "{", options: .backwards)).lowerBound
+        // Its last key is "status" (the keys are sorted); the object ends after it.
+        let status = try #require(text[object.upperBound...].range(of: "\"status\" : "))
+        let close = try #require(text[status.upperBound...].range(of: "}")).upperBound
+        var pair = String(text[open..<close])
+        #expect(pair.contains("\"status\" : \"changed\"") && pair.contains("\"differingPixels\" : 4"), "\(pair)")
+        switch what {
+        case "a negative count": pair = pair.replacingOccurrences(of: "\"differingPixels\" : 4", with: replacement)
+        case "a fraction": pair = pair.replacing(/"fraction" : [0-9.e+-]+/, with: "\"fraction\" : 0")
+        default: pair = pair.replacingOccurrences(of: "\"status\" : \"changed\"", with: replacement)
+        }
+        var edited = parts
+        edited[index] = f.dir + "/edited.json"
+        try (text[..<open] + pair + text[close...]).write(toFile: edited[index], atomically: true, encoding: .utf8)
+        let run = try Self.merge(edited, dir: f.dir)
+        #expect(run.status == 2)
+        let pairName = what == "a key twice" ? "" : "pair screens/deep/s0.png "
+        #expect(run.stderr.hasPrefix("error: \(f.dir)/edited.json: \(pairName)\(message)"), "\(run.stderr)")
+    }
+
+    /// `--merge --html` copied a link from a shard's `_files` folder (to any file) into the
+    /// report, and hard-linked the others. Now a link, a file of other bytes or one that is
+    /// not a PNG is refused (nothing written), and the images are copied, never linked.
+    @Test func onlyTheDiffImagesTheShardsWroteAreCopied() throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(3, f, html: true)
+        let image = f.dir + "/parts/part-0_files/00001.png"
+        let original = try Data(contentsOf: URL(fileURLWithPath: image))
+        try "secret".write(toFile: f.dir + "/secret.txt", atomically: true, encoding: .utf8)
+        try Bitmap(width: 8, height: 8, fill: .white).writePNG(to: f.dir + "/other.png")
+        let fm = FileManager.default
+        for (swap, reason) in [
+            ("a link", "a symbolic link"), ("a link to a PNG", "a symbolic link"), ("another PNG", "its bytes are not those its shard wrote"),
+            ("text", "not a PNG"),
+        ] {
+            try fm.removeItem(atPath: image)
+            switch swap {
+            case "a link": try fm.createSymbolicLink(atPath: image, withDestinationPath: f.dir + "/secret.txt")
+            case "a link to a PNG": try fm.createSymbolicLink(atPath: image, withDestinationPath: f.dir + "/other.png")
+            case "another PNG": try fm.copyItem(atPath: f.dir + "/other.png", toPath: image)
+            default: try fm.copyItem(atPath: f.dir + "/secret.txt", toPath: image)
+            }
+            let run = try Self.merge(parts, dir: f.dir, extra: ["--html", f.dir + "/merged.html"])
+            #expect(run.status == 2)
+            #expect(run.stderr == "error: \(parts[0]): \(image) is not the diff image its shard wrote: \(reason); nothing copied\n", "\(swap): \(run.stderr)")
+            #expect(!fm.fileExists(atPath: f.dir + "/merged.html") && !fm.fileExists(atPath: f.dir + "/merged_files"))
+        }
+        try fm.removeItem(atPath: image)
+        try original.write(to: URL(fileURLWithPath: image))
+        let run = try Self.merge(parts, dir: f.dir, extra: ["--html", f.dir + "/merged.html"])
+        #expect(run.status == 1, "\(run.stderr)")
+        // Copies: each merged image is a file of its own (one link), the shard's too.
+        for name in try fm.contentsOfDirectory(atPath: f.dir + "/merged_files") where name.hasSuffix(".png") {
+            #expect(FileNames.status(f.dir + "/merged_files/" + name)?.st_nlink == 1, "\(name)")
+        }
+        #expect(FileNames.status(image)?.st_nlink == 1)
+        // A file name that is a path in a part: refused, not read.
+        let text = try String(contentsOfFile: parts[0], encoding: .utf8)
+        try text.replacingOccurrences(of: "\"file\" : \"00001.png\"", with: "\"file\" : \"..\\/..\\/secret.txt\"").write(toFile: f.dir + "/path.json", atomically: true, encoding: .utf8)
+        let path = try Self.merge([f.dir + "/path.json", parts[1], parts[2]], dir: f.dir, extra: ["--html", f.dir + "/p.html"])
+        #expect(path.status == 2 && path.stderr.contains("path.json: not a whole part of a sharded mosaic diff: \"../../secret.txt\" is not the name of a diff image"), "\(path.stderr)")
+    }
+
+    /// A part of 2 GiB (sparse) is refused from its size, unread; a string over 64 KiB
+    /// from the scan, before the decoder holds it; a name over 4 KiB as a name.
+    @Test func partsAndTheirStringsAreCapped() throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(2, f)
+        let huge = f.dir + "/huge.json"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, 2 << 30) == 0)
+        let large = try Self.merge([parts[0], huge], dir: f.dir)
+        #expect(large.status == 2 && large.stderr == "error: \(huge): larger than 1024 MiB, more than any part of a sharded mosaic diff\n", "\(large.stderr)")
+        let text = try String(contentsOfFile: parts[1], encoding: .utf8)
+        let marker = "\"path\" : \""
+        let at = try #require(text.range(of: marker))
+        try (text[..<at.upperBound] + String(repeating: "a", count: 70_000) + text[at.upperBound...]).write(toFile: f.dir + "/long.json", atomically: true, encoding: .utf8)
+        let long = try Self.merge([parts[0], f.dir + "/long.json"], dir: f.dir)
+        #expect(long.status == 2)
+        #expect(long.stderr == "error: \(f.dir)/long.json: not a part of a sharded mosaic diff: a string of more than 64 KiB at byte \(text.utf8.distance(from: text.startIndex, to: at.upperBound))\n", "\(long.stderr)")
+        try (text[..<at.upperBound] + String(repeating: "a", count: 5_000) + text[at.upperBound...]).write(toFile: f.dir + "/name.json", atomically: true, encoding: .utf8)
+        let name = try Self.merge([parts[0], f.dir + "/name.json"], dir: f.dir)
+        #expect(name.status == 2 && name.stderr.contains("name.json: not a whole part of a sharded mosaic diff: a name of 50"), "\(name.stderr)")
+        let device = try Self.merge([parts[0], "/dev/zero"], dir: f.dir)
+        #expect(device.status == 2 && device.stderr == "error: /dev/zero: cannot read the part: not a file: it is a character device (not read)\n", "\(device.stderr)")
+    }
+}
