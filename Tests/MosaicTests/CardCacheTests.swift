@@ -208,7 +208,7 @@ import Glibc
         var second = first
         second[100] ^= 0xFF
         try Data(first).write(to: URL(fileURLWithPath: path))
-        #expect(cache.contentDigest(of: path)?.digest == ContentDigest(of: first))
+        #expect(cache.contentDigest(of: path)?.digest == CacheDigest(of: first))
         // Read again by content, not from the index.
         let again = try #require(cache.contentDigest(of: path))
         #expect(again.bytes?.count == first.count)
@@ -216,7 +216,7 @@ import Glibc
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.write(contentsOf: Data(second))
         try handle.close()
-        #expect(cache.contentDigest(of: path)?.digest == ContentDigest(of: second))
+        #expect(cache.contentDigest(of: path)?.digest == CacheDigest(of: second))
         #expect(CacheUsage(folder: dir + "/cache").indexed == 0)
     }
 

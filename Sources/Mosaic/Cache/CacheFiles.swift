@@ -118,7 +118,7 @@ struct EntryWriter {
 
     mutating func int(_ value: Int) { u64(UInt64(bitPattern: Int64(value))) }
 
-    mutating func digest(_ value: ContentDigest) {
+    mutating func digest(_ value: CacheDigest) {
         u64(value.low)
         u64(value.high)
     }
@@ -132,7 +132,7 @@ struct EntryWriter {
 
     /// The entry with its checksum appended.
     consuming func sealed() -> [UInt8] {
-        let sum = ContentDigest(of: bytes)
+        let sum = CacheDigest(of: bytes)
         digest(sum)
         return bytes
     }
@@ -150,7 +150,7 @@ struct EntryReader {
         guard bytes.count >= magicBytes.count + 16, bytes.starts(with: magicBytes) else { return nil }
         let end = bytes.count - 16
         var tail = EntryReader(bytes: bytes, offset: end, end: bytes.count)
-        guard let sum = tail.digest(), sum == ContentDigest(of: bytes[0..<end]) else { return nil }
+        guard let sum = tail.digest(), sum == CacheDigest(of: bytes[0..<end]) else { return nil }
         self.init(bytes: bytes, offset: magicBytes.count, end: end)
     }
 
@@ -178,9 +178,9 @@ struct EntryReader {
 
     mutating func int() -> Int? { u64().map { Int(Int64(bitPattern: $0)) } }
 
-    mutating func digest() -> ContentDigest? {
+    mutating func digest() -> CacheDigest? {
         guard let low = u64(), let high = u64() else { return nil }
-        return ContentDigest(low: low, high: high)
+        return CacheDigest(low: low, high: high)
     }
 
     mutating func data() -> [UInt8]? {

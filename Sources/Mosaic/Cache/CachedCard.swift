@@ -14,7 +14,7 @@ struct CachedCard: Sendable {
 
     /// The entry's bytes: the key again (an entry under another name is not used), the
     /// size, the pixels, the warning, and the checksum.
-    func entry(key: ContentDigest) -> [UInt8] {
+    func entry(key: CacheDigest) -> [UInt8] {
         var writer = EntryWriter(magic: CardCache.cardMagic, capacity: image.pixels.count + 64)
         writer.digest(key)
         writer.int(image.width)
@@ -31,7 +31,7 @@ struct CachedCard: Sendable {
     }
 
     /// Reads an entry; nil when it is damaged or was made for another key.
-    init?(entry: [UInt8], key: ContentDigest) {
+    init?(entry: [UInt8], key: CacheDigest) {
         guard var reader = EntryReader(sealed: entry, magic: CardCache.cardMagic), reader.digest() == key,
             let width = reader.int(), let height = reader.int(), let pixels = reader.data(),
             width > 0, height > 0, let image = Bitmap(width: width, height: height, pixels: pixels), let kind = reader.u8()
@@ -55,7 +55,7 @@ struct CardKey {
 
     mutating func add(_ name: String, _ value: Any) { parts.append("\(name)=\(String(describing: value))") }
 
-    func key(content: ContentDigest, codeVersion: String) -> ContentDigest {
-        ContentDigest(text: "card 1\n\(codeVersion)\n\(content)\n" + parts.joined(separator: "\n"))
+    func key(content: CacheDigest, codeVersion: String) -> CacheDigest {
+        CacheDigest(text: "card 1\n\(codeVersion)\n\(content)\n" + parts.joined(separator: "\n"))
     }
 }

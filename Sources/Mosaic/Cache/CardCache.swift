@@ -112,7 +112,7 @@ public final class CardCache: Sendable {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, 255)
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return ContentDigest(text: host).description
+        return CacheDigest(text: host).description
     }
 
     // MARK: Content digests
@@ -121,14 +121,14 @@ public final class CardCache: Sendable {
     /// unchanged since it was indexed (no read), else read and digested (the bytes are
     /// returned so the decoder need not read them again). Nil when the file cannot be read
     /// (the decode names the problem).
-    func contentDigest(of path: String) -> (digest: ContentDigest, bytes: [UInt8]?)? {
+    func contentDigest(of path: String) -> (digest: CacheDigest, bytes: [UInt8]?)? {
         contentDigestAndIdentity(of: path).map { ($0.digest, $0.bytes) }
     }
 
     /// As `contentDigest(of:)`, with the identity the index matched when it served the
     /// digest (nil when the bytes were read): a caller that reads the file afterwards checks
     /// that the identity still holds (`stillIdentical`) before storing what it made of them.
-    func contentDigestAndIdentity(of path: String) -> (digest: ContentDigest, bytes: [UInt8]?, identity: ContentIdentity?)? {
+    func contentDigestAndIdentity(of path: String) -> (digest: CacheDigest, bytes: [UInt8]?, identity: ContentIdentity?)? {
         guard let before = FileNames.status(path), (before.st_mode & S_IFMT) == S_IFREG else { return nil }
         let identity = ContentIdentity(before)
         let indexPath = identityPath(identity, path: path)
@@ -139,7 +139,7 @@ public final class CardCache: Sendable {
             return (digest, nil, identity)
         }
         guard let bytes = try? FileBytes.read(path).bytes, let after = FileNames.status(path) else { return nil }
-        let digest = ContentDigest(of: bytes)
+        let digest = CacheDigest(of: bytes)
         // Indexed only when the file did not change while it was read and has settled.
         if ContentIdentity(after) == identity, identity.size == bytes.count, identity.isSettled(now: ContentIdentity.now(), after: settling) {
             var writer = EntryWriter(magic: Self.identityMagic)
@@ -164,7 +164,7 @@ public final class CardCache: Sendable {
         var writer = EntryWriter(magic: "")
         Self.writeIdentity(identity, into: &writer)
         writer.data(FileNames.bytes(of: path))
-        return Self.fanOut(hostFolder + "/identity", ContentDigest(of: writer.bytes))
+        return Self.fanOut(hostFolder + "/identity", CacheDigest(of: writer.bytes))
     }
 
     static func writeIdentity(_ identity: ContentIdentity, into writer: inout EntryWriter) {
@@ -183,7 +183,7 @@ public final class CardCache: Sendable {
     }
 
     /// `folder/ab/abcdef...`: 256 folders keep each one small.
-    static func fanOut(_ folder: String, _ digest: ContentDigest) -> String {
+    static func fanOut(_ folder: String, _ digest: CacheDigest) -> String {
         let name = digest.description
         return folder + "/" + name.prefix(2) + "/" + name
     }
@@ -191,7 +191,7 @@ public final class CardCache: Sendable {
     // MARK: Cards
 
     /// The card stored under `key`, or nil (missing, damaged, or made for another key).
-    func card(_ key: ContentDigest) -> CachedCard? {
+    func card(_ key: CacheDigest) -> CachedCard? {
         let path = Self.fanOut(folder + "/cards", key)
         guard let (bytes, status) = CacheFiles.read(path) else {
             state.withLock { $0.misses += 1 }
@@ -212,7 +212,7 @@ public final class CardCache: Sendable {
 
     /// Stores `card` under `key`; a write that fails is remembered (one warning) and the
     /// cache is not written again in this run.
-    func store(_ card: CachedCard, for key: ContentDigest) {
+    func store(_ card: CachedCard, for key: CacheDigest) {
         let bytes = card.entry(key: key)
         store(bytes, at: Self.fanOut(folder + "/cards", key), counted: true)
     }

@@ -16,13 +16,13 @@ final class DigestStream {
         mosaic_hash_add(state, &separator, 1)
     }
 
-    func add(_ digest: ContentDigest) { add(digest.description) }
+    func add(_ digest: CacheDigest) { add(digest.description) }
 
     /// The digest; nil when memory ran out at the start.
-    func finish() -> ContentDigest? {
+    func finish() -> CacheDigest? {
         guard let state else { return nil }
         self.state = nil
         let digest = mosaic_hash_end(state)
-        return ContentDigest(low: digest.low, high: digest.high)
+        return CacheDigest(low: digest.low, high: digest.high)
     }
 }

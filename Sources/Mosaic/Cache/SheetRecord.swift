@@ -14,7 +14,7 @@ import MosaicImage
 /// again. Only a render without a problem, warning or missing character is recorded (a
 /// skipped run could not tell them again).
 struct SheetRecord {
-    var fingerprint: ContentDigest
+    var fingerprint: CacheDigest
     var files: [(path: String, identity: ContentIdentity)]
     var pageCount: Int
     var rendered: Int
@@ -36,7 +36,7 @@ struct SheetRecord {
         return writer.sealed()
     }
 
-    init(fingerprint: ContentDigest, files: [(path: String, identity: ContentIdentity)], pageCount: Int, rendered: Int, written: String) {
+    init(fingerprint: CacheDigest, files: [(path: String, identity: ContentIdentity)], pageCount: Int, rendered: Int, written: String) {
         self.fingerprint = fingerprint
         self.files = files
         self.pageCount = pageCount
@@ -62,12 +62,12 @@ extension CardCache {
     /// Where the record of the sheet written to `destination` is kept.
     func sheetRecordPath(_ destination: String) -> String {
         let absolute = destination.hasPrefix("/") ? destination : FileManager.default.currentDirectoryPath + "/" + destination
-        return Self.fanOut(hostFolder + "/sheets", ContentDigest(text: absolute))
+        return Self.fanOut(hostFolder + "/sheets", CacheDigest(text: absolute))
     }
 
     /// The fingerprint of `sheet` drawn as `request` asks; nil when some card's file cannot
     /// be digested or a card is drawn from memory (then the sheet is always drawn).
-    func sheetFingerprint(_ sheet: ContactSheet, request: OutputRequest) -> ContentDigest? {
+    func sheetFingerprint(_ sheet: ContactSheet, request: OutputRequest) -> CacheDigest? {
         let stream = DigestStream()
         stream.add("sheet 1")
         stream.add(codeVersion)
@@ -105,7 +105,7 @@ extension CardCache {
 
     /// The summary and closing line of the sheet recorded for `destination` with
     /// `fingerprint`, when every file it wrote is still as written; nil otherwise.
-    func unchangedSheet(_ fingerprint: ContentDigest, destination: String) -> (summary: RenderSummary, written: String)? {
+    func unchangedSheet(_ fingerprint: CacheDigest, destination: String) -> (summary: RenderSummary, written: String)? {
         guard let (bytes, _) = CacheFiles.read(sheetRecordPath(destination), limit: 1 << 26), let record = SheetRecord(entry: bytes),
             record.fingerprint == fingerprint, !record.files.isEmpty
         else { return nil }
@@ -119,7 +119,7 @@ extension CardCache {
     }
 
     /// Records the files just written for `destination` (pages first, then the map).
-    func recordSheet(_ fingerprint: ContentDigest, destination: String, summary: RenderSummary, files: [String], written: String) {
+    func recordSheet(_ fingerprint: CacheDigest, destination: String, summary: RenderSummary, files: [String], written: String) {
         var identities: [(String, ContentIdentity)] = []
         for file in files {
             var status = stat()

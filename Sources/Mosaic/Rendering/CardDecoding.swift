@@ -99,7 +99,7 @@ struct CardDecoding: Sendable {
         minimum = Size(width: minimum.width * Self.filterHeadroom, height: minimum.height * Self.filterHeadroom)
         let source: Bitmap
         let extent: ImageExtent
-        var storeKey: ContentDigest?
+        var storeKey: CacheDigest?
         var servedIdentity: ContentIdentity?
         if let bitmap = card.entry.bitmap {
             source = bitmap
@@ -111,7 +111,7 @@ struct CardDecoding: Sendable {
             extent = (0, 0, Double(source.width), Double(source.height))
         } else {
             // A card kept by an earlier run: no decode at all.
-            var cached: (key: ContentDigest, bytes: [UInt8]?)?
+            var cached: (key: CacheDigest, bytes: [UInt8]?)?
             if let cache, let info = card.entry.info, let version = decoder.codecs.codec(of: info.format)?.cacheVersion,
                 let content = cache.contentDigestAndIdentity(of: card.entry.path)
             {

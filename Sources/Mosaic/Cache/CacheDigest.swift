@@ -1,7 +1,7 @@
 import CMosaicShims
 
 /// A 128-bit digest (XXH3-128) of bytes: a file's content, or an entry's key.
-public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
+public struct CacheDigest: Hashable, Sendable, CustomStringConvertible {
     public var low: UInt64
     public var high: UInt64
 
