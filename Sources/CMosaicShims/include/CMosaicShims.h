@@ -28,6 +28,7 @@
 #include "mosaic_resample.h"
 #include "mosaic_text_breaks.h"
 #include "mosaic_ssim.h"
+#include "mosaic_flip.h"
 
 // The sheet encoders, a header each.
 #include "mosaic_jpeg_write.h"
