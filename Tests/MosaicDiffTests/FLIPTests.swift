@@ -76,3 +76,25 @@ import Testing
         #expect(result.flip == 0 && result.largestRegionFLIP == 0 && DiffTolerance().accepts(result))
     }
 }
+
+extension FLIPTests {
+    /// Through a folder comparison: a byte-identical pair scores 0 without decoding and
+    /// passes; a changed pair fails by its region and its diff image is the error map.
+    @Test func foldersInFLIPMode() throws {
+        let dir = NSTemporaryDirectory() + "mosaic-flip-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for side in ["a", "b", "diff"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        let page = Self.fixtures + "/flip/page-a.png"
+        for side in ["a", "b"] { try FileManager.default.copyItem(atPath: page, toPath: dir + "/\(side)/same.png") }
+        try FileManager.default.copyItem(atPath: page, toPath: dir + "/a/button.png")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/flip/page-green-button-b.png", toPath: dir + "/b/button.png")
+        let comparison = try FolderComparison.compare(baseline: dir + "/a", current: dir + "/b", options: Self.flip, diffImages: dir + "/diff")
+        let same = try #require(comparison.results.first { $0.relativePath == "same.png" })
+        #expect(same.status == .unchanged && same.difference?.flip == 0 && same.difference?.largestRegionFLIP == 0)
+        let button = try #require(comparison.results.first { $0.relativePath == "button.png" })
+        #expect(button.status == .changed)
+        let path = try #require(button.diffImagePath)
+        let image = try ImageDecoder().decode(path).bitmap
+        #expect(image[5, 5] == RGBA(red: 0, green: 0, blue: 4))
+    }
+}
