@@ -44,7 +44,17 @@ enum AlignedComparison {
         var regions = measured.regions
         laidOut.withUnsafeBufferPointer { buffer in
             let q1 = identity ? p1 : ImageComparison.Plane(base: buffer.baseAddress!, stride: width * 4)
-            for r in regions.indices { regions[r].change = isRecoloured(q1, p2, regions[r].bounds) ? .recoloured : .modified }
+            for r in regions.indices {
+                if let offset = nudge(q1, p2, regions[r].bounds, width: width, height: sizeB.height) {
+                    regions[r].change = .shifted
+                    regions[r].offset = offset
+                } else if isRecoloured(q1, p2, regions[r].bounds) {
+                    regions[r].change = .recoloured
+                } else {
+                    regions[r].change = .modified
+                }
+            }
+            regions = joinNudged(regions, q1, p2, width: width, height: sizeB.height)
         }
         var counted = measured.counts.differing
         // Bands inserted and deleted, blocks moved.
@@ -148,6 +158,69 @@ enum AlignedComparison {
         }
         return relations > 0 && Double(agreeing) >= sameShape * Double(relations)
     }
+
+    /// How far a region's content moved within its band, when it did: the smallest offset
+    /// (up to `nudgeReach` pixels across, or else up and down) under which every pixel of
+    /// the current image's box equals the baseline's at the offset. A button moved 1 px to
+    /// the right differs over the union of its two places; the offset (1, 0) explains it.
+    static func nudge(_ p1: ImageComparison.Plane, _ p2: ImageComparison.Plane, _ box: Rect, width: Int, height: Int) -> RegionOffset? {
+        for distance in 1...nudgeReach {
+            for (dx, dy) in [(distance, 0), (-distance, 0), (0, distance), (0, -distance)]
+            where isMoved(p1, p2, box, RegionOffset(dx: dx, dy: dy), width: width, height: height) {
+                return RegionOffset(dx: dx, dy: dy)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `box` of the current image is the baseline's at `offset` and the baseline's
+    /// `box` is the current image's at the opposite offset (both ways: a dot taken away,
+    /// where the current box is plain paper, is not a move of the paper beside it).
+    static func isMoved(_ p1: ImageComparison.Plane, _ p2: ImageComparison.Plane, _ box: Rect, _ offset: RegionOffset, width: Int, height: Int) -> Bool {
+        let (dx, dy) = (offset.dx, offset.dy)
+        guard box.minX - dx >= 0, box.maxX - dx <= width, box.minY - dy >= 0, box.maxY - dy <= height,
+            box.minX + dx >= 0, box.maxX + dx <= width, box.minY + dy >= 0, box.maxY + dy <= height
+        else { return false }
+        for y in box.minY..<box.maxY {
+            if memcmp(p2.base + p2.offset(box.minX, y), p1.base + p1.offset(box.minX - dx, y - dy), box.width * 4) != 0 { return false }
+            if memcmp(p1.base + p1.offset(box.minX, y), p2.base + p2.offset(box.minX + dx, y + dy), box.width * 4) != 0 { return false }
+        }
+        return true
+    }
+
+    /// Regions shifted by the same offset that the offset explains together (a solid
+    /// button moved 1 px differs only along its two edges: two regions, one move) joined
+    /// into one, listed largest first again.
+    static func joinNudged(_ regions: [ChangedRegion], _ p1: ImageComparison.Plane, _ p2: ImageComparison.Plane, width: Int, height: Int) -> [ChangedRegion] {
+        var regions = regions
+        guard regions.count <= RegionGrid.listed, regions.contains(where: { $0.change == .shifted }) else { return regions }
+        var joined = true
+        while joined {
+            joined = false
+            search: for i in regions.indices where regions[i].change == .shifted {
+                for j in regions.indices where j > i && regions[j].change == .shifted && regions[j].offset == regions[i].offset {
+                    let a = regions[i].bounds, b = regions[j].bounds
+                    let union = Rect(x: min(a.minX, b.minX), y: min(a.minY, b.minY), width: max(a.maxX, b.maxX) - min(a.minX, b.minX),
+                                     height: max(a.maxY, b.maxY) - min(a.minY, b.minY))
+                    guard let offset = regions[i].offset, isMoved(p1, p2, union, offset, width: width, height: height) else { continue }
+                    regions[i].bounds = union
+                    regions[i].differingPixels += regions[j].differingPixels
+                    regions[i].largestDelta = max(regions[i].largestDelta, regions[j].largestDelta)
+                    // The scores: the worse of the two.
+                    if let x = regions[j].ssim { regions[i].ssim = min(regions[i].ssim ?? x, x) }
+                    if let x = regions[j].deltaE { regions[i].deltaE = max(regions[i].deltaE ?? x, x) }
+                    if let x = regions[j].flip { regions[i].flip = max(regions[i].flip ?? x, x) }
+                    regions.remove(at: j)
+                    joined = true
+                    break search
+                }
+            }
+        }
+        return regions.sorted { ChangedRegion.isListedBefore($0, $1) ?? false }
+    }
+
+    /// How far `nudge` looks, pixels.
+    static let nudgeReach = 32
 
     /// Blocks that moved: runs of moved rows and equal runs against the flow, one per
     /// offset (runs of one offset at most `RegionGrid.gap` rows apart are one block).

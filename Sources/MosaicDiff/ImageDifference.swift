@@ -94,7 +94,11 @@ public struct ImageDifference: Sendable {
                 parts.append("\(region.bounds.height) px deleted at y \(region.bounds.minY + (region.offset?.dy ?? 0))")
             case .shifted:
                 let offset = region.offset ?? RegionOffset(dx: 0, dy: 0)
-                parts.append("a block moved \(offset.dy >= 0 ? "+" : "")\(offset.dy) px at y \(region.bounds.minY)")
+                if offset.dx != 0 {
+                    parts.append("a block moved \(abs(offset.dx)) px \(offset.dx > 0 ? "right" : "left") at x \(region.bounds.minX), y \(region.bounds.minY)")
+                } else {
+                    parts.append("a block moved \(abs(offset.dy)) px \(offset.dy > 0 ? "down" : "up") at y \(region.bounds.minY)")
+                }
             default: continue
             }
         }

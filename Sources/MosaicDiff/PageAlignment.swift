@@ -326,8 +326,9 @@ public enum RegionChange: String, Hashable, Sendable, Codable, CaseIterable {
     /// Rows (or columns) of the baseline with no counterpart in the current image: bounds in
     /// the baseline; `offset` says where, in the current image, they were taken out.
     case deleted
-    /// A block that moved against the page's flow, equal otherwise: bounds in the current
-    /// image, `offset` from the baseline.
+    /// A block that moved, equal otherwise: rows that moved against the page's flow, or
+    /// content that moved within its rows (across, or up and down by up to 32 pixels):
+    /// bounds in the current image, `offset` from the baseline.
     case shifted
     /// Corresponding pixels differ, but the shapes are the same (each pixel equals its right
     /// and lower neighbours in one image where it does in the other, 99% or more).

@@ -132,6 +132,7 @@ import Testing
         let result = ImageComparison.compare(a, b, options: Self.aligned)
         #expect(result.regionCount == 2, "\(result.regions.map { ($0.change, $0.bounds, $0.offset) })")
         #expect(result.regions.allSatisfy { $0.change == .shifted })
+        #expect(result.alignmentSummary?.contains("a block moved 92 px down at y") == true)
         let offsets = Set(result.regions.compactMap(\.offset?.dy))
         #expect(offsets == [s[2].height + 16, -(s[1].height + 16)])
         // Each block's content, where it is now.
@@ -172,6 +173,21 @@ import Testing
         #expect(result.regions.allSatisfy { $0.change == .modified })
         #expect(result.alignment == [RowShift(baselineY: 0, currentY: 0, height: a.height)])
         #expect(result.diffImage == plain.diffImage)
+    }
+
+    /// A button moved 1 px to the right within its rows: one region, shifted by (1, 0).
+    @Test func aButtonNudgedAcrossIsShifted() throws {
+        var button = Bitmap(width: Self.width, height: 30, fill: Self.paper)
+        for y in 4..<26 { for x in 200..<290 { button[x, y] = RGBA(red: 200, green: 40, blue: 40) } }
+        var moved = Bitmap(width: Self.width, height: 30, fill: Self.paper)
+        for y in 4..<26 { for x in 201..<291 { moved[x, y] = RGBA(red: 200, green: 40, blue: 40) } }
+        let s = Self.sections
+        let a = Self.stack([s[0], button, s[1]]), b = Self.stack([s[0], moved, s[1]])
+        let result = ImageComparison.compare(a, b, options: Self.aligned)
+        #expect(result.regionCount == 1)
+        let region = try #require(result.regions.first)
+        #expect(region.change == .shifted && region.offset == RegionOffset(dx: 1, dy: 0), "\(region)")
+        #expect(result.alignmentSummary == "a block moved 1 px right at x 200, y \(region.bounds.minY)")
     }
 
     /// Equal pairs are not aligned at all.
