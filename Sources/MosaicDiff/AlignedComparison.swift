@@ -273,7 +273,7 @@ enum AlignedComparison {
     }
 
     /// The diff image's marks of what moved: inserted bands tinted green, moved blocks
-    /// blue, a red rule where a band was deleted.
+    /// blue, a red rule (3 px) where a band was deleted.
     static func mark(_ image: inout Bitmap, regions: [ChangedRegion], map: PageAlignment.RowMap) {
         func tint(_ box: Rect, _ colour: RGBA) {
             for y in max(0, box.minY)..<min(image.height, box.maxY) {
@@ -291,7 +291,8 @@ enum AlignedComparison {
             case .shifted: tint(region.bounds, RGBA(red: 40, green: 110, blue: 255))
             case .deleted:
                 let y = region.bounds.minY + (region.offset?.dy ?? 0)
-                if region.bounds.minX == 0 { tint(Rect(x: 0, y: max(0, y - 1), width: image.width, height: 2), RGBA(red: 255, green: 0, blue: 0)) }
+                guard region.bounds.minX == 0 else { break }
+                for row in max(0, y - 1)..<min(image.height, y + 2) { for x in 0..<image.width { image[x, row] = RGBA(red: 230, green: 0, blue: 0) } }
             default: break
             }
         }

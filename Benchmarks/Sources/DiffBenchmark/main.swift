@@ -3,12 +3,17 @@
 //   DiffBenchmark make DIR     writes DIR/a.png and DIR/b.png: 3840x2160, photo-like, the
 //                              second with a changed region and faint noise everywhere
 //   DiffBenchmark compare A B  compares two PNGs in process (decoded once), 5 runs
-//   DiffBenchmark modes BASE CUR [RUNS]
+//   DiffBenchmark modes BASE CUR [RUNS [MODE]]
 //                              the pairs of two folders (same names), decoded once, compared
 //                              in each mode (pixelmatch, aligned, ssim, flip; no diff image),
 //                              RUNS runs (default 5): the median of each mode's total, and
 //                              the decoding's, so that a mode's cost in `mosaic diff`'s wall
-//                              reads as (decode + mode) / (decode + pixelmatch)
+//                              reads as (decode + mode) / (decode + pixelmatch); with MODE
+//                              (or "none"), that mode alone (for callgrind's counts)
+//   DiffBenchmark folders BASE CUR MODE
+//                              `mosaic diff BASE CUR`'s library path (FolderComparison, one
+//                              thread, no report) in one mode (pixelmatch, aligned, ssim,
+//                              flip), once: for callgrind's counts of a whole run
 //
 // The whole command to time beside ImageMagick is `mosaic diff A B` against
 // `compare -metric AE A B null:`.
@@ -84,7 +89,8 @@ case "modes":
     modes.append(("ssim", options))
     options.metric = .flip
     modes.append(("flip", options))
-    for (name, options) in modes {
+    let only = arguments.count > 4 ? arguments[4] : nil
+    for (name, options) in modes where only == nil || only == name {
         var times: [Double] = []
         var differing = 0, regions = 0
         for _ in 0..<runs {
@@ -101,6 +107,18 @@ case "modes":
         times.sort()
         print("\(name): median \(Int(times[times.count / 2] * 1000)) ms (\(differing) px counted, \(regions) regions)")
     }
+case "folders":
+    var options = ComparisonOptions()
+    switch arguments[3] {
+    case "aligned": options.align = true
+    case "ssim": options.metric = .ssim
+    case "flip": options.metric = .flip
+    default: break
+    }
+    let start = clock.now
+    let comparison = try FolderComparison.compare(baseline: arguments[1], current: arguments[2], options: options, jobs: 1)
+    let changed = comparison.results.filter { $0.status == .changed }.count
+    print("\(arguments[3]): \(comparison.results.count) pairs, \(changed) changed, \(Int(seconds(clock.now - start) * 1000)) ms")
 default:
     print("usage: DiffBenchmark make DIR | compare A.png B.png | modes BASE CUR [RUNS]")
     exit(64)
