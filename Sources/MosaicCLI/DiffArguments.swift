@@ -11,10 +11,10 @@ struct DiffComparisonArguments: ParsableArguments {
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
     var includeAntialiasing = false
     @Option(help: ArgumentHelp(
-        "How a pair passes: by its differing pixels (exact), its structural similarity and colour, or NVIDIA FLIP's error per region.",
+        "How a pair passes: differing pixels (exact), SSIM and colour, or FLIP per region.",
         valueName: "pixelmatch|ssim|flip"))
     var metric: DiffMetric = .pixelmatch
-    @Flag(help: "Compare each pair that differs aligned: bands inserted or deleted and blocks moved are found, and the pair is judged by what changed (docs/guide/review-alignment.md).")
+    @Flag(help: "Find the bands inserted or deleted and the blocks moved in a pair that differs, and judge it by what changed.")
     var align = false
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
@@ -51,7 +51,7 @@ struct DiffToleranceArguments: ParsableArguments {
     var maxDiffRatio: Double?
     @Option(parsing: .unconditional, help: "With --metric ssim: the lowest score that passes, 0 to 1 (default 0.99).")
     var minSSIM: Double?
-    @Option(parsing: .unconditional, help: "With --metric ssim: the largest shift of a region's mean colour that passes, CIEDE2000 (default 2).")
+    @Option(parsing: .unconditional, help: "With --metric ssim: the largest colour shift of a region that passes, CIEDE2000 (default 2).")
     var maxDeltaE: Double?
     @Option(parsing: .unconditional, help: "With --metric flip: the largest mean FLIP of a region that passes, 0 to 1 (default 0.05).")
     var maxFLIP: Double?
