@@ -10,8 +10,12 @@ struct DiffComparisonArguments: ParsableArguments {
     var threshold = 0.1
     @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences too.")
     var includeAntialiasing = false
-    @Option(help: ArgumentHelp("How a pair passes: by its differing pixels (exact) or by its structural similarity.", valueName: "pixelmatch|ssim"))
+    @Option(help: ArgumentHelp(
+        "How a pair passes: differing pixels (exact), SSIM and colour, or FLIP per region.",
+        valueName: "pixelmatch|ssim|flip"))
     var metric: DiffMetric = .pixelmatch
+    @Flag(help: "Find the bands inserted or deleted and the blocks moved in a pair that differs, and judge it by what changed.")
+    var align = false
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
 
@@ -31,7 +35,11 @@ struct DiffComparisonArguments: ParsableArguments {
     }
 
     var options: ComparisonOptions {
-        get throws { ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions(), metric: metric) }
+        get throws {
+            var options = ComparisonOptions(threshold: threshold, includeAntialiasing: includeAntialiasing, ignoreRegions: try regions(), metric: metric)
+            options.align = align
+            return options
+        }
     }
 }
 
@@ -43,17 +51,25 @@ struct DiffToleranceArguments: ParsableArguments {
     var maxDiffRatio: Double?
     @Option(parsing: .unconditional, help: "With --metric ssim: the lowest score that passes, 0 to 1 (default 0.99).")
     var minSSIM: Double?
+    @Option(parsing: .unconditional, help: "With --metric ssim: the largest colour shift of a region that passes, CIEDE2000 (default 2).")
+    var maxDeltaE: Double?
+    @Option(parsing: .unconditional, help: "With --metric flip: the largest mean FLIP of a region that passes, 0 to 1 (default 0.05).")
+    var maxFLIP: Double?
 
     func validate() throws {
         if maxDiffPixels != nil && maxDiffRatio != nil { throw ValidationError("give --max-diff-pixels or --max-diff-ratio, not both") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must not be negative, got \(maxDiffPixels)") }
         if let maxDiffRatio, !(maxDiffRatio.isFinite && (0...1).contains(maxDiffRatio)) { throw ValidationError("--max-diff-ratio must be between 0 and 1, got \(maxDiffRatio)") }
         if let minSSIM, !(minSSIM.isFinite && (0...1).contains(minSSIM)) { throw ValidationError("--min-ssim must be between 0 and 1, got \(minSSIM)") }
+        if let maxDeltaE, !(maxDeltaE.isFinite && maxDeltaE >= 0) { throw ValidationError("--max-delta-e must be 0 or more, got \(maxDeltaE)") }
+        if let maxFLIP, !(maxFLIP.isFinite && (0...1).contains(maxFLIP)) { throw ValidationError("--max-flip must be between 0 and 1, got \(maxFLIP)") }
     }
 
     var tolerance: DiffTolerance {
         var tolerance = DiffTolerance(maximumPixels: maxDiffPixels ?? 0, maximumFraction: maxDiffRatio)
         if let minSSIM { tolerance.minimumSSIM = minSSIM }
+        if let maxDeltaE { tolerance.maximumDeltaE = maxDeltaE }
+        if let maxFLIP { tolerance.maximumFLIP = maxFLIP }
         return tolerance
     }
 }

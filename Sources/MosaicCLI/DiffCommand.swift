@@ -39,7 +39,8 @@ struct DiffCommand: ParsableCommand {
                 ("--shard", shards.shard != nil), ("--output", r.output != nil), ("--max-height", r.maxHeight != nil), ("--jobs", shards.jobs != nil),
                 ("--threshold", c.threshold != 0.1), ("--include-aa", c.includeAntialiasing), ("--max-diff-pixels", t.maxDiffPixels != nil),
                 ("--max-diff-ratio", t.maxDiffRatio != nil), ("--ignore", !c.ignore.isEmpty), ("--accept", a.accept), ("--accept-removed", a.acceptRemoved),
-                ("--accept-only", !a.acceptOnly.isEmpty), ("--accept-from", a.acceptFrom != nil),
+                ("--accept-only", !a.acceptOnly.isEmpty), ("--accept-from", a.acceptFrom != nil), ("--align", c.align),
+                ("--max-delta-e", t.maxDeltaE != nil), ("--max-flip", t.maxFLIP != nil),
             ]
             if let (option, _) = given.first(where: \.1) {
                 throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (a board needs the images and approving the folders: run them with the shards or a whole run)")
@@ -49,6 +50,11 @@ struct DiffCommand: ParsableCommand {
         if tolerance.minSSIM != nil && comparison.metric != .ssim { throw ValidationError("--min-ssim is the SSIM metric's threshold: give --metric ssim") }
         if comparison.metric == .ssim && (tolerance.maxDiffPixels != nil || tolerance.maxDiffRatio != nil) {
             throw ValidationError("--metric ssim passes pairs by their score (--min-ssim), not by --max-diff-pixels or --max-diff-ratio")
+        }
+        if tolerance.maxDeltaE != nil && comparison.metric != .ssim { throw ValidationError("--max-delta-e is the SSIM metric's colour check: give --metric ssim") }
+        if tolerance.maxFLIP != nil && comparison.metric != .flip { throw ValidationError("--max-flip is the FLIP metric's threshold: give --metric flip") }
+        if comparison.metric == .flip && (tolerance.maxDiffPixels != nil || tolerance.maxDiffRatio != nil) {
+            throw ValidationError("--metric flip passes pairs by their regions' FLIP (--max-flip), not by --max-diff-pixels or --max-diff-ratio")
         }
     }
 

@@ -15,17 +15,36 @@ public struct ChangedRegion: Hashable, Sendable, Codable {
     public var largestDelta: Double
     /// The mean of the pair's SSIM map over `bounds` (SSIM mode only).
     public var ssim: Double?
+    /// SSIM mode: how far the region's mean colour moved, CIEDE2000 between the means of
+    /// the two images' pixels over `bounds` in CIELAB (`ColourShift`).
+    public var deltaE: Double?
+    /// FLIP mode: the mean of the pair's FLIP map over `bounds`.
+    public var flip: Double?
+    /// Aligned comparison only: what changed (bounds are in the current image but for
+    /// `deleted`, whose are in the baseline).
+    public var change: RegionChange?
+    /// Aligned comparison: for `shifted`, where the block moved from (baseline = bounds -
+    /// offset); for `deleted`, where the band was taken out (current y = bounds.minY + dy).
+    public var offset: RegionOffset?
 
-    public init(bounds: Rect, differingPixels: Int, largestDelta: Double, ssim: Double? = nil) {
+    public init(
+        bounds: Rect, differingPixels: Int, largestDelta: Double, ssim: Double? = nil, deltaE: Double? = nil, flip: Double? = nil,
+        change: RegionChange? = nil, offset: RegionOffset? = nil
+    ) {
         self.bounds = bounds
         self.differingPixels = differingPixels
         self.largestDelta = largestDelta
         self.ssim = ssim
+        self.deltaE = deltaE
+        self.flip = flip
+        self.change = change
+        self.offset = offset
     }
 
     /// The report's form: `{"bounds": {"x", "y", "width", "height"}, "differingPixels",
-    /// "largestDelta", "ssim"}` (so a report's JSON reads back into regions).
-    enum CodingKeys: String, CodingKey { case bounds, differingPixels, largestDelta, ssim }
+    /// "largestDelta", "ssim", "deltaE", "flip", "change", "offset": {"dx", "dy"}}` (so a
+    /// report's JSON reads back into regions); absent figures are left out.
+    enum CodingKeys: String, CodingKey { case bounds, differingPixels, largestDelta, ssim, deltaE, flip, change, offset }
     enum BoundsKeys: String, CodingKey { case x, y, width, height }
 
     public init(from decoder: any Decoder) throws {
@@ -37,6 +56,10 @@ public struct ChangedRegion: Hashable, Sendable, Codable {
         differingPixels = try c.decode(Int.self, forKey: .differingPixels)
         largestDelta = try c.decode(Double.self, forKey: .largestDelta)
         ssim = try c.decodeIfPresent(Double.self, forKey: .ssim)
+        deltaE = try c.decodeIfPresent(Double.self, forKey: .deltaE)
+        flip = try c.decodeIfPresent(Double.self, forKey: .flip)
+        change = try c.decodeIfPresent(RegionChange.self, forKey: .change)
+        offset = try c.decodeIfPresent(RegionOffset.self, forKey: .offset)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,6 +72,10 @@ public struct ChangedRegion: Hashable, Sendable, Codable {
         try c.encode(differingPixels, forKey: .differingPixels)
         try c.encode(largestDelta, forKey: .largestDelta)
         try c.encodeIfPresent(ssim, forKey: .ssim)
+        try c.encodeIfPresent(deltaE, forKey: .deltaE)
+        try c.encodeIfPresent(flip, forKey: .flip)
+        try c.encodeIfPresent(change, forKey: .change)
+        try c.encodeIfPresent(offset, forKey: .offset)
     }
 
     /// Largest first: more differing pixels first; then top to bottom, left to right by the

@@ -6,8 +6,12 @@ public enum DiffMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// pixelmatch's count of differing pixels (exact), against `DiffTolerance`'s pixels.
     case pixelmatch
     /// SSIM on luma (`StructuralSimilarity`), against `DiffTolerance.minimumSSIM`: the pair's
-    /// score and each changed region's.
+    /// score and each changed region's; and each region's colour shift (`ColourShift`)
+    /// against `DiffTolerance.maximumDeltaE`.
     case ssim
+    /// NVIDIA FLIP, LDR (`FLIPMetric`): each changed region's mean against
+    /// `DiffTolerance.maximumFLIP`; the diff image is FLIP's error map.
+    case flip
 }
 
 /// How two images are compared: pixelmatch's perceptual YIQ colour delta.
@@ -26,8 +30,12 @@ public struct ComparisonOptions: Hashable, Sendable {
     public var antialiasingColor: RGBA
     /// Draw only the marks, on transparent (a mask).
     public var maskOnly: Bool
-    /// How a pair passes; regions and counts come from pixelmatch's test in both modes.
+    /// How a pair passes; regions and counts come from pixelmatch's test in every mode.
     public var metric: DiffMetric
+    /// Also compare the pair aligned (`PageAlignment`): rows inserted, deleted or moved are
+    /// found and what corresponds is compared; the regions say what changed, and
+    /// `DiffTolerance` judges the aligned figures.
+    public var align = false
 
     public init(
         threshold: Double = 0.1, includeAntialiasing: Bool = false, ignoreRegions: [Rect] = [], fade: Double = 0.1,

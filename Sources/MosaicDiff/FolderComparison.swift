@@ -240,9 +240,10 @@ public struct FolderComparison: Sendable {
             }
             if options.ignoreRegions.isEmpty && bytesA.count == bytesB.count && memcmp(bytesA, bytesB, bytesA.count) == 0 {
                 let size = Size(width: infoA.orientedWidth, height: infoA.orientedHeight)
-                let difference = ImageDifference(
+                var difference = ImageDifference(
                     differingPixels: 0, antialiasedPixels: 0, comparedPixels: size.width * size.height, bounds: nil,
                     ssim: options.metric == .ssim ? 1 : nil, largestDelta: 0, size: size, diffImage: nil, sizeMismatch: nil)
+                if options.metric == .flip { difference.setScores([], flip: 0) }
                 var result = PairResult(
                     relativePath: pair.relativePath, status: tolerance.status(of: difference),
                     baselinePath: pair.baseline, currentPath: pair.current, difference: difference)
@@ -285,9 +286,10 @@ public struct FolderComparison: Sendable {
             var diffImagePath: String?
             if let folder = diffImages, !difference.isMatch {
                 let path = folder + "/.pair-\(index).png"
-                // The marks only: the figures (and the SSIM score) are the first scan's.
+                // The marks only: the figures (and the SSIM score) are the first scan's. In
+                // FLIP mode the diff image is FLIP's error map.
                 var drawing = options
-                drawing.metric = .pixelmatch
+                if drawing.metric == .ssim { drawing.metric = .pixelmatch }
                 let image = ImageComparison.compare(a, b, options: drawing, premultiplied: false).diffImage ?? b
                 do {
                     try image.writePNG(to: path, hasAlpha: !image.isOpaque, software: nil)

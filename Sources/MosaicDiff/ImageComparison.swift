@@ -17,6 +17,12 @@ public enum ImageComparison {
     /// - Parameter premultiplied: whether the bitmaps hold premultiplied alpha (mosaic's
     ///   usual form) or the file's straight alpha (`ImageDecoder.premultiplyAlpha = false`:
     ///   exactly pixelmatch's input, so the counts match it exactly).
+    ///
+    /// With `options.align`, a pair that differs is also compared aligned
+    /// (`PageAlignment`): its regions are then the aligned comparison's, each with its
+    /// `change`, and `alignment`, `alignedDifferingPixels` are set; the pixelmatch counts
+    /// (`differingPixels`, `antialiasedPixels`, `bounds`, `largestDelta`) stay the
+    /// unaligned comparison's. Metric scores (SSIM, FLIP) are then the aligned pair's.
     public static func compare(
         _ baseline: Bitmap, _ current: Bitmap, options: ComparisonOptions = ComparisonOptions(), premultiplied: Bool = true,
         diffImage makeDiffImage: Bool = true
@@ -24,45 +30,87 @@ public enum ImageComparison {
         let width = min(baseline.width, current.width)
         let height = min(baseline.height, current.height)
         var options = options
-        options.ignoreRegions = clipped(options.ignoreRegions, width: width, height: height)
+        let ignore = options.ignoreRegions
+        options.ignoreRegions = clipped(ignore, width: width, height: height)
         // Straight-alpha inputs are read in place (rows of their own stride when the sizes
-        // differ); premultiplied ones are converted first.
-        let a = premultiplied ? straight(baseline, width: width, height: height) : baseline.pixels
-        let b = premultiplied ? straight(current, width: width, height: height) : current.pixels
-        let strideA = premultiplied ? width * 4 : baseline.width * 4
-        let strideB = premultiplied ? width * 4 : current.width * 4
-        var diffImage = makeDiffImage ? Bitmap(width: width, height: height) : nil
-        var regions: [ChangedRegion] = []
-        var ssim: Double?
-        let counts = a.withUnsafeBufferPointer { img1 in
-            b.withUnsafeBufferPointer { img2 in
-                guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else { return Counts(width: 0, height: 0, metric: .pixelmatch) }
-                let p1 = Plane(base: base1, stride: strideA), p2 = Plane(base: base2, stride: strideB)
-                var counts: Counts
-                if diffImage == nil {
-                    counts = scan(p1, p2, width: width, height: height, options: options, output: nil)
-                } else {
-                    counts = diffImage!.pixels.withUnsafeMutableBufferPointer { output in
-                        scan(p1, p2, width: width, height: height, options: options, output: output.baseAddress)
-                    }
-                }
-                regions = counts.grid.regions()
-                if options.metric == .ssim {
-                    ssim = StructuralSimilarity.score(
-                        p1, p2, width: width, height: height, ignore: options.ignoreRegions, changed: counts.changedTiles, regions: &regions)
-                }
-                return counts
-            }
-        }
+        // differ); premultiplied ones are converted first (whole when aligning, which reads
+        // past the overlap).
+        let a = premultiplied ? straight(baseline, width: options.align ? baseline.width : width, height: options.align ? baseline.height : height) : baseline.pixels
+        let b = premultiplied ? straight(current, width: options.align ? current.width : width, height: options.align ? current.height : height) : current.pixels
+        let strideA = premultiplied && !options.align ? width * 4 : baseline.width * 4
+        let strideB = premultiplied && !options.align ? width * 4 : current.width * 4
         var mismatch: (Size, Size)? = nil
         if baseline.width != current.width || baseline.height != current.height {
             mismatch = (Size(width: baseline.width, height: baseline.height), Size(width: current.width, height: current.height))
         }
-        return ImageDifference(
-            differingPixels: counts.differing, antialiasedPixels: counts.antialiased, comparedPixels: counts.compared,
-            bounds: counts.bounds, regions: Array(regions.prefix(RegionGrid.listed)), regionCount: regions.count, ssim: ssim,
-            lowestRegionSSIM: regions.compactMap(\.ssim).min(),
-            largestDelta: (counts.largest / maximumDelta).squareRoot(), size: Size(width: width, height: height), diffImage: diffImage, sizeMismatch: mismatch)
+        var difference = a.withUnsafeBufferPointer { img1 in
+            b.withUnsafeBufferPointer { img2 -> ImageDifference in
+                guard let base1 = img1.baseAddress, let base2 = img2.baseAddress else {
+                    return ImageDifference(
+                        differingPixels: 0, antialiasedPixels: 0, comparedPixels: 0, bounds: nil, largestDelta: 0,
+                        size: Size(width: width, height: height), diffImage: makeDiffImage ? Bitmap(width: width, height: height) : nil, sizeMismatch: mismatch)
+                }
+                let p1 = Plane(base: base1, stride: strideA), p2 = Plane(base: base2, stride: strideB)
+                let plain = measure(p1, p2, width: width, height: height, options: options, diffImage: makeDiffImage)
+                var difference = ImageDifference(
+                    differingPixels: plain.counts.differing, antialiasedPixels: plain.counts.antialiased, comparedPixels: plain.counts.compared,
+                    bounds: plain.counts.bounds, regions: Array(plain.regions.prefix(RegionGrid.listed)), regionCount: plain.regions.count,
+                    ssim: plain.ssim, lowestRegionSSIM: plain.regions.compactMap(\.ssim).min(),
+                    largestDelta: (plain.counts.largest / maximumDelta).squareRoot(), size: Size(width: width, height: height),
+                    diffImage: plain.diffImage, sizeMismatch: mismatch)
+                difference.setScores(plain.regions, flip: plain.flip)
+                if options.align && (mismatch != nil || plain.counts.differing > 0 || plain.counts.antialiased > 0) {
+                    var alignedOptions = options
+                    alignedOptions.ignoreRegions = ignore
+                    AlignedComparison.compare(
+                        p1, Size(width: baseline.width, height: baseline.height), p2, Size(width: current.width, height: current.height),
+                        options: alignedOptions, plain: plain, diffImage: makeDiffImage, into: &difference)
+                }
+                return difference
+            }
+        }
+        if difference.diffImage == nil && makeDiffImage { difference.diffImage = Bitmap(width: width, height: height) }
+        return difference
+    }
+
+    /// What one pass over a pair of planes found.
+    struct Measured {
+        var counts: Counts
+        /// Every region, largest first, with the metric's scores.
+        var regions: [ChangedRegion]
+        var ssim: Double?
+        var flip: Double?
+        var diffImage: Bitmap?
+    }
+
+    /// pixelmatch's scan of `width` x `height` of two planes, its regions, and the metric's
+    /// scores (SSIM with each region's colour shift, or FLIP).
+    static func measure(_ p1: Plane, _ p2: Plane, width: Int, height: Int, options: ComparisonOptions, diffImage makeDiffImage: Bool) -> Measured {
+        var diffImage = makeDiffImage ? Bitmap(width: width, height: height) : nil
+        var counts: Counts
+        if diffImage == nil {
+            counts = scan(p1, p2, width: width, height: height, options: options, output: nil)
+        } else {
+            counts = diffImage!.pixels.withUnsafeMutableBufferPointer { output in
+                scan(p1, p2, width: width, height: height, options: options, output: output.baseAddress)
+            }
+        }
+        var regions = counts.grid.regions()
+        var ssim: Double?, flip: Double?
+        switch options.metric {
+        case .pixelmatch:
+            break
+        case .ssim:
+            ssim = StructuralSimilarity.score(
+                p1, p2, width: width, height: height, ignore: options.ignoreRegions, changed: counts.changedTiles, regions: &regions)
+            ColourShift.measure(p1, p2, regions: &regions)
+        case .flip:
+            let map = FLIPMetric.map(p1, p2, width: width, height: height, ignore: options.ignoreRegions, changed: counts.changedTiles)
+            flip = map.mean
+            map.score(&regions)
+            if makeDiffImage { diffImage = map.image() }
+        }
+        return Measured(counts: counts, regions: regions, ssim: ssim, flip: flip, diffImage: diffImage)
     }
 
     /// The parts of `rects` inside a `width` x `height` image, empty ones dropped: no
@@ -88,7 +136,7 @@ public enum ImageComparison {
 
         init(width: Int, height: Int, metric: DiffMetric) {
             grid = RegionGrid(width: width)
-            changedTiles = StructuralSimilarity.ChangedTiles(width: width, height: height, tracking: metric == .ssim)
+            changedTiles = StructuralSimilarity.ChangedTiles(width: width, height: height, tracking: metric != .pixelmatch)
         }
 
         @inline(__always)
@@ -124,7 +172,7 @@ public enum ImageComparison {
         _ img1: Plane, _ img2: Plane, width: Int, height: Int, options: ComparisonOptions, output: UnsafeMutablePointer<UInt8>?
     ) -> Counts {
         var counts = Counts(width: width, height: height, metric: options.metric)
-        let tracking = options.metric == .ssim
+        let tracking = options.metric != .pixelmatch
         let threshold = min(1, max(0, options.threshold))
         let maxDelta = maximumDelta * threshold * threshold
         let fade = min(1, max(0, options.fade))

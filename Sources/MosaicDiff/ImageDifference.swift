@@ -33,8 +33,21 @@ public struct ImageDifference: Sendable {
     /// results, which keep figures only (10,000 screenshots' diff images would not fit in
     /// memory): written to the pair's `diffImagePath` when asked for.
     public var diffImage: Bitmap?
-    /// Set when the sizes differ: the comparison covers their overlap only.
+    /// Set when the sizes differ: the comparison covers their overlap only (the aligned
+    /// comparison covers both whole).
     public var sizeMismatch: (baseline: Size, current: Size)?
+    /// SSIM mode: the largest colour shift of any region (`ChangedRegion.deltaE`).
+    public var largestRegionDeltaE: Double?
+    /// FLIP mode: the mean of the pair's FLIP map (`FLIPMetric`), 0 for equal images.
+    public var flip: Double?
+    /// FLIP mode: the largest mean FLIP of any region.
+    public var largestRegionFLIP: Double?
+    /// Aligned comparison (`ComparisonOptions.align`): the runs of current rows that
+    /// correspond to baseline rows, top to bottom (`PageAlignment`); nil when not aligned.
+    public var alignment: [RowShift]?
+    /// Aligned comparison: the pixels that count against the tolerance: inserted and
+    /// deleted bands whole, moved blocks' content, and corresponding pixels that differ.
+    public var alignedDifferingPixels: Int?
 
     /// The figures of a comparison (as a sharded run's part reads them back).
     public init(
@@ -60,4 +73,37 @@ public struct ImageDifference: Sendable {
     public var fraction: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
     /// Same size and no differing pixel.
     public var isMatch: Bool { sizeMismatch == nil && differingPixels == 0 }
+
+    /// The metric's figures over every region (listed or not).
+    mutating func setScores(_ all: [ChangedRegion], flip: Double?) {
+        lowestRegionSSIM = all.compactMap(\.ssim).min()
+        largestRegionDeltaE = all.compactMap(\.deltaE).max()
+        self.flip = flip
+        largestRegionFLIP = flip == nil ? nil : all.compactMap(\.flip).max() ?? 0
+    }
+
+    /// What `alignment` says in a few words: "40 px inserted at y 0; 2 regions changed".
+    public var alignmentSummary: String? {
+        guard alignment != nil else { return nil }
+        var parts: [String] = []
+        for region in regions {
+            switch region.change {
+            case .inserted where region.bounds.width >= size.width || sizeMismatch.map({ region.bounds.width >= $0.current.width }) == true:
+                parts.append("\(region.bounds.height) px inserted at y \(region.bounds.minY)")
+            case .deleted where region.bounds.minX == 0:
+                parts.append("\(region.bounds.height) px deleted at y \(region.bounds.minY + (region.offset?.dy ?? 0))")
+            case .shifted:
+                let offset = region.offset ?? RegionOffset(dx: 0, dy: 0)
+                if offset.dx != 0 {
+                    parts.append("a block moved \(abs(offset.dx)) px \(offset.dx > 0 ? "right" : "left") at x \(region.bounds.minX), y \(region.bounds.minY)")
+                } else {
+                    parts.append("a block moved \(abs(offset.dy)) px \(offset.dy > 0 ? "down" : "up") at y \(region.bounds.minY)")
+                }
+            default: continue
+            }
+        }
+        let changed = regions.filter { $0.change == .recoloured || $0.change == .modified }.count
+        if changed > 0 || parts.isEmpty { parts.append(changed == 1 ? "1 region changed" : "\(changed) regions changed") }
+        return parts.joined(separator: "; ")
+    }
 }

@@ -47,6 +47,26 @@ enum StructuralSimilarity {
             bits[i >> 6] |= 1 << UInt64(i & 63)
         }
 
+        /// Which blocks (`side` pixels square, a multiple of the tiles; `columns` x `rows`
+        /// of them) hold a tile within `reach` tiles of a changed one, by block index
+        /// (row by row).
+        func blocks(within reach: Int, side: Int, columns blockColumns: Int, rows blockRows: Int) -> [Bool] {
+            let tilesPerBlock = side >> RegionGrid.shift
+            var needed = [Bool](repeating: false, count: blockColumns * blockRows)
+            for (word, bits) in bits.enumerated() where bits != 0 {
+                for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
+                    let i = word * 64 + bit
+                    let tx = i % columns, ty = i / columns
+                    for ny in max(0, ty - reach)...min(rows - 1, ty + reach) {
+                        for nx in max(0, tx - reach)...min(columns - 1, tx + reach) {
+                            needed[(ny / tilesPerBlock) * blockColumns + nx / tilesPerBlock] = true
+                        }
+                    }
+                }
+            }
+            return needed
+        }
+
         func isSet(_ tx: Int, _ ty: Int) -> Bool {
             let i = ty * columns + tx
             return bits[i >> 6] & (1 << UInt64(i & 63)) != 0
@@ -62,19 +82,7 @@ enum StructuralSimilarity {
         guard width > 0, height > 0 else { return 1 }
         // The blocks to compute: those within one tile (8 > 5 pixels) of a changed tile.
         let blockColumns = (width + block - 1) / block, blockRows = (height + block - 1) / block
-        let tilesPerBlock = block >> RegionGrid.shift
-        var needed = [Bool](repeating: false, count: blockColumns * blockRows)
-        for (word, bits) in changed.bits.enumerated() where bits != 0 {
-            for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
-                let i = word * 64 + bit
-                let tx = i % changed.columns, ty = i / changed.columns
-                for ny in max(0, ty - 1)...min(changed.rows - 1, ty + 1) {
-                    for nx in max(0, tx - 1)...min(changed.columns - 1, tx + 1) {
-                        needed[(ny / tilesPerBlock) * blockColumns + nx / tilesPerBlock] = true
-                    }
-                }
-            }
-        }
+        let needed = changed.blocks(within: 1, side: block, columns: blockColumns, rows: blockRows)
         let crop = width > 2 * radius && height > 2 * radius
             ? Rect(x: radius, y: radius, width: width - 2 * radius, height: height - 2 * radius)
             : Rect(x: 0, y: 0, width: width, height: height)

@@ -3,14 +3,19 @@ import Foundation
 @_exported import MosaicImage
 
 /// Asserts that `bitmap` matches the reference PNG `__Snapshots__/<name>.png` beside the
-/// test file, by pixelmatch's perceptual comparison, or by SSIM (`metric: .ssim`).
+/// test file, by pixelmatch's perceptual comparison, by SSIM and colour (`metric: .ssim`)
+/// or by NVIDIA FLIP (`metric: .flip`), aligned or not (`align`: a band inserted above
+/// the content counts only its own pixels; see `PageAlignment`).
 ///
 /// - Parameters:
 ///   - name: the reference's file name, without extension.
-///   - options: the comparison (threshold, anti-aliasing, ignored regions; `metric`).
+///   - options: the comparison (threshold, anti-aliasing, ignored regions; `metric`,
+///     `align`).
 ///   - tolerance: how many differing pixels (or what fraction) still pass; counted in
-///     pixels, not bytes. With `metric: .ssim`, the lowest SSIM that passes
-///     (`minimumSSIM`, default 0.99), for the image and each changed region.
+///     pixels, not bytes (with `align`, the aligned count). With `metric: .ssim`, the
+///     lowest SSIM that passes (`minimumSSIM`, default 0.99), for the image and each
+///     changed region, and the largest colour shift (`maximumDeltaE`, default 2); with
+///     `metric: .flip`, the largest mean FLIP of a region (`maximumFLIP`, default 0.05).
 ///   - record: when to write the reference instead; nil: `MOSAIC_RECORD` (an unknown value
 ///     fails).
 ///   - file, line: the assertion's place (the reference sits beside the file); failures
@@ -58,9 +63,14 @@ func compareSnapshot(
     try bitmap.writePNG(to: actualPath)
     try (difference.diffImage ?? Bitmap(width: 1, height: 1)).writePNG(to: diffPath)
     let size = difference.sizeMismatch.map { "the size is \($0.current), the reference \($0.baseline)" }
+    var judged: [String] = []
+    if let summary = difference.alignmentSummary { judged.append("aligned: \(summary), \(difference.alignedDifferingPixels ?? 0) px counted") }
+    if let deltaE = difference.largestRegionDeltaE { judged.append("largest colour shift \(String(format: "%.1f", deltaE)) (CIEDE2000)") }
+    if let flip = difference.largestRegionFLIP { judged.append("largest region FLIP \(String(format: "%.3f", flip))") }
     throw SnapshotFailure.mismatch(
         reference: reference, actual: actualPath, diff: diffPath, differingPixels: difference.differingPixels,
-        fraction: difference.fraction, sizeMismatch: size, ssim: difference.ssim)
+        fraction: difference.fraction, sizeMismatch: difference.alignment == nil ? size : nil, ssim: difference.ssim,
+        judged: judged.isEmpty ? nil : judged.joined(separator: ", "))
 }
 
 /// The same for a PNG (or JPEG) file, e.g. one a command wrote.

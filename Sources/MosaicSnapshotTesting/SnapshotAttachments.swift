@@ -21,7 +21,7 @@ public enum SnapshotAttachments {
     public static func files(for failure: SnapshotFailure) -> [(name: String, path: String)] {
         let paths: [String]
         switch failure {
-        case .mismatch(let reference, let actual, let diff, _, _, _, _): paths = [reference, actual, diff]
+        case .mismatch(let reference, let actual, let diff, _, _, _, _, _): paths = [reference, actual, diff]
         case .recorded(let reference): paths = [reference]
         case .missingReference, .invalidRecordMode: paths = []
         }

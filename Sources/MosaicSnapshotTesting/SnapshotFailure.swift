@@ -14,7 +14,12 @@ public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
     /// The images differ beyond the tolerance; the actual image and the diff are saved
     /// (and attached to the Swift Testing test that failed). `ssim`: the score, in the
     /// perceptual mode.
-    case mismatch(reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?, ssim: Double? = nil)
+    /// `judged`: what the comparison that judged said besides the pixels: with
+    /// `options.align`, what changed ("40 px inserted at y 0; 1 region changed"); in FLIP
+    /// mode, the largest region's mean FLIP; in SSIM mode, the largest colour shift.
+    case mismatch(
+        reference: String, actual: String, diff: String, differingPixels: Int, fraction: Double, sizeMismatch: String?, ssim: Double? = nil,
+        judged: String? = nil)
     /// `MOSAIC_RECORD` holds something else than missing, all or never.
     case invalidRecordMode(String)
 
@@ -24,9 +29,10 @@ public enum SnapshotFailure: Error, CustomStringConvertible, Sendable {
             return "recorded a new reference at \(reference); check it and run the test again"
         case .missingReference(let reference):
             return "no reference at \(reference) (MOSAIC_RECORD=never); record it with MOSAIC_RECORD=missing"
-        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size, let ssim):
+        case .mismatch(let reference, let actual, let diff, let pixels, let fraction, let size, let ssim, let judged):
             var what = size ?? "\(pixels) pixels differ (\(String(format: "%.4f", fraction * 100))%)"
             if let ssim, size == nil { what += ", SSIM \(String(format: "%.4f", ssim))" }
+            if let judged { what += "; " + judged }
             return "snapshot does not match \(reference): \(what); actual: \(actual), diff: \(diff)"
         case .invalidRecordMode(let value):
             return "MOSAIC_RECORD=\(value) is not a record mode (use \(SnapshotRecordMode.allCases.map(\.rawValue).joined(separator: ", ")))"

@@ -242,7 +242,7 @@ import Glibc
         // The summary alone on standard output; the people's lines and the workflow
         // commands on standard error.
         #expect(run.stdout.hasPrefix("## mosaic diff: ❌ failed\n\n1 changed, 1 added, 1 removed, 1 unchanged\n\n| Pair | Status | Differing pixels | Regions |\n"))
-        #expect(run.stdout.contains("\n| ui\\/button\\.png | changed | 41 px"))
+        #expect(run.stdout.contains("\n| `ui/button.png` | changed | 41 px"))
         #expect(run.stdout.contains("\\, 1 region\\, largest delta 0\\.890\\, 50 anti\\-aliased | 1 |\n"), "\(run.stdout)")
         #expect(run.stderr.contains("::error file=\(GitHubAnnotations.property(current + "/ui/button.png")),title=mosaic diff%3A changed::ui/button.png changed: 41 px (0.667%25)"))
         #expect(run.stderr.contains("::error file=\(GitHubAnnotations.property(baseline + "/old.png")),title=mosaic diff%3A removed::old.png removed (no current image)\n"))

@@ -222,10 +222,10 @@ import Testing
         try refused([parts[0], three], "three.json and \(parts[0]) are parts of different runs: the number of shards (3 and 4) differ")
         let threshold = other + "/threshold.json"
         _ = try CLI.run(["diff", f.baseline, f.current, "--shard", "1/4", "--json", threshold, "--threshold", "0.2", "--ignore", "7,7,1,1", "--max-diff-pixels", "1"])
-        try refused([parts[0], threshold, parts[2], parts[3]], "threshold.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa, --metric, --min-ssim) differ")
+        try refused([parts[0], threshold, parts[2], parts[3]], "threshold.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa, --metric, --min-ssim, --max-delta-e, --max-flip, --align) differ")
         let ssim = other + "/ssim.json"
         _ = try CLI.run(["diff", f.baseline, f.current, "--shard", "1/4", "--json", ssim, "--threshold", "0.05", "--ignore", "7,7,1,1", "--metric", "ssim"])
-        try refused([parts[0], ssim, parts[2], parts[3]], "ssim.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa, --metric, --min-ssim) differ")
+        try refused([parts[0], ssim, parts[2], parts[3]], "ssim.json and \(parts[0]) are parts of different runs: the comparison (--threshold, --include-aa, --metric, --min-ssim, --max-delta-e, --max-flip, --align) differ")
         try FileManager.default.copyItem(atPath: f.baseline, toPath: f.dir + "/baseline2")
         let base = other + "/base.json"
         _ = try CLI.run(["diff", f.dir + "/baseline2", f.current, "--shard", "1/4", "--json", base] + Self.options)
@@ -255,7 +255,7 @@ import Testing
         object["schemaVersion"] = 99
         let schema = other + "/schema.json"
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: schema))
-        try refused([parts[0], schema, parts[2], parts[3]], "schema.json: written with schemaVersion 99; this mosaic merges parts of schemaVersion 2")
+        try refused([parts[0], schema, parts[2], parts[3]], "schema.json: written with schemaVersion 99; this mosaic merges parts of schemaVersion 3")
         object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         object["pairs"] = nil
         let noPairs = other + "/nopairs.json"

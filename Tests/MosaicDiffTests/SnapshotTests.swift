@@ -27,7 +27,7 @@ import Testing
             try assertSnapshot(of: Self.picture(shift: 3), named: "square", record: .never)
             Issue.record("a shifted square must not match")
         } catch let error as SnapshotAssertionFailure {
-            guard case .mismatch(_, let actual, let diff, let pixels, _, nil, nil) = error.failure else { throw error }
+            guard case .mismatch(_, let actual, let diff, let pixels, _, nil, nil, nil) = error.failure else { throw error }
             #expect(pixels == 2 * 3 * 12)  // two 3-pixel columns of a 12-row square
             #expect(FileManager.default.fileExists(atPath: actual) && FileManager.default.fileExists(atPath: diff))
             images = [actual, diff]
@@ -79,7 +79,7 @@ import Testing
             try assertSnapshot(ofImageAt: fixtures + "button-moved-b.png", named: "button", options: ComparisonOptions(metric: .ssim), record: .never)
             Issue.record("a moved button must fail by its SSIM")
         } catch let error as SnapshotAssertionFailure {
-            guard case .mismatch(_, _, _, _, _, nil, let ssim?) = error.failure else { throw error }
+            guard case .mismatch(_, _, _, _, _, nil, let ssim?, _) = error.failure else { throw error }
             #expect(ssim < 0.99)
             #expect(error.description.contains("SSIM 0.8"))
         }
@@ -101,5 +101,40 @@ import Testing
         }
         #expect(SnapshotAttachments.files(for: .missingReference(reference: "x.png")).isEmpty)
         #expect(SnapshotAttachments.files(for: .recorded(reference: "/a/x.png")).map(\.name) == ["x.png"])
+    }
+}
+
+extension SnapshotTests {
+    /// The helper's FLIP and aligned modes: a recoloured button fails by its region's FLIP
+    /// (the message says it), a barely changed one passes; a 40 px banner above the page
+    /// passes aligned with a tolerance of its own pixels, and fails unaligned.
+    @Test func flipAndAlignedModes() throws {
+        let artifacts = NSTemporaryDirectory() + "mosaic-snapshot-flip-\(getpid())"
+        setenv("MOSAIC_ARTIFACTS", artifacts, 1)
+        defer { unsetenv("MOSAIC_ARTIFACTS") }
+        let fixtures = PixelmatchTests.fixtures + "/flip/"
+        let flip = ComparisonOptions(metric: .flip)
+        do {
+            try assertSnapshot(ofImageAt: fixtures + "page-green-button-b.png", named: "flip-page", options: flip, record: .never)
+            Issue.record("a recoloured button must fail by its FLIP")
+        } catch let error as SnapshotAssertionFailure {
+            #expect(error.description.contains("largest region FLIP 0.8"), "\(error)")
+        }
+        try assertSnapshot(ofImageAt: fixtures + "page-slight-button-b.png", named: "flip-page", options: flip, record: .never)
+        let page = try ImageDecoder().decode(fixtures + "page-a.png").bitmap
+        var banner = Bitmap(width: page.width, height: page.height + 40, fill: RGBA(red: 250, green: 200, blue: 40))
+        for y in 0..<page.height { for x in 0..<page.width { banner[x, y + 40] = page[x, y] } }
+        var aligned = ComparisonOptions()
+        aligned.align = true
+        try assertSnapshot(of: banner, named: "flip-page", options: aligned, tolerance: DiffTolerance(maximumPixels: page.width * 40), record: .never)
+        do {
+            try assertSnapshot(of: banner, named: "flip-page", options: aligned, record: .never)
+            Issue.record("a banner must fail aligned without a tolerance")
+        } catch let error as SnapshotAssertionFailure {
+            #expect(error.description.contains("aligned: 40 px inserted at y 0, 8000 px counted"), "\(error)")
+        }
+        #expect(throws: SnapshotAssertionFailure.self) {
+            try assertSnapshot(of: banner, named: "flip-page", tolerance: DiffTolerance(maximumPixels: page.width * 40), record: .never)
+        }
     }
 }

@@ -30,6 +30,7 @@
 #include "mosaic_ssim.h"
 #include "mosaic_hash.h"
 #include "mosaic_versions.h"
+#include "mosaic_flip.h"
 
 // The sheet encoders, a header each.
 #include "mosaic_jpeg_write.h"

@@ -26,12 +26,17 @@ extension DiffReport {
             let options = drawing
             let bytes = sizes.reduce(0) { $0 + $1.width * $1.height * 4 } * 2
             // Each region outlined (a report made without regions: the one box).
-            let changed = difference.regions.isEmpty ? (difference.bounds.map { [$0] } ?? []) : difference.regions.map(\.bounds)
+            // Aligned: bands and moves drawn in their colours where they are on each side, the
+            // rest magnified as usual.
+            let marks = Self.alignedMarks(difference)
+            let changed = marks == nil
+                ? (difference.regions.isEmpty ? (difference.bounds.map { [$0] } ?? []) : difference.regions.map(\.bounds))
+                : difference.regions.filter { $0.change != .inserted && $0.change != .deleted }.map(\.bounds)
             entry.pixels = CardPixels(size: Self.triptychSize(sizes, height: 360, changed: changed), bytes: bytes) { () throws(ImageDecodingError) -> Bitmap in
                 let pair = try decoder.decodePair(basePath, currentPath)
                 let a = pair.0.bitmap, b = pair.1.bitmap
                 let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
-                return Self.triptych([a, b, diffImage], height: 360, changed: changed)
+                return Self.triptych([a, b, diffImage], height: 360, changed: changed, marks: marks)
             }
             changedEntries.append(entry)
         }
@@ -87,6 +92,60 @@ extension DiffReport {
     /// The outline drawn around the changed pixels.
     static let outlineColor = RGBA(red: 225, green: 29, blue: 72)
 
+    /// A frame (or, `isRule`, a 3-px line across the panel at `box.minY`) drawn on one
+    /// panel of a card, in the panel's image's coordinates.
+    struct PanelMark {
+        var box: Rect
+        var colour: RGBA
+        var isRule = false
+    }
+
+    static let insertedColor = RGBA(red: 22, green: 163, blue: 74)
+    static let deletedColor = RGBA(red: 220, green: 38, blue: 38)
+    static let shiftedColor = RGBA(red: 37, green: 99, blue: 235)
+
+    /// An aligned pair's marks for the baseline, current and diff panels: an inserted band
+    /// framed green on the current side with a green rule where it goes in the baseline; a
+    /// deleted band framed red in the baseline with a red rule where it was taken out; a
+    /// moved block framed blue on both sides, where it was and where it is; the other
+    /// regions framed in the usual colour where they are on each side. Nil when the pair was
+    /// not aligned.
+    static func alignedMarks(_ d: ImageDifference) -> [[PanelMark]]? {
+        guard let alignment = d.alignment else { return nil }
+        // The baseline row a current row corresponds to (a row with none: the next one's).
+        func baselineY(_ y: Int) -> Int {
+            if let shift = alignment.first(where: { y >= $0.currentY && y < $0.currentY + $0.height }) { return shift.baselineY + (y - shift.currentY) }
+            if let next = alignment.first(where: { $0.currentY >= y }) { return next.baselineY }
+            return alignment.last.map { $0.baselineY + $0.height } ?? y
+        }
+        var marks: [[PanelMark]] = [[], [], []]
+        for region in d.regions {
+            let box = region.bounds
+            switch region.change {
+            case .inserted:
+                marks[0].append(PanelMark(box: Rect(x: 0, y: baselineY(box.minY), width: 1, height: 1), colour: insertedColor, isRule: true))
+                marks[1].append(PanelMark(box: box, colour: insertedColor))
+                marks[2].append(PanelMark(box: box, colour: insertedColor))
+            case .deleted:
+                let at = box.minY + (region.offset?.dy ?? 0)
+                marks[0].append(PanelMark(box: box, colour: deletedColor))
+                marks[1].append(PanelMark(box: Rect(x: 0, y: at, width: 1, height: 1), colour: deletedColor, isRule: true))
+                marks[2].append(PanelMark(box: Rect(x: 0, y: at, width: 1, height: 1), colour: deletedColor, isRule: true))
+            case .shifted:
+                let offset = region.offset ?? RegionOffset(dx: 0, dy: 0)
+                marks[0].append(PanelMark(box: Rect(x: box.minX - offset.dx, y: box.minY - offset.dy, width: box.width, height: box.height), colour: shiftedColor))
+                marks[1].append(PanelMark(box: box, colour: shiftedColor))
+                marks[2].append(PanelMark(box: box, colour: shiftedColor))
+            default:
+                let from = baselineY(box.minY)
+                marks[0].append(PanelMark(box: Rect(x: box.minX, y: from, width: box.width, height: box.height), colour: outlineColor))
+                marks[1].append(PanelMark(box: box, colour: outlineColor))
+                marks[2].append(PanelMark(box: box, colour: outlineColor))
+            }
+        }
+        return marks
+    }
+
     /// How many regions (the largest) a card magnifies at most.
     static let magnifiedRegions = 3
 
@@ -96,19 +155,30 @@ extension DiffReport {
     /// panels (under 24 px either way: a 4-pixel change in a 3840x2160 screenshot shrinks to
     /// nothing) a row under them shows the area around it magnified, nearest neighbour, in
     /// each image.
-    static func triptych(_ images: [Bitmap], height: Int, changed: [Rect] = []) -> Bitmap {
+    static func triptych(_ images: [Bitmap], height: Int, changed: [Rect] = [], marks: [[PanelMark]]? = nil) -> Bitmap {
         let scaled = images.map { image -> Bitmap in
             let (size, zoom) = panel(Size(width: image.width, height: image.height), height: height)
             if let zoom { return Self.zoomed(image, by: zoom) }
             return image.resampled(width: size.width, height: size.height)
         }
-        guard !changed.isEmpty else { return stack(scaled) }
+        guard !changed.isEmpty || marks != nil else { return stack(scaled) }
         // Each panel's scale, from its height and its image's.
         let scales = zip(scaled, images).map { Double($0.height) / Double(max(1, $1.height)) }
-        let outlined = zip(scaled, scales).map { panel, scale in
+        let outlined = zip(scaled, scales).enumerated().map { index, item in
+            var (panel, scale) = item
             // In place: up to 100 regions a card, each frame a few pixels of one panel.
-            var panel = panel
-            for box in changed { outline(&panel, around: box.scaled(by: scale), margin: 3, minimum: 12) }
+            if let marks, index < marks.count {
+                for mark in marks[index] {
+                    if mark.isRule {
+                        let y = Int((Double(mark.box.minY) * scale).rounded())
+                        for row in max(0, y - 1)..<min(panel.height, y + 2) { for x in 0..<panel.width { panel[x, row] = mark.colour } }
+                    } else {
+                        outline(&panel, around: mark.box.scaled(by: scale), margin: 3, minimum: 12, color: mark.colour)
+                    }
+                }
+            } else {
+                for box in changed { outline(&panel, around: box.scaled(by: scale), margin: 3, minimum: 12) }
+            }
             return panel
         }
         let rows = changed.prefix(magnifiedRegions).compactMap { box -> Bitmap? in
@@ -193,10 +263,9 @@ extension DiffReport {
 
     /// Draws on `out` a 2-px frame around `box` grown by `margin` (and to at least
     /// `minimum` on each side, about its middle), clipped to the image.
-    static func outline(_ out: inout Bitmap, around box: Rect, margin: Int, minimum: Int) {
+    static func outline(_ out: inout Bitmap, around box: Rect, margin: Int, minimum: Int, color: RGBA = outlineColor) {
         let width = max(minimum, box.width + 2 * margin), height = max(minimum, box.height + 2 * margin)
         let frame = Rect(x: (box.minX + box.maxX) / 2 - width / 2, y: (box.minY + box.maxY) / 2 - height / 2, width: width, height: height)
-        let color = outlineColor
         func set(_ x: Int, _ y: Int) { if x >= 0, y >= 0, x < out.width, y < out.height { out[x, y] = color } }
         for t in 0..<2 {
             for x in (frame.minX - t)...(frame.maxX + t) {

@@ -85,6 +85,14 @@ public struct DiffHTMLReport: Sendable {
         var size: [Int]?
         /// The changed regions' boxes, largest first: one outline each, the largest magnified.
         var rg: [[Int]]?
+        /// Aligned: each region's change ("inserted", "deleted", "shifted", "recoloured",
+        /// "modified") and offset [dx, dy] (parallel to `rg`), the alignment's runs
+        /// [baselineY, currentY, height], and the two sizes [width, height].
+        var rk: [String]?
+        var ro: [[Int]]?
+        var al: [[Int]]?
+        var bs: [Int]?
+        var cs: [Int]?
         /// Why a failed pair could not be read.
         var e: String?
         /// A pair the reviewer may approve (changed, added, removed): its name as one shell
@@ -125,8 +133,17 @@ public struct DiffHTMLReport: Sendable {
             }
             if let d = r.difference {
                 row.f = report.figures(r)
-                // Two sizes: each image at its own shape, no box (everything differs).
-                if d.sizeMismatch == nil {
+                if let alignment = d.alignment {
+                    // Aligned: boxes on each side by their change, the aligned view's rows.
+                    row.rg = d.regions.map { [$0.bounds.minX, $0.bounds.minY, $0.bounds.width, $0.bounds.height] }
+                    row.rk = d.regions.map { $0.change?.rawValue ?? "modified" }
+                    row.ro = d.regions.map { [$0.offset?.dx ?? 0, $0.offset?.dy ?? 0] }
+                    row.al = alignment.map { [$0.baselineY, $0.currentY, $0.height] }
+                    let baseline = d.sizeMismatch?.baseline ?? d.size, current = d.sizeMismatch?.current ?? d.size
+                    row.bs = [baseline.width, baseline.height]
+                    row.cs = [current.width, current.height]
+                } else if d.sizeMismatch == nil {
+                    // Two sizes: each image at its own shape, no box (everything differs).
                     row.box = d.bounds.map { [$0.minX, $0.minY, $0.width, $0.height] }
                     row.size = [d.size.width, d.size.height]
                     if !d.regions.isEmpty { row.rg = d.regions.map { [$0.bounds.minX, $0.bounds.minY, $0.bounds.width, $0.bounds.height] } }

@@ -29,6 +29,13 @@ extension DiffReport {
         var regionCount: Int?
         /// SSIM mode: the pair's score.
         var ssim: Double?
+        /// FLIP mode: the mean of the pair's FLIP map (schema 3).
+        var flip: Double?
+        /// Aligned comparison (schema 3): the runs of current rows that take consecutive
+        /// baseline rows, the pixels that count under `--align`, and the line that says it.
+        var alignment: [RowShift]?
+        var alignedDifferingPixels: Int?
+        var alignmentSummary: String?
         var baselineSize: Size?
         var currentSize: Size?
     }
@@ -43,9 +50,15 @@ extension DiffReport {
     struct JSONReport<Pair: Encodable>: Encodable {
         var schemaVersion = DiffReport.schemaVersion
         var threshold: Double
-        /// "pixelmatch" or "ssim"; with ssim, the pass threshold.
+        /// "pixelmatch", "ssim" or "flip"; with ssim, the pass threshold.
         var metric: String
         var minSSIM: Double?
+        /// SSIM mode: the colour shift that passes; FLIP mode: the region's mean that passes
+        /// (schema 3).
+        var maxDeltaE: Double?
+        var maxFLIP: Double?
+        /// Pairs compared aligned and judged so (schema 3); absent when not.
+        var align: Bool?
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
@@ -57,7 +70,7 @@ extension DiffReport {
     }
 
     /// The JSON report's `schemaVersion`.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     /// A pair as the JSON writes it.
     static func jsonPair(_ r: PairResult) -> JSONPair {
@@ -69,13 +82,17 @@ extension DiffReport {
             differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
             comparedPixels: r.difference?.comparedPixels, size: r.difference?.size,
             fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
-            regions: r.difference?.regions, regionCount: r.difference?.regionCount, ssim: r.difference?.ssim,
+            regions: r.difference?.regions, regionCount: r.difference?.regionCount, ssim: r.difference?.ssim, flip: r.difference?.flip,
+            alignment: r.difference?.alignment, alignedDifferingPixels: r.difference?.alignedDifferingPixels,
+            alignmentSummary: r.difference?.alignmentSummary,
             baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
     }
 
-    /// The report as JSON (schema 2: schema 1 with each pair's `regions`, `regionCount` and,
-    /// in SSIM mode, `ssim`; the report's `metric` and `minSSIM`): thresholds, counts and
-    /// every pair, worst first.
+    /// The report as JSON (schema 3: schema 2 with each region's `change`, `offset`,
+    /// `deltaE` and `flip`, each pair's `flip`, `alignment`, `alignedDifferingPixels` and
+    /// `alignmentSummary`, the report's `align`, `maxDeltaE` and `maxFLIP`; schema 2:
+    /// schema 1 with each pair's `regions`, `regionCount` and, in SSIM mode, `ssim`; the
+    /// report's `metric` and `minSSIM`): thresholds, counts and every pair, worst first.
     ///
     /// - Throws: `SheetError.imageMap` when the encoder fails.
     /// `board`: the board's files, listed when given. `shard`: a sharded run's part says
@@ -90,6 +107,8 @@ extension DiffReport {
         let c = comparison
         let report = JSONReport(
             threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,
+            maxDeltaE: options.metric == .ssim ? tolerance.maximumDeltaE : nil, maxFLIP: options.metric == .flip ? tolerance.maximumFLIP : nil,
+            align: options.align ? true : nil,
             includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
                 "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),

@@ -3,8 +3,9 @@ import Foundation
 /// `mosaic diff --markdown FILE`: a summary for a pull request's comment or a GitHub
 /// Actions job summary (`>> $GITHUB_STEP_SUMMARY`), in GitHub Flavored Markdown: the
 /// verdict, the counts, and a table row per failing pair (changed worst first, failed,
-/// added, removed), cut after `rowLimit` rows with a count of the rest. Every name is
-/// escaped (`cell`) so that no file name can break the table.
+/// added, removed), cut after `rowLimit` rows with a count of the rest. Every name is a
+/// code span (`codeSpan`: read as it is, `about.png` not `about\.png`) and the figures are
+/// escaped (`cell`), so that no file name can break the table.
 public struct DiffMarkdown: Sendable {
     /// The comparison's report.
     public let report: DiffReport
@@ -44,7 +45,7 @@ public struct DiffMarkdown: Sendable {
         if showLinks { (header, rule) = (header + ["Diff"], rule + ["---"]) }
         out += "\n| " + header.joined(separator: " | ") + " |\n|" + rule.joined(separator: "|") + "|\n"
         for r in failing.prefix(Self.rowLimit) {
-            var cells = [Self.cell(r.relativePath), r.status.rawValue, Self.cell(details(r))]
+            var cells = [Self.codeSpan(r.relativePath), r.status.rawValue, Self.cell(details(r))]
             if showRegions { cells.append(Self.regionCount(r).map(String.init) ?? "") }
             if showLinks { cells.append(link(r).map { "[diff](\($0))" } ?? "") }
             out += "| " + cells.joined(separator: " | ") + " |\n"
@@ -98,6 +99,27 @@ public struct DiffMarkdown: Sendable {
             }
         }
         return out
+    }
+
+    /// `text` as a code span in a table cell: controls, bidi controls and bytes that are not
+    /// UTF-8 shown visibly as the terminal shows them (`TerminalText.escaped`), each `|`
+    /// escaped (GFM takes `\|` out of a cell before its code spans, so it reads `|`),
+    /// fenced by one backtick more than the longest run of them in the name, and padded by a
+    /// space when it starts or ends with a backtick or a space (CommonMark strips one).
+    /// Nothing else is escaped: inside a code span nothing is markup. A name with a
+    /// backslash before a pipe (which GFM would read as an escaped backslash and a column)
+    /// is escaped as `cell` escapes it instead.
+    public static func codeSpan(_ text: String) -> String {
+        if TerminalText.escaped(text).contains("\\|") { return cell(text) }
+        let visible = TerminalText.escaped(text).replacingOccurrences(of: "|", with: "\\|")
+        var longest = 0, run = 0
+        for character in visible {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = visible.hasPrefix("`") || visible.hasSuffix("`") || visible.hasPrefix(" ") || visible.hasSuffix(" ") ? " " : ""
+        return fence + pad + visible + pad + fence
     }
 
     /// `text` as one table cell's inline text: controls, bidi controls and bytes that are

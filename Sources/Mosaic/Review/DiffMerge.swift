@@ -90,9 +90,13 @@ public struct DiffMerge: Sendable {
         var schemaVersion: Int
         var threshold: Double
         var includeAntialiasing: Bool
-        /// "pixelmatch" or "ssim" (schema 2), and SSIM's pass threshold.
+        /// "pixelmatch", "ssim" (schema 2) or "flip" (schema 3), and SSIM's pass threshold.
         var metric: String
         var minSSIM: Double?
+        /// Schema 3: the colour and FLIP limits, and whether the pairs were aligned.
+        var maxDeltaE: Double?
+        var maxFLIP: Double?
+        var align: Bool?
         var shard: DiffPartRecord?
         var pairs: [DiffReport.JSONPair]
     }
@@ -145,8 +149,10 @@ public struct DiffMerge: Sendable {
             if let first = read.first {
                 let what =
                     first.part.threshold != part.threshold || first.part.includeAntialiasing != part.includeAntialiasing
-                        || first.part.metric != part.metric || first.part.minSSIM != part.minSSIM
-                    ? "the comparison (--threshold, --include-aa, --metric, --min-ssim)" : record.runDifference(from: first.record)
+                        || first.part.metric != part.metric || first.part.minSSIM != part.minSSIM || first.part.maxDeltaE != part.maxDeltaE
+                        || first.part.maxFLIP != part.maxFLIP || first.part.align != part.align
+                    ? "the comparison (--threshold, --include-aa, --metric, --min-ssim, --max-delta-e, --max-flip, --align)"
+                    : record.runDifference(from: first.record)
                 if let what { throw .differentRuns(path: path, other: first.path, what: what) }
             }
             if let other = shards[record.index] { throw .duplicate(path: path, other: other, index: record.index, count: record.count) }
@@ -381,6 +387,9 @@ public struct DiffMerge: Sendable {
         options.metric = metric
         var tolerance = DiffTolerance(maximumPixels: record.maxDiffPixels, maximumFraction: record.maxDiffRatio)
         if let minSSIM = part.minSSIM { tolerance.minimumSSIM = minSSIM }
+        if let maxDeltaE = part.maxDeltaE { tolerance.maximumDeltaE = maxDeltaE }
+        if let maxFLIP = part.maxFLIP { tolerance.maximumFLIP = maxFLIP }
+        options.align = part.align == true
         return (options, tolerance)
     }
 
@@ -408,6 +417,12 @@ public struct DiffMerge: Sendable {
                 regions: pair.regions ?? [], regionCount: pair.regionCount ?? 0, ssim: pair.ssim,
                 lowestRegionSSIM: pair.regions?.compactMap(\.ssim).min(),
                 largestDelta: largestDelta, size: size, diffImage: nil, sizeMismatch: mismatch)
+            // Schema 3: the listed regions' colour shifts and FLIP means, the alignment.
+            result.difference?.largestRegionDeltaE = pair.regions?.compactMap(\.deltaE).max()
+            result.difference?.flip = pair.flip
+            if pair.flip != nil { result.difference?.largestRegionFLIP = pair.regions?.compactMap(\.flip).max() ?? 0 }
+            result.difference?.alignment = pair.alignment
+            result.difference?.alignedDifferingPixels = pair.alignedDifferingPixels
         }
         if let error = pair.error { result.error = .reported(path: result.baselinePath ?? relative, message: error) }
         try checkVerdict(result, pair, in: path, metric: options.metric, tolerance: tolerance)

@@ -51,8 +51,17 @@ public struct DiffReport: Sendable {
     }
 
     /// A changed pair's figures for people: pixels, share, where, largest delta.
+    /// Aligned (`--align`): what changed first ("40 px inserted at y 0; 2 regions changed"),
+    /// then the exact figures of the unaligned comparison.
     public func figures(_ result: PairResult) -> String {
         guard let d = result.difference else { return "" }
+        if let summary = d.alignmentSummary {
+            var text = summary + " (\(d.alignedDifferingPixels ?? 0) px counted aligned, \(d.differingPixels) px differ unaligned)"
+            if let ssim = d.ssim { text += ", SSIM \(String(format: "%.4f", ssim))" }
+            if let deltaE = d.largestRegionDeltaE { text += ", largest colour shift \(String(format: "%.1f", deltaE)) (CIEDE2000)" }
+            if let flip = d.flip { text += ", FLIP \(String(format: "%.4f", flip)) (largest region \(String(format: "%.3f", d.largestRegionFLIP ?? 0)))" }
+            return text
+        }
         if let mismatch = d.sizeMismatch {
             return "size \(mismatch.baseline) -> \(mismatch.current); \(d.differingPixels) px differ in the overlap"
         }
@@ -61,6 +70,8 @@ public struct DiffReport: Sendable {
         if d.regionCount > 0 { text += ", \(d.regionCount) region\(d.regionCount == 1 ? "" : "s")" }
         if let ssim = d.ssim { text += ", SSIM \(String(format: "%.4f", ssim))" }
         if let lowest = d.lowestRegionSSIM, d.regionCount > 1 { text += " (lowest region \(String(format: "%.4f", lowest)))" }
+        if let deltaE = d.largestRegionDeltaE { text += ", largest colour shift \(String(format: "%.1f", deltaE)) (CIEDE2000)" }
+        if let flip = d.flip { text += ", FLIP \(String(format: "%.4f", flip)) (largest region \(String(format: "%.3f", d.largestRegionFLIP ?? 0)))" }
         text += ", largest delta \(String(format: "%.3f", d.largestDelta))"
         if d.antialiasedPixels > 0 { text += ", \(d.antialiasedPixels) anti-aliased" }
         return text
