@@ -225,13 +225,16 @@ int mosaic_raw_recognize(const uint8_t *data, size_t size) {
 // MARK: Previews
 
 /// The size a baseline, extended or progressive JPEG at `offset` (`length` bytes) declares
-/// in its SOF; 0 when it is not one (a lossless JPEG: a CR2's raw data).
-static int jpeg_size(const uint8_t *data, size_t size, size_t offset, size_t length, int *width, int *height) {
-    if (offset > size || size - offset < length || length < 4) return 0;
+/// in its SOF; 0 when it is not one (a lossless JPEG: a CR2's raw data). With `whole`, the
+/// file must hold all of it; else (a probe's prefix) its headers up to the SOF.
+static int jpeg_size(const uint8_t *data, size_t size, size_t offset, size_t length, int whole, int *width, int *height) {
+    if (offset > size || length < 4 || (whole && size - offset < length)) return 0;
+    size_t available = size - offset < length ? size - offset : length;
+    if (available < 4) return 0;
     const uint8_t *p = data + offset;
     if (p[0] != 0xFF || p[1] != 0xD8) return 0;
     size_t i = 2;
-    while (i + 4 <= length) {
+    while (i + 9 <= available) {
         if (p[i] != 0xFF) return 0;
         uint8_t marker = p[i + 1];
         if (marker == 0xFF) { i++; continue; }
@@ -239,6 +242,7 @@ static int jpeg_size(const uint8_t *data, size_t size, size_t offset, size_t len
         size_t segment = (size_t)p[i + 2] << 8 | p[i + 3];
         if (segment < 2 || i + 2 + segment > length) return 0;
         if (marker == 0xC0 || marker == 0xC1 || marker == 0xC2) {
+            if (i + 9 > available) return 0;
             if (segment < 7) return 0;
             *height = p[i + 5] << 8 | p[i + 6];
             *width = p[i + 7] << 8 | p[i + 8];
@@ -250,9 +254,9 @@ static int jpeg_size(const uint8_t *data, size_t size, size_t offset, size_t len
     return 0;
 }
 
-static void add_preview(mosaic_raw_info *info, const uint8_t *data, size_t size, size_t offset, size_t length, int adobe_rgb) {
+static void add_preview(mosaic_raw_info *info, const uint8_t *data, size_t size, int whole, size_t offset, size_t length, int adobe_rgb) {
     int width = 0, height = 0;
-    if (!jpeg_size(data, size, offset, length, &width, &height)) return;
+    if (!jpeg_size(data, size, offset, length, whole, &width, &height)) return;
     for (int i = 0; i < info->preview_count; i++)
         if (info->previews[i].offset == offset) return;
     if (info->preview_count == MOSAIC_RAW_MAX_PREVIEWS) return;
@@ -293,7 +297,7 @@ static int exif_says_adobe_rgb(const mosaic_tiff_view *v, uint32_t exif_ifd) {
 
 /// Walks the directories (the first one's chain and sub-directories, at most 24 in all):
 /// previews, and the raw data's coding and extent.
-static void walk_directories(const mosaic_tiff_view *v, mosaic_raw_info *info, int is_dng, int is_cr2) {
+static void walk_directories(const mosaic_tiff_view *v, mosaic_raw_info *info, int whole, int is_dng, int is_cr2) {
     uint32_t queue[24];
     int queued = 0, next = 0;
     uint32_t first = 0;
@@ -314,16 +318,16 @@ static void walk_directories(const mosaic_tiff_view *v, mosaic_raw_info *info, i
         // The samples' bytes uncompressed; a lossless coding keeps more than a sixteenth.
         uint64_t needed = (uint64_t)ifd.width * ifd.height * (ifd.bits ? ifd.bits : 12) / 8;
         int preview_space = is_dng ? ifd.preview_color_space == 3 : adobe_rgb;
-        if (ifd.jpeg_offset && ifd.jpeg_length) add_preview(info, v->data, v->size, ifd.jpeg_offset, ifd.jpeg_length, preview_space);
+        if (ifd.jpeg_offset && ifd.jpeg_length) add_preview(info, v->data, v->size, whole, ifd.jpeg_offset, ifd.jpeg_length, preview_space);
         if (!raw && ifd.strips == 1 && (ifd.compression == 6 || ifd.compression == 7))
-            add_preview(info, v->data, v->size, ifd.strip_offset, ifd.strip_count, preview_space);
+            add_preview(info, v->data, v->size, whole, ifd.strip_offset, ifd.strip_count, preview_space);
         if (raw && !info->undrawable[0] && (!ifd.has_strips || (needed > 0 ? ifd.strip_total * 16 < needed : ifd.strip_total < 4096)))
             snprintf(info->undrawable, MOSAIC_MESSAGE_SIZE, "the raw data was stripped from the file (%llu bytes left of it)",
                      (unsigned long long)ifd.strip_total);
         if (raw && ifd.has_strips && !info->undrawable[0]) {
             if (is_dng && ifd.compression == 52546)
                 snprintf(info->undrawable, MOSAIC_MESSAGE_SIZE, "DNG compressed with JPEG XL: LibRaw 0.20 cannot decode it");
-            else if (ifd.strip_end > v->size)
+            else if (whole && ifd.strip_end > v->size)
                 snprintf(info->undrawable, MOSAIC_MESSAGE_SIZE, "the raw data is cut short: it ends at byte %llu, the file at %zu",
                          (unsigned long long)ifd.strip_end, v->size);
             else if (ifd.compression == 1 && ifd.bits > 0 && ifd.strips == 1 &&
@@ -435,7 +439,7 @@ static int orientation_of_flip(int flip) {
     return flip >= 0 && flip < 8 ? exif[flip] : 1;
 }
 
-mosaic_result mosaic_raw_probe(const uint8_t *data, size_t size, int use_libraw, mosaic_raw_info *info) {
+mosaic_result mosaic_raw_probe(const uint8_t *data, size_t size, int use_libraw, int whole, mosaic_raw_info *info) {
     memset(info, 0, sizeof *info);
     mosaic_result result = mosaic_ok();
     const char *kind = signature_kind(data, size);
@@ -444,16 +448,18 @@ mosaic_result mosaic_raw_probe(const uint8_t *data, size_t size, int use_libraw,
     int tiff = view_open(data, size, &v, &magic);
     const char *from_directory = tiff && magic == 42 && !kind ? directory_kind(&v) : NULL;
     if (!kind) kind = from_directory;
-    if (!kind) return mosaic_error("not a camera RAW file");
+    if (!kind) return whole ? mosaic_error("not a camera RAW file") : mosaic_need_more_data();
+    // From a prefix: only a TIFF (magic 42), whose directories say where everything is.
+    if (!whole && !(tiff && magic == 42)) return mosaic_need_more_data();
     snprintf(info->kind, sizeof info->kind, "%s", kind);
     if (tiff) {
-        walk_directories(&v, info, strcmp(kind, "DNG") == 0, strcmp(kind, "CR2") == 0);
+        walk_directories(&v, info, whole, strcmp(kind, "DNG") == 0, strcmp(kind, "CR2") == 0);
         if (magic == 42) info->exif_length = size;
     }
     if (strcmp(kind, "RAF") == 0 && size >= 92) {
         uint32_t offset = (uint32_t)data[84] << 24 | (uint32_t)data[85] << 16 | (uint32_t)data[86] << 8 | data[87];
         uint32_t length = (uint32_t)data[88] << 24 | (uint32_t)data[89] << 16 | (uint32_t)data[90] << 8 | data[91];
-        add_preview(info, data, size, offset, length, 0);
+        add_preview(info, data, size, whole, offset, length, 0);
         jpeg_exif(data, size, offset, length, &info->exif_offset, &info->exif_length);
     }
 
@@ -463,16 +469,31 @@ mosaic_result mosaic_raw_probe(const uint8_t *data, size_t size, int use_libraw,
     }
     mosaic_raw_context context = {&result};
     libraw_data_t *raw = open_raw(data, size, &context);
+    if (raw && !whole) {
+        // A prefix serves when LibRaw found the sizes and its thumbnail is one of the
+        // previews the walk found (a maker-note preview needs the whole file to be found).
+        int known = raw->thumbnail.tformat != LIBRAW_THUMBNAIL_JPEG || raw->thumbnail.twidth == 0;
+        for (int i = 0; i < info->preview_count && !known; i++) {
+            int w = info->previews[i].width, h = info->previews[i].height;
+            known = (w == raw->thumbnail.twidth && h == raw->thumbnail.theight) || (h == raw->thumbnail.twidth && w == raw->thumbnail.theight);
+        }
+        if (!known || raw->sizes.width == 0 || raw->sizes.height == 0) {
+            libraw_close(raw);
+            return mosaic_need_more_data();
+        }
+    } else if (!raw && !whole) {
+        return mosaic_need_more_data();
+    }
     if (raw) {
         // LibRaw's thumbnail: the preview of the formats not walked above (CR3, ORF's maker
         // notes), found in the file by its bytes.
-        if (raw->thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG && libraw_unpack_thumb(raw) == LIBRAW_SUCCESS && raw->thumbnail.thumb &&
+        if (whole && raw->thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG && libraw_unpack_thumb(raw) == LIBRAW_SUCCESS && raw->thumbnail.thumb &&
             raw->thumbnail.tlength >= 64) {
             const uint8_t *found = memmem(data, size, raw->thumbnail.thumb, 64);
-            if (found) add_preview(info, data, size, (size_t)(found - data), raw->thumbnail.tlength, 0);
+            if (found) add_preview(info, data, size, whole, (size_t)(found - data), raw->thumbnail.tlength, 0);
         }
         mosaic_result missing;
-        if (!info->undrawable[0] && stripped(raw, size, &missing)) snprintf(info->undrawable, MOSAIC_MESSAGE_SIZE, "%s", missing.message);
+        if (whole && !info->undrawable[0] && stripped(raw, size, &missing)) snprintf(info->undrawable, MOSAIC_MESSAGE_SIZE, "%s", missing.message);
         int flip = raw->sizes.flip;
         raw->params.user_flip = 0;
         raw->params.half_size = 0;

@@ -269,6 +269,18 @@ import Testing
         #expect(throws: ImageDecodingError.undrawable(path: path, format: .raw, reason: reason)) { try decoder.decode(path, minimumSize: Size(width: 100, height: 100)) }
     }
 
+    /// A TIFF-based RAW whose directories come first is probed from a prefix (a camera's
+    /// 25 MB file is not read whole to lay it out); other RAWs ask for the whole file.
+    @Test func aTIFFBasedRawIsProbedFromAPrefix() throws {
+        let kdc = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.realFiles + "/KodakDC50.kdc")))
+        let whole = try #require(try decoder.probe(bytes: kdc, isWholeFile: true, path: "k"))
+        let prefix = try #require(try decoder.probe(bytes: Array(kdc.prefix(4096)), isWholeFile: false, path: "k"))
+        #expect(prefix == whole)
+        #expect(prefix.width == 768)
+        let raf = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.realFiles + "/FujiFilm.raf")))
+        #expect(try decoder.probe(bytes: Array(raf.prefix(4096)), isWholeFile: false, path: "f") == nil)
+    }
+
     @Test func aRAFWithoutItsRawDataIsDrawnFromItsPreview() throws {
         let path = Self.realFiles + "/FujiFilm.raf"
         let info = try decoder.probe(path)

@@ -50,10 +50,12 @@ typedef struct {
 /// or a camera's Make with raw data, sub-directories or a reduced first image).
 int mosaic_raw_recognize(const uint8_t *data, size_t size);
 
-/// Reads a whole RAW file's headers: LibRaw's identification (no pixel unpacked), the
-/// previews and the reason it cannot be drawn, if any. Without `use_libraw`, only the
-/// directory walk (the previews it finds, the kind, the Exif's place): no size.
-mosaic_result mosaic_raw_probe(const uint8_t *data, size_t size, int use_libraw, mosaic_raw_info *info);
+/// Reads a RAW file's headers: LibRaw's identification (no pixel unpacked), the previews
+/// and the reason it cannot be drawn, if any. Without `use_libraw`, only the directory
+/// walk (the previews it finds, the kind, the Exif's place): no size. Not `whole` (a
+/// prefix of the file): MOSAIC_NEED_MORE_DATA unless the file is a TIFF whose directories
+/// and previews' headers lie in the prefix and LibRaw's thumbnail is among them.
+mosaic_result mosaic_raw_probe(const uint8_t *data, size_t size, int use_libraw, int whole, mosaic_raw_info *info);
 
 /// Develops the raw data through LibRaw (camera white balance, sRGB, 8 bits; `half` for
 /// its half-size mode), as stored (no orientation applied), into a malloc'd RGBA8 buffer

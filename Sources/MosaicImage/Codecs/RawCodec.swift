@@ -45,10 +45,10 @@ public struct RawCodec: ImageCodec {
     }
 
     /// LibRaw reads a RAW's structure wherever it lies (a RAF's sizes follow its preview):
-    /// the probe wants the whole file.
+    /// the probe wants the whole file, but for a TIFF-based RAW whose directories and
+    /// previews' headers lie in the bytes read.
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
-        guard isWholeFile else { return nil }
-        let raw = try Self.rawInfo(bytes, useLibRaw: true, path: path)
+        guard let raw = try Self.rawInfo(bytes, useLibRaw: true, whole: isWholeFile, path: path) else { return nil }
         let previews = Self.previews(raw)
         var info = raw.image.imageInfo(format, interlacing: nil, colorModel: .other(Self.modelName(raw, previews: previews.count)))
         info.previews = previews.isEmpty ? nil : previews.map { Size(width: Int($0.width), height: Int($0.height)) }
@@ -71,8 +71,15 @@ public struct RawCodec: ImageCodec {
     }
 
     static func rawInfo(_ bytes: [UInt8], useLibRaw: Bool, path: String) throws(ImageDecodingError) -> mosaic_raw_info {
+        // A whole file never asks for more.
+        try rawInfo(bytes, useLibRaw: useLibRaw, whole: true, path: path) ?? mosaic_raw_info()
+    }
+
+    /// The shim's probe; nil when `bytes` are a prefix that does not serve.
+    static func rawInfo(_ bytes: [UInt8], useLibRaw: Bool, whole: Bool, path: String) throws(ImageDecodingError) -> mosaic_raw_info? {
         var raw = mosaic_raw_info()
-        let result = bytes.withUnsafeBufferPointer { mosaic_raw_probe($0.baseAddress, $0.count, useLibRaw ? 1 : 0, &raw) }
+        let result = bytes.withUnsafeBufferPointer { mosaic_raw_probe($0.baseAddress, $0.count, useLibRaw ? 1 : 0, whole ? 1 : 0, &raw) }
+        if result.status == MOSAIC_NEED_MORE_DATA { return nil }
         if result.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: path, bytes: bytes.count) }
         guard result.status == MOSAIC_OK else { throw .undrawable(path: path, format: format, reason: result.messageText) }
         return raw
