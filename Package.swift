@@ -32,16 +32,20 @@ let package = Package(
         // The only C code: setjmp fences around libjpeg and libpng, the calls into the other
         // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
-            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU"],
+            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw"],
             // giflib has no pkg-config file, so its module map's link does not reach C; libwebpmux
-            // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's.
-            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpmux")]),
+            // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's;
+            // CRaw has no pkg-config flags either (see it below).
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpmux"), .linkedLibrary("raw_r")]),
 
         // giflib ships no pkg-config file (CMosaicShims links it).
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // Camera RAW files: LibRaw's thread-safe library (libraw_r). Not through pkg-config:
+        // its flags carry -fopenmp, which SwiftPM refuses; the header is <libraw/libraw.h>.
+        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // ISA-L's igzip: the PNG writer's deflate at levels 1 to 3.
@@ -83,7 +87,7 @@ let package = Package(
         .target(name: "MosaicTestSupport", path: "Tests/MosaicTestSupport", swiftSettings: warnings),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout", "MosaicTestSupport"], swiftSettings: warnings),
-        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims", "CMosaicFixtures"], swiftSettings: warnings),
+        .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims", "CMosaicFixtures"], exclude: ["Fixtures"], swiftSettings: warnings),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py", "make_ssim_references.py", "make_flip_references.py"], swiftSettings: warnings),

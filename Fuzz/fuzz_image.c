@@ -1,7 +1,9 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF or TIFF (chosen at build time with
-// -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF or _TIFF); for PNG also a diff's pair read
-// together, checked against each file decoded alone.
+// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF, TIFF or camera RAW (chosen at
+// build time with -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF, _TIFF or _RAW); for PNG also a
+// diff's pair read together, checked against each file decoded alone; for RAW the
+// directory walk (recognition, previews, the raw data's extent) from a prefix and whole,
+// and LibRaw's half-size development of small images.
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
@@ -117,7 +119,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mosaic_image_info info;
     // A prefix first, as the probe reads one, then the whole input.
     size_t prefix = size / 3;
-#if defined(MOSAIC_FUZZ_TIFF)
+#if defined(MOSAIC_FUZZ_RAW)
+    (void)info;
+    mosaic_raw_info raw;
+    (void)mosaic_raw_recognize(data, prefix);
+    (void)mosaic_raw_probe(data, prefix, 1, 0, &raw);
+    (void)mosaic_raw_probe(data, size, 0, 1, &raw);
+    mosaic_result r = mosaic_raw_probe(data, size, 1, 1, &raw);
+    // Every preview the walk lists lies in the input.
+    for (int i = 0; r.status == MOSAIC_OK && i < raw.preview_count; i++)
+        if (raw.previews[i].offset > size || size - raw.previews[i].offset < raw.previews[i].length) abort();
+    if (r.status == MOSAIC_OK && raw.exif_length > 0 && (raw.exif_offset > size || size - raw.exif_offset < raw.exif_length)) abort();
+    if (r.status == MOSAIC_OK && (uint64_t)raw.image.width * (uint64_t)raw.image.height <= 1024u * 1024u) {
+        uint8_t *out = NULL;
+        int width = 0, height = 0;
+        (void)mosaic_raw_develop(data, size, 1, (size_t)256 << 20, &out, &width, &height);
+        free(out);
+    }
+#elif defined(MOSAIC_FUZZ_TIFF)
     (void)mosaic_tiff_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_tiff_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);

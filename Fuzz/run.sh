@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the C shim (probe, decode, EXIF) with libFuzzer and AddressSanitizer.
-#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif|tiff), seconds
+#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif|tiff|raw), seconds
 # Needs the Swift toolchain's clang (it ships libFuzzer). With the libraries built by
 # Fuzz/build-libs.sh (instrumented, so libFuzzer explores their branches too) it links
 # those; otherwise the system's -dev packages (then only the shim is instrumented).
@@ -18,14 +18,15 @@ define=""
 [ "$format" = gif ] && define="-DMOSAIC_FUZZ_GIF"
 [ "$format" = heif ] && define="-DMOSAIC_FUZZ_HEIF"
 [ "$format" = tiff ] && define="-DMOSAIC_FUZZ_TIFF"
+[ "$format" = raw ] && define="-DMOSAIC_FUZZ_RAW"
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
     includes="-I $libs/include"
-    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lm"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r -lm"
     echo "fuzzing with instrumented libraries from $libs"
 else
     includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc)
-    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif"
+    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r"
     echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
 fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
@@ -39,6 +40,7 @@ case "$format" in
     gif) cp Fuzz/seeds-gif/*.gif "$seeds"/ ;;
     heif) cp Fuzz/seeds-heif/* "$seeds"/ ;;
     tiff) cp Fuzz/seeds-tiff/* "$seeds"/ ;;
+    raw) cp Tests/MosaicImageTests/Fixtures/Raw/*.{cr2,cr3,crw,dng,raf,nef,rw2,mrw,kdc} "$seeds"/ ;;
 esac
 LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
 "$out/fuzz-$format" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \

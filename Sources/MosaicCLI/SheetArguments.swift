@@ -6,6 +6,7 @@ extension Direction: ExpressibleByArgument {}
 extension FileOrder: ExpressibleByArgument {}
 extension Grouping: ExpressibleByArgument {}
 extension ResamplingFilter: ExpressibleByArgument {}
+extension RawDrawing: ExpressibleByArgument {}
 extension TextAlignment: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}
 

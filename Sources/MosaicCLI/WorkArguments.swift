@@ -4,6 +4,8 @@ import Mosaic
 
 /// How the pixels are made and written (`render` only).
 struct WorkArguments: ParsableArguments {
+    @Option(help: "What a camera RAW's card is drawn from. auto: the largest embedded preview that covers the card twice over with the raw image's aspect, else LibRaw's half-size or full development; preview: the largest preview; full: the full development.")
+    var raw: RawDrawing = .auto
     @Option(help: "Resampling filter.")
     var filter: ResamplingFilter = .lanczos3
     @Flag(
@@ -29,5 +31,6 @@ struct WorkArguments: ParsableArguments {
         o.filter = filter
         o.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         o.colorManagement = !noColorManagement
+        if raw != .auto { o.codecs = o.codecs.replacing(RawCodec(drawing: raw)) }
     }
 }

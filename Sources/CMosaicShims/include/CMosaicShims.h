@@ -20,6 +20,7 @@
 #include "mosaic_webp.h"
 #include "mosaic_heif.h"
 #include "mosaic_tiff.h"
+#include "mosaic_raw.h"
 #include "mosaic_gif.h"
 #include "mosaic_png.h"
 #include "mosaic_exif.h"

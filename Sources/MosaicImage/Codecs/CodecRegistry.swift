@@ -14,6 +14,7 @@ public struct CodecRegistry: Sendable {
 
     /// Every format mosaic reads: one line per codec.
     public static let standard = CodecRegistry(codecs: [
+        RawCodec(),
         JPEGCodec(),
         PNGCodec(),
         WebPCodec(),
@@ -26,6 +27,18 @@ public struct CodecRegistry: Sendable {
     /// The codec whose signature starts `signature`, or nil.
     public func codec(for signature: [UInt8]) -> (any ImageCodec)? {
         codecs.first { $0.matches(signature: signature) }
+    }
+
+    /// The codec that recognises `header` (a file's first bytes, as many as were read:
+    /// `ImageCodec.matches(header:)`), or nil.
+    public func codec(forHeader header: [UInt8]) -> (any ImageCodec)? {
+        codecs.first { $0.matches(header: header) }
+    }
+
+    /// The same registry with `codec` in place of the one of its format (a RAW codec told
+    /// to draw from the raw data, `RawCodec(drawing: .full)`).
+    public func replacing(_ codec: any ImageCodec) -> CodecRegistry {
+        CodecRegistry(codecs: codecs.map { $0.format == codec.format ? codec : $0 })
     }
 
     /// The codec of `format`, or nil when none is registered.
@@ -51,16 +64,18 @@ public struct CodecRegistry: Sendable {
 extension CodecRegistry: Hashable {
     /// Two registries are the same when they list the same formats in the same order.
     public static func == (a: CodecRegistry, b: CodecRegistry) -> Bool {
-        a.codecs.map(\.format) == b.codecs.map(\.format)
+        a.description == b.description
     }
 
     public func hash(into hasher: inout Hasher) {
-        for codec in codecs { hasher.combine(codec.format) }
+        hasher.combine(description)
     }
 }
 
 extension CodecRegistry: CustomStringConvertible {
-    /// The formats, in order ("jpeg png webp ..."): stable across processes, so that a
+    /// The formats, in order ("raw jpeg png webp ...", a codec's settings in brackets): stable across processes, so that a
     /// sheet's digest (which describes its options) is too.
-    public var description: String { codecs.map(\.format.rawValue).joined(separator: " ") }
+    public var description: String {
+        codecs.map { $0.settings.isEmpty ? $0.format.rawValue : "\($0.format.rawValue)(\($0.settings))" }.joined(separator: " ")
+    }
 }

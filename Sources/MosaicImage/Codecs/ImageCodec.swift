@@ -13,6 +13,11 @@ public protocol ImageCodec: Sendable {
     /// value in capitals).
     var name: String { get }
 
+    /// How this codec is set to draw, when it can be set ("full" for a RAW codec told to
+    /// develop the raw data): part of the registry's description, so a sheet's digest tells
+    /// two settings apart. Empty by default.
+    var settings: String { get }
+
     /// The file name extensions of the format, lowercase, without the dot: a file named so
     /// that is not one is reported, not skipped.
     var fileExtensions: [String] { get }
@@ -20,6 +25,12 @@ public protocol ImageCodec: Sendable {
     /// True when `signature` (the file's first `CodecRegistry.signatureLength` bytes, fewer
     /// for a shorter file) starts a file of this format.
     func matches(signature: [UInt8]) -> Bool
+
+    /// True when `header` (the file's first bytes as a probe reads them: the signature and
+    /// more, up to the whole file) starts a file of this format: for a format that shares
+    /// its signature with another (a RAW that is a TIFF underneath), known by its first
+    /// directory. By default `matches(signature:)` of its first bytes.
+    func matches(header: [UInt8]) -> Bool
 
     /// Reads the headers from the first bytes of a file: size, orientation, alpha, colour
     /// model; never decodes scan data.
@@ -59,6 +70,8 @@ public protocol ImageCodec: Sendable {
 }
 
 extension ImageCodec {
+    public var settings: String { "" }
+    public func matches(header: [UInt8]) -> Bool { matches(signature: Array(header.prefix(CodecRegistry.signatureLength))) }
     public var name: String { format.rawValue.uppercased() }
     public var cacheVersion: String? { nil }
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }

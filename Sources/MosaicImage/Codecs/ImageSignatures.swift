@@ -16,7 +16,6 @@ public enum ImageSignatures {
             case "mif2": return "HEIF"
             case "jxl ": return "JPEG XL"
             case "jp2 ", "jpx ": return "JPEG 2000"
-            case "crx ": return "Canon CR3 raw"
             default: return nil
             }
         }
@@ -27,7 +26,6 @@ public enum ImageSignatures {
         if starts([0x76, 0x2F, 0x31, 0x01]) { return "OpenEXR" }
         if ascii("qoif") { return "QOI" }
         if starts([0x00, 0x00, 0x01, 0x00]) && signature.count >= 6 && signature[4] != 0 { return "ICO" }
-        if ascii("FUJIFILMCCD-RAW") { return "Fujifilm RAF raw" }
         return nil
     }
 }

@@ -58,8 +58,7 @@ public struct ImageDecoder: Sendable {
     }
 
     func probeWithCodec(bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> (info: ImageInfo, codec: any ImageCodec)? {
-        let signature = Array(bytes.prefix(CodecRegistry.signatureLength))
-        guard let codec = codecs.codec(for: signature) else {
+        guard let codec = codecs.codec(forHeader: bytes) else {
             if !isWholeFile && bytes.count < CodecRegistry.signatureLength { return nil }
             throw .unsupportedFormat(path: path, signature: Array(bytes.prefix(CodecRegistry.signatureLength)))
         }
@@ -83,7 +82,7 @@ public struct ImageDecoder: Sendable {
     /// item); nil fields when absent (or for GIF, which has none).
     public func cameraText(_ path: String) -> CameraText {
         guard let (bytes, _) = try? FileBytes.read(path, limit: 256 * 1024),
-            let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), let block = codec.exifBlock(bytes)
+            let codec = codecs.codec(forHeader: bytes), let block = codec.exifBlock(bytes)
         else { return CameraText() }
         return Self.cameraText(exif: block)
     }
@@ -125,7 +124,7 @@ public struct ImageDecoder: Sendable {
     /// `decode(_:probed:minimumSize:)` does the file at `path` (a card cache read the bytes
     /// to digest them).
     public func decode(bytes: [UInt8], path: String, probed info: ImageInfo, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
-        guard let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), codec.format == info.format else {
+        guard let codec = codecs.codec(forHeader: bytes), codec.format == info.format else {
             return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
         }
         return try decode(bytes: bytes, path: path, info: info, codec: codec, minimumSize: minimumSize)

@@ -27,6 +27,9 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// The camera's make and model (`CameraText.camera`), read only when the decoder is asked
     /// to (`ImageDecoder.readsCamera`); nil when absent or not asked.
     public var camera: String? = nil
+    /// The embedded previews a codec may draw from instead of the image itself (a camera
+    /// RAW's JPEGs), as stored, largest first; nil when there are none.
+    public var previews: [Size]? = nil
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: Interlacing? = nil,

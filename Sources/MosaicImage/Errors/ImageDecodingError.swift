@@ -15,6 +15,10 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// The image is larger than the limit allows (checked from the header, before any
     /// pixel memory is taken).
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
+    /// The file is one mosaic recognises (a camera RAW) but its library cannot draw, and it
+    /// holds nothing else to draw: `reason` says why ("DNG compressed with JPEG XL: LibRaw
+    /// 0.20 cannot decode it", "the raw data is cut short...").
+    case undrawable(path: String, format: ImageFormat, reason: String)
     /// Strict mode: the decoder had to work around damaged or missing data.
     case damaged(path: String, message: String)
     /// Decoding would hold `bytes` of memory, more than the per-image limit
@@ -36,7 +40,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
+        case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _), .undrawable(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
             .tooMuchMemory(let path, _, _), .reported(let path, _):
             return path
@@ -50,6 +54,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .notAFile: return "notAFile"
         case .unsupportedFormat: return "unsupportedFormat"
         case .codec: return "codec"
+        case .undrawable: return "undrawable"
         case .tooLarge: return "tooLarge"
         case .damaged: return "damaged"
         case .overMemoryLimit: return "overMemoryLimit"
@@ -76,6 +81,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "not a \(CodecRegistry.standard.formatNames) file"
         case .codec(_, let format, let message):
             return "invalid \(format): \(message)"
+        case .undrawable(_, let format, let reason):
+            return "a \(format) that cannot be drawn: \(reason)"
         case .tooLarge(_, let width, let height, let limit):
             return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
         case .damaged(_, let message):

@@ -53,6 +53,28 @@ typedef struct {
 
 mosaic_result mosaic_tiff_encode_file(const char *path, const mosaic_tiff_fixture *fixture);
 
+// MARK: DNG (raw_fixture.c)
+
+/// A DNG to write, for fixtures: a `width` x `height` CFA of 16-bit RGGB samples (linear
+/// sRGB values; the colour matrix says so) and, when `preview_rgba` is set, a JPEG preview
+/// in the first directory with the raw image in its sub-directory.
+typedef struct {
+    int width, height;
+    const uint16_t *cfa;
+    int orientation;
+    /// Opaque RGBA8 pixels of the preview, or NULL for none.
+    const uint8_t *preview_rgba;
+    int preview_width, preview_height;
+    /// PreviewColorSpace 3: the preview's values are Adobe RGB.
+    int preview_adobe_rgb;
+    /// 0 none; 1 the raw strip holds half its samples; 2 the preview stops at 85% (in its scan).
+    int damage;
+    /// Compression 52546 (JPEG XL) declared for the raw data.
+    int jpeg_xl;
+} mosaic_dng_fixture;
+
+mosaic_result mosaic_dng_encode_file(const char *path, const mosaic_dng_fixture *fixture);
+
 // MARK: WebP (webp_fixture.c)
 
 /// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
