@@ -31,6 +31,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(name: [.short, .long], help: "Name every file skipped (not an image) or left out (a format mosaic cannot read), not only the first few.")
+    var verbose = false
+
     @Flag(help: ArgumentHelp("One sheet per folder (each folder named, or each subfolder of the one folder named) or, with --group-by, per group, in one process; -o (and --json) name them with {folder}, {group} or {index} (01, 02...): -o 'sheets/{folder}.png' (its folders are made). Unsafe characters in names (/, control characters, a leading dot) become _. A summary line per sheet; a sheet that fails is named and the others are written (exit 1 only when none is); with --strict every input is read before any sheet is written and the first failure ends the run."))
     var each = false
 
@@ -71,6 +74,7 @@ struct RenderCommand: ParsableCommand {
         let catalog = contactSheet.catalog
         if !quiet {
             let flag = options.direction == .vertical ? "--max-height" : "--max-width"
+            for cut in contactSheet.cutTexts { printError("warning: \(cut)") }
             for clamped in contactSheet.clampedSpans {
                 printError("warning: \(FileNames.display(clamped.source)) spans \(clamped.span) columns; its section has \(clamped.columns): it spans them all")
             }
@@ -79,7 +83,9 @@ struct RenderCommand: ParsableCommand {
                 printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
             }
             for note in job.notes(contactSheet) { printError("note: \(note)") }
-            if job.kind.takesPages {
+            // (A board of several pages to standard output is refused next, saying why: no
+            // advice on pages it will not write.)
+            if job.kind.takesPages && !(job.request.toStandardOutput && contactSheet.layout.pageCount > 1) {
                 let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
                 warnOfLargePages(contactSheet, files: files)
             }
