@@ -1,10 +1,10 @@
-/// What of one text (a caption's title or description, a section header or footer, a
-/// sheet's title) is set: at most `maximumScalars` Unicode scalars and at most
-/// `maximumMarksPerCharacter` combining marks on one character. The rest is dropped before
-/// shaping (`Typesetter.layout` applies it to every text), so that setting a text costs
-/// time linear in its length: HarfBuzz places each mark against the marks before it on
-/// the same character (a letter with 50,000 marks took 7 s, and 75,000 aborted inside
-/// HarfBuzz 6.0).
+/// What of a text is set: at most `maximumMarksPerCharacter` combining marks on one
+/// character (every text), and, for a text of a limited number of lines (a caption's
+/// title or description, a section header or footer, a sheet's title:
+/// `TextStyle.maximumLines`), at most `maximumScalars` Unicode scalars. The rest is dropped
+/// before shaping (`Typesetter.layout` applies it), so that setting a text costs time linear
+/// in its length: HarfBuzz places each mark against the marks before it on the same
+/// character (a letter with 50,000 marks took 7 s, and 75,000 aborted inside HarfBuzz 6.0).
 public enum TextLimits {
     /// Scalars kept of one text: far more than the lines a caption, header or title shows
     /// (a 16,000 px header of two lines holds about 4,000 characters at the smallest size).
@@ -76,8 +76,9 @@ public enum TextLimits {
     }
 
     /// `scalars` within the limits: the marks past `maximumMarksPerCharacter` on a
-    /// character dropped, then the first `maximumScalars` kept. Linear.
-    static func capped(_ scalars: [UInt32]) -> [UInt32] {
+    /// character dropped, then the first `length` kept (`maximumScalars`; `Int.max` for a
+    /// text of unlimited lines). Linear.
+    static func capped(_ scalars: [UInt32], length limit: Int = maximumScalars) -> [UInt32] {
         guard scalars.count > maximumMarksPerCharacter else { return scalars }
         var kept: [UInt32] = []
         var run = 0, changed = false
@@ -87,7 +88,7 @@ public enum TextLimits {
                 if run > maximumMarksPerCharacter {
                     if !changed {
                         kept = Array(scalars[..<i])
-                        kept.reserveCapacity(min(scalars.count, maximumScalars))
+                        kept.reserveCapacity(min(scalars.count, limit))
                         changed = true
                     }
                     continue
@@ -96,10 +97,10 @@ public enum TextLimits {
                 run = 0
             }
             if changed {
-                if kept.count >= maximumScalars { break }
+                if kept.count >= limit { break }
                 kept.append(scalar)
-            } else if i >= maximumScalars {
-                return Array(scalars[..<maximumScalars])
+            } else if i >= limit {
+                return Array(scalars[..<limit])
             }
         }
         return changed ? kept : scalars
