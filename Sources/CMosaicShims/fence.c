@@ -2,6 +2,7 @@
 #include "fence.h"
 
 #include <jerror.h>
+#include <stdlib.h>
 
 // MARK: libpng
 
@@ -9,6 +10,20 @@ void mosaic_png_error_fn(png_structp png, png_const_charp message) {
     mosaic_result *result = (mosaic_result *)png_get_error_ptr(png);
     snprintf(result->message, MOSAIC_MESSAGE_SIZE, "%s", message);
     png_longjmp(png, 1);
+}
+
+png_voidp mosaic_png_malloc_fn(png_structp png, png_alloc_size_t size) {
+    void *pointer = malloc(size);
+    if (!pointer) {
+        mosaic_result *result = (mosaic_result *)png_get_mem_ptr(png);
+        if (result) result->status = MOSAIC_OUT_OF_MEMORY;
+    }
+    return pointer;
+}
+
+void mosaic_png_free_fn(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
 }
 
 void mosaic_png_warning_fn(png_structp png, png_const_charp message) {
@@ -32,13 +47,14 @@ static int mosaic_jpeg_is_damage(j_common_ptr cinfo) {
     case JWRN_NOT_SEQUENTIAL:   // invalid SOS parameters
     case JWRN_BOGUS_PROGRESSION:  // a scan refines or extends coefficients never sent (AC before DC)
         return 1;
-    case JWRN_EXTRANEOUS_DATA: {
-        // "N extraneous bytes before marker 0xXX": before a restart marker (RST0-RST7) the
-        // bytes are inside an entropy-coded segment, and the interval they end is skipped;
-        // before any other marker they lie between segments and nothing is lost.
-        int marker = cinfo->err->msg_parm.i[1];
-        return marker >= 0xD0 && marker <= 0xD7;
-    }
+    case JWRN_EXTRANEOUS_DATA:
+        // "N extraneous bytes before marker 0xXX". Between header segments nothing is lost.
+        // Before a restart marker (RST0-RST7) libjpeg has decoded the interval's MCUs
+        // whole and skips what follows them up to the marker: padding after a complete
+        // segment, as cameras write MJPEG frames, and the pixels are the file's. Had the
+        // segment ended before its MCUs, the decoder would have run into the marker first
+        // and said so (JWRN_HIT_MARKER, above): that is the damage, not these bytes.
+        return 0;
     default:
         return 0;
     }
@@ -55,7 +71,8 @@ static void mosaic_jpeg_error_exit(j_common_ptr cinfo) {
         (*cinfo->err->format_message)(cinfo, buffer);
         snprintf(error->result->message, MOSAIC_MESSAGE_SIZE, "%s", buffer);
     }
-    error->result->status = MOSAIC_ERROR;
+    // Out of memory is the system's refusal, not the file's fault: said as such.
+    error->result->status = cinfo->err->msg_code == JERR_OUT_OF_MEMORY ? MOSAIC_OUT_OF_MEMORY : MOSAIC_ERROR;
     longjmp(error->jump, 1);
 }
 

@@ -25,8 +25,12 @@
 /// The result a fence returns when the library jumped back: MOSAIC_ERROR with the library's
 /// message, or, when it failed before it could say anything (out of memory while starting),
 /// "`library` could not start".
+///
+/// When the library ran out of memory (a libpng allocation that failed, libjpeg's
+/// "Insufficient memory"), the handlers have set MOSAIC_OUT_OF_MEMORY: it stays, so that the
+/// caller says "out of memory" and not that the file is bad.
 static inline void mosaic_fence_failed(mosaic_result *result, const char *library) {
-    result->status = MOSAIC_ERROR;
+    if (result->status != MOSAIC_OUT_OF_MEMORY) result->status = MOSAIC_ERROR;
     if (result->message[0] == 0) snprintf(result->message, MOSAIC_MESSAGE_SIZE, "%s could not start", library);
 }
 
@@ -38,12 +42,20 @@ void mosaic_png_error_fn(png_structp png, png_const_charp message);
 /// png_warning's handler: counted, the first kept.
 void mosaic_png_warning_fn(png_structp png, png_const_charp message);
 
-/// libpng's read (write) struct reporting into `result` (a mosaic_result *); NULL when libpng
-/// could not start.
-#define MOSAIC_PNG_READ_STRUCT(result) \
-    png_create_read_struct(PNG_LIBPNG_VER_STRING, (result), mosaic_png_error_fn, mosaic_png_warning_fn)
-#define MOSAIC_PNG_WRITE_STRUCT(result) \
-    png_create_write_struct(PNG_LIBPNG_VER_STRING, (result), mosaic_png_error_fn, mosaic_png_warning_fn)
+/// libpng's allocator: malloc, and an allocation that fails sets MOSAIC_OUT_OF_MEMORY in the
+/// mosaic_result given as libpng's memory pointer (libpng then says "Out of memory", or for
+/// zlib's buffers "insufficient memory", in words only).
+png_voidp mosaic_png_malloc_fn(png_structp png, png_alloc_size_t size);
+void mosaic_png_free_fn(png_structp png, png_voidp pointer);
+
+/// libpng's read (write) struct reporting into `result` (a mosaic_result *), allocating with
+/// mosaic_png_malloc_fn; NULL when libpng could not start.
+#define MOSAIC_PNG_READ_STRUCT(result)                                                                                     \
+    png_create_read_struct_2(PNG_LIBPNG_VER_STRING, (result), mosaic_png_error_fn, mosaic_png_warning_fn, (result), \
+                             mosaic_png_malloc_fn, mosaic_png_free_fn)
+#define MOSAIC_PNG_WRITE_STRUCT(result)                                                                                    \
+    png_create_write_struct_2(PNG_LIBPNG_VER_STRING, (result), mosaic_png_error_fn, mosaic_png_warning_fn, (result), \
+                              mosaic_png_malloc_fn, mosaic_png_free_fn)
 
 // MARK: libjpeg
 
@@ -57,8 +69,15 @@ typedef struct {
     size_t max_memory;
 } mosaic_jpeg_error;
 
-/// Sets `error` up (no caps) to report into `result`: error_exit sets MOSAIC_ERROR with
-/// libjpeg's message and longjmps to `error->jump`; warnings are counted (those that mean
+/// The status a libjpeg fence returns after error_exit jumped back: MOSAIC_OUT_OF_MEMORY when
+/// libjpeg could not allocate (JERR_OUT_OF_MEMORY: error_exit set it), else MOSAIC_ERROR.
+static inline mosaic_status mosaic_jpeg_failure(const mosaic_result *result) {
+    return result->status == MOSAIC_OUT_OF_MEMORY ? MOSAIC_OUT_OF_MEMORY : MOSAIC_ERROR;
+}
+
+/// Sets `error` up (no caps) to report into `result`: error_exit sets MOSAIC_ERROR (or, when
+/// libjpeg ran out of memory, MOSAIC_OUT_OF_MEMORY) with libjpeg's message and longjmps to
+/// `error->jump`; warnings are counted (those that mean
 /// lost image data as damage) and never printed. The caller points its cinfo's `err` at
 /// `&error->pub` and calls setjmp(error->jump) before it calls into libjpeg.
 void mosaic_jpeg_install_errors(mosaic_jpeg_error *error, mosaic_result *result);

@@ -96,7 +96,7 @@ mosaic_result mosaic_jpeg_probe(const uint8_t *data, size_t size, int is_whole_f
     mosaic_jpeg_install_errors(&error, &result);
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
-        result.status = MOSAIC_ERROR;
+        result.status = mosaic_jpeg_failure(&result);
         return result;
     }
     jpeg_create_decompress(&cinfo);
@@ -256,7 +256,7 @@ mosaic_result mosaic_jpeg_decode_with_icc(
     }
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
-        result.status = MOSAIC_ERROR;
+        result.status = mosaic_jpeg_failure(&result);
         return result;
     }
     if (scale_num < 1 || scale_num > 8 || width < 1 || height < 1 || stride < (size_t)width * 4) {
@@ -287,7 +287,7 @@ mosaic_result mosaic_jpeg_decode_with_icc(
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the decoder gives %ux%u (%d components), not the %dx%d expected",
                  cinfo.output_width, cinfo.output_height, cinfo.output_components, width, height);
         jpeg_destroy_decompress(&cinfo);
-        result.status = MOSAIC_ERROR;
+        result.status = mosaic_jpeg_failure(&result);
         return result;
     }
     // A progressive file shrunk on load needs only the scans that carry the coefficients

@@ -37,7 +37,7 @@ static mosaic_result mosaic_png_stream_start(mosaic_png_stream *stream) {
 static mosaic_result mosaic_png_stream_transforms(mosaic_png_stream *stream) {
     if (setjmp(png_jmpbuf(stream->png))) {
         mosaic_result result = stream->result;
-        result.status = MOSAIC_ERROR;
+        mosaic_fence_failed(&result, "libpng");
         return result;
     }
     stream->indexed = mosaic_png_take_palette(stream->png, stream->info, &stream->palette);
@@ -59,8 +59,7 @@ mosaic_png_stream *mosaic_png_stream_open(const uint8_t *data, size_t size, int 
     *result = mosaic_ok();
     mosaic_png_stream *stream = calloc(1, sizeof *stream);
     if (!stream) {
-        result->status = MOSAIC_ERROR;
-        snprintf(result->message, MOSAIC_MESSAGE_SIZE, "out of memory");
+        *result = mosaic_out_of_memory("the PNG reader");
         return NULL;
     }
     stream->result = mosaic_ok();
@@ -116,11 +115,11 @@ static mosaic_result mosaic_png_stream_fall_back(mosaic_png_stream *stream) {
     int done = stream->height - stream->rows_left;
     if (done == 0) return mosaic_ok();
     uint8_t *scratch = malloc((size_t)stream->width * 4);
-    if (!scratch) return mosaic_error("out of memory");
+    if (!scratch) return mosaic_out_of_memory("a row of the image");
     if (setjmp(png_jmpbuf(stream->png))) {
         free(scratch);
         result = stream->result;
-        result.status = MOSAIC_ERROR;
+        mosaic_fence_failed(&result, "libpng");
         return result;
     }
     for (int y = 0; y < done; y++) png_read_row(stream->png, scratch, NULL);
@@ -165,7 +164,7 @@ mosaic_result mosaic_png_stream_read(mosaic_png_stream *stream, uint8_t *rows, s
     }
     if (setjmp(png_jmpbuf(stream->png))) {
         mosaic_result result = stream->result;
-        result.status = MOSAIC_ERROR;
+        mosaic_fence_failed(&result, "libpng");
         return result;
     }
     for (; y < count; y++) {

@@ -138,7 +138,10 @@ struct InputArguments: ParsableArguments {
                 addFiles()
                 var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
                 if let output { folder.leaveOut(sheetsAt: output) }
-                if folder.entries.isEmpty { throw CatalogError.noImages(path: input, skipped: folder.skippedFiles.count, unreadable: folder.unreadableImages) }
+                if folder.entries.isEmpty {
+                    throw CatalogError.noImages(
+                        path: input, skipped: folder.skippedFiles.count, unreadable: folder.unreadableImages, subfolders: folder.unvisitedFolders)
+                }
                 // Several folders: each is a section headed by its name (as --recursive heads subfolders).
                 catalog.append(folder, headedBy: inputs.count > 1 ? input : nil)
             } else if Self.isManifest(input) {

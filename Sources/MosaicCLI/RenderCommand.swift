@@ -32,6 +32,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(name: [.short, .long], help: "Name every file skipped (not an image) or left out (format unread), not only the first few.")
+    var verbose = false
+
     @Flag(help: ArgumentHelp("A sheet per folder (or group), named by -o 'sheets/{folder}.png' ({group}, {index})."))
     var each = false
 
@@ -104,6 +107,7 @@ struct RenderCommand: ParsableCommand {
         let catalog = contactSheet.catalog
         if !quiet {
             let flag = options.direction == .vertical ? "--max-height" : "--max-width"
+            for cut in contactSheet.cutTexts { printError("warning: \(cut)") }
             for clamped in contactSheet.clampedSpans {
                 printError("warning: \(FileNames.display(clamped.source)) spans \(clamped.span) columns; its section has \(clamped.columns): it spans them all")
             }
@@ -112,7 +116,9 @@ struct RenderCommand: ParsableCommand {
                 printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
             }
             for note in job.notes(contactSheet) { printError("note: \(note)") }
-            if job.kind.takesPages {
+            // (A board of several pages to standard output is refused next, saying why: no
+            // advice on pages it will not write.)
+            if job.kind.takesPages && !(job.request.toStandardOutput && contactSheet.layout.pageCount > 1) {
                 let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
                 warnOfLargePages(contactSheet, files: files)
             }

@@ -26,13 +26,19 @@ extension RenderCommand {
                 }
                 return "\(FileNames.display(problem.path)) (\(format))"
             }
+            if verbose {
+                for problem in catalog.unreadableImages.dropFirst(5) { printError("left out: \(FileNames.display(problem.path))") }
+            }
             line += "; left out \(count) image\(count == 1 ? "" : "s") in formats mosaic cannot read: " + named.joined(separator: ", ")
-            if count > 5 { line += " and \(count - 5) more" }
+            if count > 5 { line += " and \(count - 5) more" + (verbose ? " (named above)" : " (-v names them)") }
         }
         if !catalog.skippedFiles.isEmpty {
             let count = catalog.skippedFiles.count
+            // Every one with -v (above the summary, one a line); in the summary the first three.
+            if verbose { for file in catalog.skippedFiles { printError("skipped (not an image): \(FileNames.display(file))") } }
             let named = catalog.skippedFiles.prefix(3).map { FileNames.display(($0 as NSString).lastPathComponent) }
-            line += "; skipped \(count) other file\(count == 1 ? "" : "s"): " + named.joined(separator: ", ") + (count > 3 ? " and \(count - 3) more" : "")
+            line += "; skipped \(count) other file\(count == 1 ? "" : "s"): " + named.joined(separator: ", ")
+            if count > 3 { line += " and \(count - 3) more" + (verbose ? " (named above)" : " (-v names them all, as does the --json map's \"skipped\")") }
         }
         line += " -> " + written + (summary.unchanged ? ", left as it was" : "")
         line += " (\(String(format: "%.2f", seconds)) s)"

@@ -111,7 +111,7 @@ public final class Typesetter: @unchecked Sendable {
         let (lineHeight, baseline) = lineMetrics(primary, size26: size26, spacing: style.lineSpacing)
         let width = max(1, width)
         var layout = TextLayout(lines: [], lineHeight: lineHeight, baseline: baseline, width: width, size26: Int(size26), isTruncated: false)
-        let scalars = text.unicodeScalars.map(\.value)
+        let scalars = TextLimits.capped(text.unicodeScalars.map(\.value), length: style.maximumLines == nil ? Int.max : TextLimits.maximumScalars)
         // Nothing visible (spaces, newlines, joiners, direction marks, variation selectors):
         // no lines, as for empty text.
         if scalars.allSatisfy({ ShapedParagraph.isWhiteSpace($0) || $0 == 0x0A || $0 == 0x0D || ShapedParagraph.isInvisible($0) }) { return layout }

@@ -38,13 +38,46 @@ import Testing
         #expect(missing.stderr.hasPrefix("Error: --files-from: cannot read \(folder)/none.txt: No such file or directory\n"))
     }
 
+    /// `-o -` of a board the format's own limit splits into pages says so (it said "drop
+    /// --max-height" when none was given); with --max-height, that advice stands.
+    @Test func oneImageToStandardOutputSaysWhatSplitTheBoard() throws {
+        for (format, width) in [("webp", "4000"), ("jpeg", "12000")] {
+            let tall = try CLI.run(["render", CLI.sampleImages, "-o", "-", "--format", format, "--columns", "1", "--width", width, "--no-progress"] + Self.font)
+            #expect(tall.status == 1, "\(tall.stderr)")
+            #expect(!tall.stderr.contains("--max-height"), "\(tall.stderr)")
+            let limit = format == "webp" ? 16383 : 65500
+            #expect(tall.stderr.contains("--output - writes one \(format.uppercased()), and this board is longer than \(format.uppercased())'s \(limit) px, so it makes "),
+                "\(tall.stderr)")
+            #expect(tall.stderr.contains("pages; name a file to write them all, or make the board shorter (more --columns, a smaller --width)"))
+            #expect(tall.stdout.isEmpty)
+        }
+        let cut = try CLI.run(["render", CLI.sampleImages, "-o", "-", "--format", "webp", "--max-height", "400", "--no-progress"] + Self.font)
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("pages at --max-height; name a file, or drop --max-height"), "\(cut.stderr)")
+    }
+
     @Test func aManifestsWrongNumberIsNamed() throws {
         let dir = CLI.temporaryDirectory()
         let coins = CLI.sampleImages + "/coins.png"
         try #"{"sections": [{"columns": 2.5, "items": [{"path": "\#(coins)"}]}]}"#.write(toFile: dir + "/half.json", atomically: true, encoding: .utf8)
         let half = try CLI.run(["layout", dir + "/half.json"] + Self.font)
         #expect(half.status == 1)
-        #expect(half.stderr == "error: \(dir)/half.json: sections[0].columns must be a whole number, got 2.5\n")
+        #expect(half.stderr == "error: \(dir)/half.json: sections[0].columns must be a whole number, at least 1; got 2.5\n")
+        // Valid JSON whose numbers no field holds: named with the field and its range (they
+        // were "not valid JSON").
+        for (name, json, message) in [
+            ("span", #"{"items": [{"path": "\#(coins)", "span": 2.5}]}"#, "items[0].span must be a whole number, at least 1; got 2.5"),
+            ("wide", #"{"sections": [{"columns": 1e400, "items": [{"path": "\#(coins)"}]}]}"#, "sections[0].columns must be a whole number, at least 1; got 1e400"),
+            ("far", #"{"sections": [{"header": "x", "items": [{"path": "\#(coins)", "span": 1}]}, {"spacing": 1e300, "items": []}]}"#,
+                "sections[1].spacing must be a whole number, at least 0; got 1e300"),
+            ("big", #"{"sections": [{"inset": 18446744073709551616, "items": [{"path": "\#(coins)"}]}]}"#,
+                "sections[0].inset must be a whole number, at least 0; got 18446744073709551616"),
+        ] {
+            try json.write(toFile: dir + "/\(name).json", atomically: true, encoding: .utf8)
+            let result = try CLI.run(["layout", dir + "/\(name).json"] + Self.font)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: \(dir)/\(name).json: \(message)\n")
+        }
         try #"{"sections": [{"columns": 99999999999, "items": [{"path": "\#(coins)"}]}]}"#.write(toFile: dir + "/huge.json", atomically: true, encoding: .utf8)
         let huge = try CLI.run(["layout", dir + "/huge.json"] + Self.font)
         #expect(huge.status == 1)

@@ -227,6 +227,25 @@ import Testing
         #expect(flag(forOption: "captionLines") == "--caption-lines")
     }
 
+    /// The summary names three skipped files "and 4 more": -v names every one, and the
+    /// --json map lists them all.
+    @Test func everySkippedFileCanBeSeen() throws {
+        let dir = CLI.temporaryDirectory() + "/in"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/coins.png")
+        let notes = (1...7).map { "note\($0).txt" }
+        for note in notes { try "not an image".write(toFile: dir + "/" + note, atomically: true, encoding: .utf8) }
+        let plain = try CLI.run(["render", dir, "-o", dir + "/../a.png", "--json", dir + "/../a.json", "--no-progress"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("skipped 7 other files: note1.txt, note2.txt, note3.txt and 4 more (-v names them all, as does the --json map's \"skipped\")"), "\(plain.stderr)")
+        let map = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/../a.json"))) as? [String: Any]
+        #expect(map?["skipped"] as? [String] == notes)
+        let verbose = try CLI.run(["render", dir, "-o", dir + "/../b.png", "-v", "--no-progress"])
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        for note in notes { #expect(verbose.stderr.contains("skipped (not an image): \(note)\n"), "\(note)") }
+        #expect(verbose.stderr.contains("and 4 more (named above)"))
+    }
+
     @Test func missingAndEmptyInputs() throws {
         let dir = CLI.temporaryDirectory()
         let missing = try CLI.run(["render", dir + "/nothing"])
@@ -235,6 +254,16 @@ import Testing
         let empty = try CLI.run(["render", dir])
         #expect(empty.status == 1)
         #expect(empty.stderr == "error: \(dir): no images: the folder is empty\n")
+        // A folder of subfolders only (it said "the folder is empty"): counted, and the way
+        // to their images named.
+        for folder in ["2024", "2025"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/" + folder + "/coins.png")
+        }
+        let nested = try CLI.run(["render", dir])
+        #expect(nested.status == 1)
+        #expect(nested.stderr == "error: \(dir): no images in the folder itself; it holds 2 subfolders: --recursive takes the images in them\n")
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 0, subfolders: 2)) { try Catalog.folder(dir) }
     }
 
     @Test func usageErrorsExit64() throws {

@@ -50,8 +50,9 @@ import Testing
         // The screen shows the coffee card: its image's colours match the PNG render's.
         let frame = try #require(try browser.evaluate(
             "(() => { const c = mosaicViewer.cards[\(coffee)], v = mosaicViewer.view; return [c[0], c[1], c[2], c[3], (c[0] - v.x) * v.s, (c[1] - v.y) * v.s, v.s]; })()") as? [Double])
+        // Zoomed in as far as the tiles have pixels, and no further (100%: past it was blur).
         let scale = frame[6]
-        #expect(scale > 1, "zoomed in: \(scale)")
+        #expect(scale == 1, "zoomed in to 100%: \(scale)")
         let shot = dir + "/shot.png"
         try browser.screenshot().write(to: URL(fileURLWithPath: shot))
         let screen = try ImageDecoder().decode(shot).bitmap
@@ -96,5 +97,29 @@ import Testing
         _ = try browser.evaluate("[...document.querySelectorAll('#toc li')].find(li => li.textContent === 'Science').click()")
         try browser.wait(until: "document.body.dataset.view !== '\(before ?? "")'", "the flight to Science")
         #expect(try browser.evaluate("[...document.querySelectorAll('#toc li')].map(li => li.textContent).join('|')") as? String == "Space|Everyday|Science")
+    }
+
+    /// Search names each card's folder (forty "IMG_0001" were forty identical lines), and
+    /// no zoom goes past 100%.
+    @Test(.enabled(if: Browser.available, "needs Chromium (apt-get install chromium); in CI it must be there"))
+    func searchShowsFoldersAndZoomStopsAtFullSize() throws {
+        let dir = CLI.temporaryDirectory()
+        for folder in ["trip/day1", "trip/day2"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: "\(dir)/\(folder)/IMG_0001.png")
+        }
+        let made = try CLI.run(["render", dir + "/trip", "--recursive", "-o", dir + "/board.dzi", "--tile-format", "png", "--caption", "stem"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let browser = try Browser()
+        try browser.open(URL(fileURLWithPath: dir + "/board.html").absoluteString)
+        try browser.wait(until: "document.body && document.body.dataset.ready", "the viewer to start")
+        _ = try browser.evaluate("mosaicViewer.search('IMG_0001')")
+        let lines = try browser.evaluate("[...document.querySelectorAll('#results li')].map(li => li.textContent).join('|')") as? String
+        let results = (lines ?? "").split(separator: "|")
+        #expect(results.count == 2 && results.allSatisfy { $0.hasPrefix("IMG_0001") }, "\(lines ?? "")")
+        #expect(results.first?.hasSuffix("day1/") == true && results.last?.hasSuffix("day2/") == true, "\(lines ?? "")")
+        // Zoom in far: the view stops at one board pixel to a screen pixel.
+        for _ in 0..<12 { _ = try browser.evaluate("document.getElementById('in').click()") }
+        #expect(try browser.evaluate("mosaicViewer.view.s") as? Double == 1)
     }
 }

@@ -130,6 +130,26 @@ import Testing
         Self.check(try ImageDecoder().decode(dir + "/both.png").bitmap, Self.stored, tolerance: 0, "cICP sRGB")
     }
 
+    /// A cICP chunk of other than 4 bytes, or with a full-range flag other than 0 or 1, is
+    /// malformed (a 3-byte chunk was "not for RGB pixels"; a flag of 7 passed silently): the
+    /// colour is not converted, and the warning says why.
+    @Test func aMalformedCICPChunkIsSaidToBe() throws {
+        let dir = Fixtures.directory()
+        let cases: [([UInt8], String)] = [
+            ([12, 13, 0], "the cICP chunk is malformed: 3 bytes, where it has 4"),
+            ([12, 13, 0, 1, 0], "the cICP chunk is malformed: 5 bytes, where it has 4"),
+            ([12, 13, 0, 7], "the cICP chunk is malformed: a full-range flag of 7, where it is 0 or 1"),
+            ([12, 13, 1, 1], "the cICP chunk is not for RGB pixels (matrix coefficients 1, where RGB has 0)"),
+        ]
+        for (n, (chunk, reason)) in cases.enumerated() {
+            let path = dir + "/c\(n).png"
+            Self.png(path, [("cICP", chunk)])
+            #expect(try ImageDecoder().colorProfile(path) == .unsupported(reason), "\(chunk)")
+        }
+        Self.png(dir + "/ok.png", [("cICP", [12, 13, 0, 1])])
+        #expect(try ImageDecoder().colorProfile(dir + "/ok.png") == .coded(primaries: 12, transfer: 13, source: "the cICP chunk"))
+    }
+
     @Test func aPNGsGammaAndChromaticitiesAreApplied() throws {
         let dir = Fixtures.directory()
         Self.png(dir + "/g18.png", [("gAMA", Self.be32([55556]))])

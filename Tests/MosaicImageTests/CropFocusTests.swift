@@ -1,5 +1,5 @@
 import Foundation
-import MosaicImage
+@testable import MosaicImage
 import MosaicLayout
 import Testing
 
@@ -90,5 +90,49 @@ extension CropFocusTests {
         }
         #expect(agreeing.count >= 17, "\(report.joined(separator: "\n"))")
         print("smart crop agreement with libvips: \(agreeing.count) of \(Self.libvipsWindows.count)\n" + report.joined(separator: "\n"))
+    }
+}
+
+/// Strips far longer than they are thick (more than 64 to 1: the entropy map's cell, 1/64
+/// of the long side, was thicker than the strip and read rows past its end).
+@Suite struct ExtremeAspectCropTests {
+    static let strips: [(Int, Int)] = [(5000, 10), (7000, 60), (16384, 1), (10, 5000), (1, 16384), (65, 1), (200, 3)]
+
+    /// The entropy map's cells lie inside the image: a grey strip maps to grey cells, one
+    /// cell thick across the strip.
+    @Test(arguments: strips)
+    func theLuminanceMapStaysInsideAStrip(size: (Int, Int)) {
+        let (width, height) = size
+        let bitmap = Bitmap(width: width, height: height, fill: RGBA(red: 128, green: 128, blue: 128, alpha: 255))
+        let map = LuminanceMap(bitmap)
+        #expect(map.width >= 1 && map.height >= 1 && map.width <= 64 && map.height <= 64)
+        #expect(map.values.count == map.width * map.height)
+        #expect(map.values.allSatisfy { abs($0 - 128.0 / 255) < 1e-9 }, "\(map.values.prefix(4))")
+        // The long axis keeps its cells (at least 32: 64 cells of 2 pixels or more, whole
+        // cells only): the window still slides.
+        #expect(max(map.width, map.height) >= min(32, max(width, height)))
+    }
+
+    /// Every crop mode fills a card of any shape from every strip, inside the image.
+    @Test(arguments: strips)
+    func everyCropModeFillsFromAStrip(size: (Int, Int)) throws {
+        let (width, height) = size
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for i in 0..<(width * height) { pixels[i * 4] = UInt8(truncatingIfNeeded: i * 7); pixels[i * 4 + 1] = UInt8(truncatingIfNeeded: i / 13) }
+        let bitmap = try #require(Bitmap(width: width, height: height, pixels: pixels))
+        for focus in CropFocus.allCases {
+            for (cardWidth, cardHeight) in [(200, 150), (150, 200), (1, 300), (300, 1), (64, 64)] {
+                let filled = bitmap.resampledToFill(width: cardWidth, height: cardHeight, focus: focus)
+                #expect((filled.width, filled.height) == (cardWidth, cardHeight), "\(focus)")
+                #expect(filled.pixels.count == cardWidth * cardHeight * 4)
+                #expect(filled[cardWidth / 2, cardHeight / 2].alpha == 255, "\(focus) \(cardWidth)x\(cardHeight)")
+                let window = (Double(cardWidth) / Double(cardHeight)) > Double(width) / Double(height)
+                    ? (Double(width), Double(width) * Double(cardHeight) / Double(cardWidth))
+                    : (Double(height) * Double(cardWidth) / Double(cardHeight), Double(height))
+                let origin = bitmap.cropOrigin(windowWidth: window.0, windowHeight: window.1, focus: focus)
+                #expect(origin.x >= 0 && origin.y >= 0 && origin.x + window.0 <= Double(width) + 1e-9 && origin.y + window.1 <= Double(height) + 1e-9,
+                    "\(focus) \(cardWidth)x\(cardHeight): \(origin)")
+            }
+        }
     }
 }

@@ -113,6 +113,28 @@ import Testing
         #expect(try decoder.decode(dir + "/big.tif").bitmap[299, 299] == Self.expected(299, 299))
     }
 
+    /// A page of 16384 x 16384 (the most pixels an input may have) is decoded whole: 1 GiB of
+    /// pixels and a strip, past the per-image memory limit. It was allocated without that
+    /// check; now it is refused by it, before any allocation.
+    @Test func aFullSizePageGoesThroughTheMemoryLimit() throws {
+        let path = Fixtures.directory() + "/big.tif"
+        Self.write(path)
+        var bytes = Fixtures.bytes(path)
+        try #require(bytes.starts(with: [0x49, 0x49, 42, 0]), "a little-endian TIFF")
+        func le(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        let ifd = le(4, 4)
+        // ImageWidth and ImageLength made LONG 16384.
+        for entry in 0..<le(ifd, 2) {
+            let at = ifd + 2 + 12 * entry
+            if [256, 257].contains(le(at, 2)) { bytes.replaceSubrange((at + 2)..<(at + 12), with: [4, 0, 1, 0, 0, 0, 0x00, 0x40, 0, 0]) }
+        }
+        Fixtures.write(bytes, to: path)
+        #expect(try decoder.probe(path).width == 16384)
+        #expect(throws: ImageDecodingError.overMemoryLimit(path: path, bytes: 16384 * 16384 * 4 + 16384 * 64, limit: 1 << 30)) {
+            try decoder.decode(path)
+        }
+    }
+
     @Test func brokenFilesAreErrorsNamingThem() throws {
         let dir = Fixtures.directory()
         Self.write(dir + "/ok.tif", compression: 5)

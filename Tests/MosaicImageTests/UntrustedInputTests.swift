@@ -110,12 +110,14 @@ enum RawPNG {
         return i
     }
 
-    /// Bytes left inside an entropy-coded segment, before a restart marker, are lost image
-    /// data (libjpeg skips to the marker and the interval's blocks are what it made of
-    /// them): an error under --strict, at full size and shrunk on load. They were a benign
-    /// warning, as extraneous bytes between header segments still are.
+    /// Bytes after a complete entropy-coded segment, before its restart marker, are padding
+    /// (camera MJPEG frames hold them: "6 extraneous bytes before marker 0xd1"): libjpeg
+    /// decodes the interval's MCUs whole and skips them, so the pixels are the file's, a
+    /// benign warning also under --strict, at full size and shrunk on load. A segment cut
+    /// short (its last bytes gone, the decoder runs into the marker before its MCUs) lost
+    /// data: refused under --strict.
     @Test(arguments: [nil, Size(width: 8, height: 8)])
-    func strictRefusesGarbageBeforeARestartMarker(minimumSize: Size?) throws {
+    func paddingBeforeARestartMarkerIsBenignAndAShortSegmentIsNot(minimumSize: Size?) throws {
         let dir = Fixtures.directory()
         var pixels: [UInt8] = []
         for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF)] } }
@@ -123,25 +125,37 @@ enum RawPNG {
             let name = dir + (progressive ? "/progressive.jpg" : "/baseline.jpg")
             Fixtures.writeJPEG(name, pixels: pixels, width: 64, height: 64, components: 3, progressive: progressive, restartInterval: 1)
             let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: name)))
-            // The first restart marker (of the first scan: the DC scan of a progressive file).
+            let clean = try decoder.decode(name, minimumSize: minimumSize)
+            #expect(clean.warning == nil)
+            // The second restart marker (of the first scan: the DC scan of a progressive
+            // file), and the segment before it.
             let firstSOS = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
-            let rst = try #require((firstSOS..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD0 })
-            let damaged = Array(jpeg[..<rst]) + [0x12, 0x34, 0x56] + Array(jpeg[rst...])
-            let path = dir + "/damaged-\(progressive).jpg"
-            try Data(damaged).write(to: URL(fileURLWithPath: path))
-            // libjpeg-turbo's Huffman decoder reads ahead, so which restart marker it finds
-            // the bytes before depends on the interval (RST0 or a later one).
-            let lenient = try decoder.decode(path, minimumSize: minimumSize)
-            let message = try #require(lenient.warning?.message)
-            #expect(message.hasPrefix("Corrupt JPEG data: 3 extraneous bytes before marker 0xd"), "\(message)")
-            #expect(lenient.warning?.isDataLoss == true)
+            let rst0 = try #require((firstSOS..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD0 })
+            let rst1 = try #require((rst0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xD1 })
+            #expect(rst1 - rst0 > 6, "the segment holds data")
             var strict = decoder
             strict.strict = true
-            #expect(throws: ImageDecodingError.damaged(path: path, message: message)) {
-                try strict.decode(path, minimumSize: minimumSize)
+            for padding in [[0x12, 0x34, 0x56], [0x00, 0x00, 0x00, 0x00, 0x00, 0x00], [0xA2, 0x80, 0x0A, 0x28, 0x00, 0x3F]] as [[UInt8]] {
+                let path = dir + "/padded-\(progressive)-\(padding.count)-\(padding[0]).jpg"
+                try Data(Array(jpeg[..<rst1]) + padding + Array(jpeg[rst1...])).write(to: URL(fileURLWithPath: path))
+                let lenient = try decoder.decode(path, minimumSize: minimumSize)
+                let message = try #require(lenient.warning?.message)
+                #expect(message.hasPrefix("Corrupt JPEG data: \(padding.count) extraneous bytes before marker 0xd"), "\(message)")
+                #expect(lenient.warning?.isDataLoss == false)
+                let taken = try strict.decode(path, minimumSize: minimumSize)
+                #expect(taken.bitmap == clean.bitmap, "the padded frame's pixels are the clean file's")
             }
-            // The same bytes between two header segments: benign (or, read by the DC-only
-            // reader at 1/8, not even a warning), also under --strict.
+            // The segment before RST1 cut short by 3 bytes: MCUs lost.
+            let short = dir + "/short-\(progressive).jpg"
+            try Data(Array(jpeg[..<(rst1 - 3)]) + Array(jpeg[rst1...])).write(to: URL(fileURLWithPath: short))
+            let lenient = try decoder.decode(short, minimumSize: minimumSize)
+            let message = try #require(lenient.warning?.message)
+            #expect(lenient.warning?.isDataLoss == true, "\(message)")
+            #expect(throws: ImageDecodingError.damaged(path: short, message: "Corrupt JPEG data: premature end of data segment")) {
+                try strict.decode(short, minimumSize: minimumSize)
+            }
+            // Bytes between two header segments: benign (or, read by the DC-only reader at
+            // 1/8, not even a warning), also under --strict.
             let firstEnd = 4 + Int(jpeg[4]) << 8 + Int(jpeg[5])
             let between = dir + "/between-\(progressive).jpg"
             try Data(Array(jpeg[..<firstEnd]) + [0x12, 0x34, 0x56] + Array(jpeg[firstEnd...])).write(to: URL(fileURLWithPath: between))

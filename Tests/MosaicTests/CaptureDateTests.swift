@@ -22,6 +22,24 @@ import Testing
         #expect(CaptureDate(exif: text) == nil)
     }
 
+    /// `{date}` reads a date as the probe and `--group-by` do: what is no date there is none
+    /// in a caption either (it printed "2024-13-01 00:00", "0000-00-00", and full-width
+    /// digits as they were).
+    @Test(arguments: [
+        "0000:00:00 00:00:00", "2024:13:01 00:00:00", "2023:02:29 10:00:00", "2024:04:31 12:00:00", "2024:00:10 12:00:00",
+        "\u{FF12}\u{FF10}\u{FF12}\u{FF14}:01:01 00:00:00", "2024:01:01 00:00", "    :  :     :  :  ", "2024:01:01 25:00:00",
+    ])
+    func captionsCallWhatIsNoDateUndated(text: String) {
+        #expect(CaptureDate(exif: text) == nil)
+        #expect(CameraText(date: text).displayDate == nil, "\(text)")
+    }
+
+    @Test func captionsShowARealDateToTheMinute() {
+        #expect(CameraText(date: "2023:07:14 18:22:05").displayDate == "2023-07-14 18:22")
+        #expect(CameraText(date: "2024-02-29T00:00:59", offset: "+02:00").displayDate == "2024-02-29 00:00")
+        #expect(CameraText(date: "0900:01:01 00:00:00").displayDate == "0900-01-01 00:00")
+    }
+
     /// Packed values order as the dates do (the catalog sorts records by them).
     @Test func packedValuesKeepTheOrder() throws {
         let texts = ["1999:12:31 23:59:59", "2000:01:01 00:00:00", "2000:01:01 00:00:01", "2000:02:01 00:00:00", "2024:03:14 09:00:00"]

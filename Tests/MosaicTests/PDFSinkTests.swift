@@ -225,4 +225,38 @@ import Testing
         #expect(PDFPageSize.millimetres(100, 150).pixels(dpi: 254) == Size(width: 1000, height: 1500))
         #expect(PDFSink.number(595.2755) == "595.28" && PDFSink.number(612) == "612" && PDFSink.number(0.5) == "0.5" && PDFSink.number(1.05) == "1.05")
     }
+
+    /// A page size no Int can hold (or one just past the limit) is a usage error naming the
+    /// option and the range, never a trap converting a Double to an Int.
+    @Test(arguments: ["1e20x100mm", "1e308x100mm", "100x1e19mm", "1e17x100mm", "100x1e300in", "5554x100mm", "5x100mm"])
+    func pageSizesBeyondAPageAreUsageErrors(text: String) throws {
+        var request = OutputRequest()
+        request.destination = "s.pdf"
+        request.pageSize = text
+        request.dpi = 300
+        let error = #expect(throws: OutputRequestError.self) { _ = try PDFOutput(request, options: SheetOptions()) }
+        guard case .settings(let message) = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(message.hasPrefix("--page-size \(text) at --dpi 300 is "))
+        #expect(message.hasSuffix("pixels: a page must be 64 to 65500 pixels a side, 5.42 to 5545.67 mm at 300 dpi"))
+    }
+
+    @Test func theLargestPageIsTakenAndNoSizeTraps() throws {
+        var request = OutputRequest()
+        request.destination = "s.pdf"
+        request.dpi = 300
+        request.pageSize = "5545x5.42mm"
+        let page = try PDFOutput(request, options: SheetOptions())
+        #expect(page.pageSize.pixels(dpi: 300) == Size(width: 65_492, height: 64))
+        #expect(PDFPageSize.millimetres(1e20, 1e308).pixels(dpi: 300) == Size(width: Int(Int32.max), height: Int(Int32.max)))
+        #expect(PDFPageSize(width: -.infinity, height: .nan).pixels(dpi: 300) == Size(width: 1, height: 1))
+        #expect(try #require(error(for: "1e20x100mm")) == .settings(
+            "--page-size 1e20x100mm at --dpi 300 is 1.18e+21x1181 pixels: a page must be 64 to 65500 pixels a side, 5.42 to 5545.67 mm at 300 dpi"))
+    }
+
+    private func error(for text: String) -> OutputRequestError? {
+        var request = OutputRequest()
+        request.destination = "s.pdf"
+        request.pageSize = text
+        do { _ = try PDFOutput(request, options: SheetOptions()); return nil } catch { return error }
+    }
 }

@@ -27,6 +27,22 @@ import Testing
         #expect(try ShardRecord.decode(Self.record().encoded) == Self.record())
     }
 
+    /// Valid JSON with a number no field holds was "not JSON": the field is named, with
+    /// the values a render writes there.
+    @Test func aNumberNoFieldHoldsIsNamed() throws {
+        let text = String(decoding: Self.record().encoded, as: UTF8.self)
+        let cases: [(String, String, ShardRecordError)] = [
+            ("\"count\":2", "\"count\":1e300", .field(field: "plan.count", problem: "is 1e300, not a whole number from 1 to 10000")),
+            ("\"width\":600", "\"width\":18446744073709551616", .field(field: "width", problem: "is 18446744073709551616, not a whole number from 1 to 16777216")),
+            ("\"tileSize\":256", "\"tileSize\":256.5", .field(field: "tileSize", problem: "is 256.5, not a whole number from 16 to 8192")),
+        ]
+        for (from, to, error) in cases {
+            let edited = text.replacingOccurrences(of: from, with: to)
+            try #require(edited != text, "\(from) is in \(text)")
+            #expect(throws: error) { try ShardRecord.decode(Data(edited.utf8)) }
+        }
+    }
+
     @Test func recordsARenderDoesNotWriteAreRefused() throws {
         #expect(throws: ShardRecordError.empty) { try ShardRecord.decode(Data()) }
         #expect(throws: ShardRecordError.zeroed(bytes: 512)) { try ShardRecord.decode(Data(count: 512)) }

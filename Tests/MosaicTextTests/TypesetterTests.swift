@@ -293,3 +293,54 @@ import Testing
         try typesetter.validate(TextStyle(font: .family("文泉驿微米黑"), size: 12))
     }
 }
+
+/// `TextLimits`: every text is set within 4,096 scalars and 30 combining marks on one
+/// character (a letter with 75,000 marks aborted inside HarfBuzz; setting took time
+/// quadratic in the marks on one letter).
+@Suite struct TextLimitTests {
+    let t = TestFonts.typesetter
+    static let acute = "\u{301}"
+
+    @Test func aLetterKeepsThirtyMarks() throws {
+        let style = TestFonts.style()
+        let capped = try t.layout("a" + String(repeating: Self.acute, count: 30), style: style, width: 400)
+        for marks in [31, 5_000, 75_000] {
+            let text = "a" + String(repeating: Self.acute, count: marks)
+            let set = try t.layout(text, style: style, width: 400)
+            #expect(set.lines.count == 1)
+            #expect(set.lines.map(\.text) == capped.lines.map(\.text), "\(marks) marks")
+            #expect(set.lines.map(\.width) == capped.lines.map(\.width))
+            #expect(TextLimits.cut(of: text) == TextLimits.Cut(scalars: marks + 1, mostMarks: marks))
+        }
+        #expect(TextLimits.cut(of: "a" + String(repeating: Self.acute, count: 30)) == nil)
+        #expect(capped.lines.first?.text.unicodeScalars.count == 31)
+    }
+
+    /// At the caps (4,096 scalars, every letter carrying 30 marks) a text is set whole; past
+    /// them what is set is the text cut to them. (This runs in milliseconds: the figures
+    /// are in docs/guide/trust-inputs.md, not asserted here.)
+    @Test func aTextAtTheCapsIsSetAndALongerOneIsCut() throws {
+        let style = TestFonts.style(lines: 400)
+        let cluster = "a" + String(repeating: Self.acute, count: 30)
+        let atCap = String(repeating: cluster + " ", count: TextLimits.maximumScalars / 32)
+        #expect(atCap.unicodeScalars.count == TextLimits.maximumScalars)
+        #expect(TextLimits.cut(of: atCap) == nil)
+        let set = try t.layout(atCap, style: style, width: 300)
+        #expect(set.lines.count > 1 && !set.isTruncated)
+        #expect(set.lines.map(\.text).joined(separator: " ").unicodeScalars.filter { $0 == "a" }.count == TextLimits.maximumScalars / 32)
+        let longer = atCap + String(repeating: "b" + String(repeating: Self.acute, count: 100), count: 50)
+        #expect(TextLimits.cut(of: longer) == TextLimits.Cut(scalars: TextLimits.maximumScalars + 50 * 101, mostMarks: 100))
+        let cut = try t.layout(longer, style: style, width: 300)
+        #expect(cut.lines.map(\.text) == set.lines.map(\.text))
+        let plain = String(repeating: "word ", count: 2_000)
+        #expect(TextLimits.cut(of: plain) == TextLimits.Cut(scalars: 10_000, mostMarks: 0))
+        #expect(try t.layout(plain, style: style, width: 2_000).lines.map(\.text) == t.layout(String(plain.prefix(TextLimits.maximumScalars)), style: style, width: 2_000).lines.map(\.text))
+    }
+
+    @Test func theCutIsSaid() {
+        #expect(TextLimits.Cut(scalars: 75_001, mostMarks: 75_000).description
+            == "it has 75,001 characters and 75,000 combining marks on one character: set with at most 4,096 characters and 30 marks on each")
+        #expect(TextLimits.Cut(scalars: 40, mostMarks: 39).description
+            == "it has 39 combining marks on one character: set with at most 4,096 characters and 30 marks on each")
+    }
+}

@@ -19,6 +19,8 @@ public struct Catalog: Sendable {
     public var symlinkLoops: [String] = []
     /// Subfolders that could not be listed (`--recursive`): left out, with a warning.
     public var unreadableFolders: [CatalogError] = []
+    /// Subfolders of a folder read without `recursive`: not looked in.
+    public var unvisitedFolders = 0
 
     /// A catalog of `sections` (for programs that list the inputs themselves).
     public init(sections: [CatalogSection], title: String? = nil) {
@@ -118,7 +120,9 @@ public struct Catalog: Sendable {
             if entries.isEmpty { continue }
             catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))
         }
-        if catalog.sections.isEmpty { throw .noImages(path: path, skipped: catalog.skippedFiles.count, unreadable: catalog.unreadableImages) }
+        if catalog.sections.isEmpty {
+            throw .noImages(path: path, skipped: catalog.skippedFiles.count, unreadable: catalog.unreadableImages, subfolders: catalog.unvisitedFolders)
+        }
         return catalog
     }
 
@@ -157,7 +161,7 @@ public struct Catalog: Sendable {
                 continue
             }
             if (status.st_mode & S_IFMT) == S_IFDIR {
-                if recursive { subfolders.append(child) }
+                if recursive { subfolders.append(child) } else { catalog.unvisitedFolders += 1 }
             } else {
                 files.append(child)
             }

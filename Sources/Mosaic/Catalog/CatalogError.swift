@@ -5,7 +5,8 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableDirectory(path: String, reason: String)
     /// No image mosaic reads: `skipped` other files, and `unreadable` images in formats it
     /// has no codec for (each names its file and format).
-    case noImages(path: String, skipped: Int, unreadable: [CardProblem] = [])
+    /// `subfolders`: folders inside it that were not looked in (no `recursive`).
+    case noImages(path: String, skipped: Int, unreadable: [CardProblem] = [], subfolders: Int = 0)
     case manifest(path: String, message: String)
 
     /// A message for people, naming the path.
@@ -14,7 +15,12 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let path): return "\(path): no such file or folder"
         case .notADirectory(let path): return "\(path): not a folder"
         case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
-        case .noImages(let path, let skipped, let unreadable):
+        case .noImages(let path, let skipped, _, let subfolders) where subfolders > 0:
+            // Its images are in its subfolders, most likely: say so, and how to take them.
+            let others = skipped > 0 ? " (\(skipped) other file\(skipped == 1 ? "" : "s") skipped)" : ""
+            return "\(path): no images in the folder itself\(others); it holds \(subfolders) subfolder\(subfolders == 1 ? "" : "s"): "
+                + "--recursive takes the images in them"
+        case .noImages(let path, let skipped, let unreadable, _):
             if !unreadable.isEmpty {
                 let named = unreadable.prefix(5).map(\.description).joined(separator: "; ")
                 let more = unreadable.count > 5 ? "; and \(unreadable.count - 5) more" : ""

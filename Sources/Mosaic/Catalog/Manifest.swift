@@ -171,23 +171,15 @@ extension Catalog {
         return nil
     }
 
-    /// The first section setting whose value is a number but not a whole one in range
-    /// ("sections[0].columns must be a whole number, got 2.5"); nil when the text is not
-    /// JSON or every such number is whole.
+    /// The first setting whose value is a number but not a whole one an Int holds
+    /// ("sections[0].columns must be a whole number, at least 1; got 1e400"), or a number
+    /// no Double holds; nil when there is none.
     static func wrongNumber(in data: Data) -> String? {
-        guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        let numeric = ["columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset"]
-        for (i, section) in ((file["sections"] as? [Any]) ?? []).enumerated() {
-            guard let section = section as? [String: Any] else { continue }
-            for key in numeric {
-                guard let number = section[key] as? NSNumber else { continue }
-                let value = number.doubleValue
-                if value.rounded() != value || abs(value) >= 9.2e18 {
-                    return "sections[\(i)].\(key) must be a whole number, got \(number)"
-                }
-            }
-        }
-        return nil
+        let whole = ["columns", "columnWidth", "spacing", "columnSpacing", "rowSpacing", "inset", "span"]
+        guard let found = JSONNumbers.firstUnfitting(in: [UInt8](data), isWhole: whole.contains) else { return nil }
+        guard whole.contains(found.key) else { return "\(found.path): \(found.literal) is no number mosaic can hold" }
+        let least = ["columns", "columnWidth", "span"].contains(found.key) ? 1 : 0
+        return "\(found.path) must be a whole number, at least \(least); got \(found.literal)"
     }
 
     static func describe(_ error: DecodingError) -> String {

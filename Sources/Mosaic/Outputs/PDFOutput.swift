@@ -60,11 +60,27 @@ public struct PDFOutput: OutputKind {
         }
         let dpi = request.dpi ?? 300
         guard dpiRange.contains(dpi) else { throw .settings("--dpi must be \(dpiRange.lowerBound) to \(dpiRange.upperBound), got \(dpi)") }
-        let pixels = size.pixels(dpi: dpi)
-        guard pixels.width >= 64, pixels.height >= 64, pixels.width <= 65_500, pixels.height <= 65_500 else {
-            throw .settings("--page-size \(text) at --dpi \(dpi) is \(pixels.width)x\(pixels.height) pixels: a page must be 64 to 65500 pixels a side")
+        // Checked in points before any conversion to Int: 1e20x100mm is a usage error, not a trap.
+        let sides = pageSideRange(dpi: dpi)
+        guard sides.contains(size.width), sides.contains(size.height) else {
+            // Each side in pixels, as a whole number while it is one a person reads.
+            let shown = { (points: Double) -> String in
+                let pixels = (points * Double(dpi) / 72).rounded()
+                guard pixels.isFinite else { return "over 1e308" }
+                return pixels < 1e9 ? String(Int(pixels)) : String(format: "%.3g", pixels)
+            }
+            let millimetres = { (pixels: Double) in PDFSink.number(pixels / Double(dpi) * 25.4) }
+            throw .settings(
+                "--page-size \(text) at --dpi \(dpi) is \(shown(size.width))x\(shown(size.height)) pixels: a page must be 64 to 65500 pixels a side, "
+                    + "\(millimetres(64)) to \(millimetres(65_500)) mm at \(dpi) dpi")
         }
         return (size, dpi)
+    }
+
+    /// The sides, in points, that make 64 to 65500 pixels at `dpi` once rounded.
+    static func pageSideRange(dpi: Int) -> ClosedRange<Double> {
+        let perPoint = Double(dpi) / 72
+        return (63.5 / perPoint)...(65_500.49 / perPoint)
     }
 
     public init(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {

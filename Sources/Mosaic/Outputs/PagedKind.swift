@@ -57,8 +57,10 @@ extension PagedKind {
     }
 
     public func notes(_ sheet: ContactSheet) -> [String] {
-        // Only a board the format's limit paginated (not one the user's --max-height did).
-        guard let limit = Self.maximumSide, (options.maxHeight ?? Int.max) > limit, sheet.layout.pageCount > 1 else { return [] }
+        // Only a board the format's limit paginated (not one the user's --max-height did),
+        // written to files (to standard output such a board is refused, and the error says why).
+        guard let limit = Self.maximumSide, (options.maxHeight ?? Int.max) > limit, sheet.layout.pageCount > 1, !request.toStandardOutput
+        else { return [] }
         let files = PNGSink.pagePaths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
         return [
             "the board is longer than \(Self.name.uppercased())'s \(limit) px: written as \(files.count) pages (\(files[0]) ... \(files[files.count - 1])); set --max-height to choose where it breaks"
@@ -75,7 +77,11 @@ extension PagedKind {
     public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
         let destination = request.resolvedDestination
         let pageCount = sheet.layout.pageCount
-        if request.toStandardOutput && pageCount > 1 { throw .onePageOnly(format: Self.name.uppercased(), pageCount: pageCount) }
+        if request.toStandardOutput && pageCount > 1 {
+            // Split by the format's own limit (no --max-height, or a longer one), or by --max-height.
+            let formatLimit = Self.maximumSide.flatMap { limit in (options.maxHeight ?? Int.max) > limit ? limit : nil }
+            throw .onePageOnly(format: Self.name.uppercased(), pageCount: pageCount, formatLimit: formatLimit)
+        }
         let pages = request.toStandardOutput ? [] : PNGSink.pagePaths(for: destination, pageCount: pageCount)
         try checkFiles(pages, of: request, against: base, isMosaicSheet: Self.isMosaicSheet)
         let sent = sinkDestination, toStandardOutput = request.toStandardOutput

@@ -92,6 +92,8 @@ extension ContactSheet {
         public var pages: [MapPage]
         /// Every element, page by page, in z then document order.
         public var elements: [MapElement]
+        /// The files among the inputs that are not images (skipped); nil for none.
+        public var skipped: [String]?
     }
 
     /// The layout as an image map: every element with its frames (pixels, top-left origin,
@@ -109,7 +111,9 @@ extension ContactSheet {
                 elements.append(mapElement(element, page: page, rendered: rendered))
             }
         }
-        return ImageMap(schemaVersion: 1, generator: "mosaic", pages: pages, elements: elements)
+        return ImageMap(
+            schemaVersion: 1, generator: "mosaic", pages: pages, elements: elements,
+            skipped: catalog.skippedFiles.isEmpty ? nil : catalog.skippedFiles.map { ReportedName($0).display })
     }
 
     func mapElement(_ element: LayoutAttributes, page: Int, rendered: [String: CardProblem]) -> MapElement {
@@ -191,7 +195,17 @@ extension ContactSheet {
             try stream.write(size.width)
             try stream.write("}")
         }
-        try stream.write("\n],\"schemaVersion\":1}\n")
+        try stream.write("\n],\"schemaVersion\":1")
+        // Every file of the inputs that is not an image, as the summary counts them.
+        if !catalog.skippedFiles.isEmpty {
+            try stream.write(",\n\"skipped\":[")
+            for (n, file) in catalog.skippedFiles.enumerated() {
+                try stream.write(n == 0 ? "\n" : ",\n")
+                try stream.write(string: ReportedName(file).display)
+            }
+            try stream.write("\n]")
+        }
+        try stream.write("}\n")
         try stream.flush()
     }
 

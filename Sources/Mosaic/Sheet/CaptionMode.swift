@@ -79,9 +79,10 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         return (value < 9.95 ? String(format: "%.1f", value) : String(format: "%.0f", value)) + " " + units[unit]
     }
 
-    /// A file time (seconds since 1970) as local "2023-07-14 18:22"; "" when unknown.
+    /// A file time (seconds since 1970, negative before) as local "2023-07-14 18:22"; ""
+    /// when unknown (0: the file's status could not be read).
     static func localTime(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds > 0 else { return "" }
+        guard seconds.isFinite, seconds != 0, abs(seconds) < 1e15 else { return "" }
         var time = time_t(seconds)
         var parts = tm()
         guard localtime_r(&time, &parts) != nil else { return "" }

@@ -25,6 +25,33 @@ public struct ContactSheet: Sendable {
     let titleStyle: TextStyle
     /// Layout section 0 is the sheet's title.
     let hasTitle: Bool
+    /// The captions, headers, footers and title longer than `TextLimits` allows: each is
+    /// set cut to the limits (the typesetter cuts every text), to warn about before drawing.
+    public let cutTexts: [CutText]
+
+    /// A text set cut to `TextLimits`: what it belongs to, and what it held.
+    public struct CutText: Sendable, Hashable, CustomStringConvertible {
+        public enum Kind: String, Sendable, Hashable {
+            case caption, header, footer, title
+        }
+        public var kind: Kind
+        /// The card's input file (a caption).
+        public var source: String?
+        /// The section's header, its first 40 characters (a header or footer).
+        public var section: String?
+        public var cut: TextLimits.Cut
+
+        /// "photos/a.jpg: its caption is cut: it has 75,001 characters ...".
+        public var description: String {
+            let owner: String
+            switch kind {
+            case .caption: owner = (source.map { FileNames.display($0) + ": its" } ?? "a") + " caption"
+            case .title: owner = "the sheet's title"
+            case .header, .footer: owner = "the \(kind.rawValue) of section \"\(section ?? "")\""
+            }
+            return "\(owner) is cut: \(cut)"
+        }
+    }
 
     /// Lays out `catalog` with `options`.
     ///
@@ -59,6 +86,7 @@ public struct ContactSheet: Sendable {
         let built = try SheetSections(
             catalog: self.catalog, options: options, typesetter: typesetter, headerStyle: headerStyle, footerStyle: footerStyle, titleStyle: titleStyle)
         hasTitle = built.hasTitle
+        cutTexts = built.cutTexts
         do {
             layout = try options.layout.layOut(built.configuration, built.sections, captions)
         } catch {

@@ -45,7 +45,7 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// assembly, or a shard being rendered).
     case shardsBusy(path: String)
     /// Standard output takes one page (a `format` file), and the board has `pageCount`.
-    case onePageOnly(format: String, pageCount: Int)
+    case onePageOnly(format: String, pageCount: Int, formatLimit: Int? = nil)
     /// The sheet at `path` could not be read back to send it to standard output.
     case cannotSend(path: String)
 
@@ -88,8 +88,11 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): shard \(shard) damaged: \(listed); render it again with --shard \(shard)/\(count), then assemble again"
         case .shardsBusy(let path):
             return "\(path): another mosaic is assembling these shards or rendering one of them (it holds the folder's lock); assemble when it is done"
-        case .onePageOnly(let format, let count):
-            return "--output - writes one \(format), and this sheet has \(count) pages; name a file, or drop --max-height"
+        case .onePageOnly(let format, let count, let limit?):
+            return "--output - writes one \(format), and this board is longer than \(format)'s \(limit) px, so it makes \(count) pages; "
+                + "name a file to write them all, or make the board shorter (more --columns, a smaller --width)"
+        case .onePageOnly(let format, let count, nil):
+            return "--output - writes one \(format), and this sheet has \(count) pages at --max-height; name a file, or drop --max-height"
         case .cannotSend(let path): return "\(path): cannot read the sheet back to send it to standard output"
         case .everyInputFailed(let count):
             return count == 1 ? "the only input failed; nothing written" : "all \(count) inputs failed; nothing written"

@@ -9,6 +9,8 @@ struct SheetSections {
     /// Per layout section: header and footer text.
     var headers: [String?] = []
     var footers: [String?] = []
+    /// The texts longer than `TextLimits` allows (set cut), to warn about.
+    var cutTexts: [ContactSheet.CutText] = []
 
     /// Aspect of a placeholder card (an input whose headers could not be read).
     static let placeholderSize = (width: 4.0, height: 3.0)
@@ -34,6 +36,7 @@ struct SheetSections {
         self.titleStyle = titleStyle
         // The sheet's title: a section of its own with only a header.
         if let title = options.title ?? catalog.title, !title.isEmpty {
+            if let cut = TextLimits.cut(of: title) { cutTexts.append(ContactSheet.CutText(kind: .title, source: nil, section: nil, cut: cut)) }
             var titleSection = SectionStyle(columns: .count(1))
             titleSection.header = try supplementary(title, self.titleStyle, before: 0, after: options.spacing, across: Self.titleStrip)
             append(LayoutSection(items: [], style: titleSection), captions: [], header: title, footer: nil)
@@ -59,6 +62,11 @@ struct SheetSections {
         sectionStyle.header = try supplementary(section.header, headerStyle, before: before, after: options.spacing / 2)
         sectionStyle.footer = try supplementary(
             section.footer, footerStyle, before: options.spacing / 2, after: decorated ? style.sectionPadding : 0)
+        for (kind, text) in [(ContactSheet.CutText.Kind.header, section.header), (.footer, section.footer)] {
+            if let text, let cut = TextLimits.cut(of: text) {
+                cutTexts.append(ContactSheet.CutText(kind: kind, source: nil, section: section.header.map { String($0.prefix(40)) }, cut: cut))
+            }
+        }
         var sectionCaptions: [Caption?] = []
         let keep = options.caption.readsFiles
         if keep { sectionCaptions.reserveCapacity(section.entries.count) }
@@ -67,6 +75,9 @@ struct SheetSections {
         for (index, entry) in section.entries.enumerated() {
             let caption = options.caption.caption(for: entry, index: index + 1, section: section.header ?? "")
             if keep { sectionCaptions.append(caption) }
+            if let caption, let cut = TextLimits.cut(of: caption.title) ?? TextLimits.cut(of: caption.description) {
+                cutTexts.append(ContactSheet.CutText(kind: .caption, source: entry.path, section: nil, cut: cut))
+            }
             let size = entry.orientedSize.map { (Double($0.width), Double($0.height)) } ?? Self.placeholderSize
             // Feature cards: the manifest's span, else the first `feature` of each section span 2.
             let span = section.spans[index] ?? (index < options.feature ? 2 : 1)

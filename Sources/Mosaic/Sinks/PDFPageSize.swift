@@ -28,8 +28,16 @@ public struct PDFPageSize: Hashable, Sendable {
     public static let letter = inches(8.5, 11)
 
     /// The page in pixels at `dpi` dots per inch, each side rounded to the nearest pixel
-    /// (at least 1): A4 at 300 dpi is 2480 x 3508.
+    /// and clamped to 1...`Int32.max` (a size no Int can hold, or not a number, never
+    /// traps): A4 at 300 dpi is 2480 x 3508.
     public func pixels(dpi: Int) -> Size {
-        Size(width: max(1, Int((width * Double(dpi) / 72).rounded())), height: max(1, Int((height * Double(dpi) / 72).rounded())))
+        Size(width: Self.pixels(points: width, dpi: dpi), height: Self.pixels(points: height, dpi: dpi))
+    }
+
+    /// One side of `points` at `dpi`, in whole pixels, clamped to 1...`Int32.max`.
+    static func pixels(points: Double, dpi: Int) -> Int {
+        let exact = (points * Double(dpi) / 72).rounded()
+        guard exact.isFinite else { return exact > 0 ? Int(Int32.max) : 1 }
+        return Int(min(Double(Int32.max), max(1, exact)))
     }
 }

@@ -131,12 +131,32 @@ public struct ShardRecord: Codable, Hashable, Sendable {
         do {
             record = try JSONDecoder().decode(ShardRecord.self, from: data)
         } catch let error as DecodingError {
+            // Valid JSON whose number no field holds ("count": 1e300, a width of 2^64):
+            // Foundation says "not valid JSON" without a place; the field is named.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let found = JSONNumbers.firstUnfitting(in: [UInt8](data), isWhole: { _ in true })
+            {
+                throw .field(field: found.path, problem: "is \(found.literal), not a whole number \(Self.range(of: found.key))")
+            }
             throw ShardRecordError(error, bytes: data.count)
         } catch {
             throw .notJSON(bytes: data.count, message: "\(error)")
         }
         try record.validate()
         return record
+    }
+
+    /// The values a render writes in a field (every number in a record is whole).
+    static func range(of key: String) -> String {
+        switch key {
+        case "count": return "from 1 to 10000"
+        case "index": return "from 0 to 9999"
+        case "width", "height": return "from 1 to \(1 << 24)"
+        case "tileSize": return "from 16 to 8192"
+        case "quality": return "from 1 to 100"
+        case "blank": return "from 0 to 255"
+        default: return "from 0 to \(Int.max)"
+        }
     }
 
     /// Checks the values against what a render writes.

@@ -52,29 +52,38 @@ struct LuminanceMap {
     let values: [Double]
 
     init(_ bitmap: Bitmap) {
+        // A square cell of 1/64 of the longer side; on a strip more than 64 times longer
+        // than it is thick the cell is cut to the short side (5000 x 10: 79 x 10 pixels),
+        // so that a cell never reaches past the image.
         let cell = max(1, (max(bitmap.width, bitmap.height) + 63) / 64)
+        let cellWidth = max(1, min(cell, bitmap.width)), cellHeight = max(1, min(cell, bitmap.height))
         let step = max(1, cell / 4)
-        let width = max(1, bitmap.width / cell)
-        let height = max(1, bitmap.height / cell)
+        let stepX = min(step, cellWidth), stepY = min(step, cellHeight)
+        let width = max(1, bitmap.width / cellWidth)
+        let height = max(1, bitmap.height / cellHeight)
         self.width = width
         self.height = height
-        let samples = (cell + step - 1) / step
-        let area = Double(samples * samples) * 255
+        let area = Double(((cellWidth + stepX - 1) / stepX) * ((cellHeight + stepY - 1) / stepY)) * 255
         var values = [Double](repeating: 0, count: width * height)
+        guard bitmap.width > 0, bitmap.height > 0, bitmap.pixels.count >= bitmap.height * bitmap.stride else {
+            self.values = values
+            return
+        }
         bitmap.pixels.withUnsafeBufferPointer { pixels in
             // Box-average the image into cells (premultiplied: transparent is black): whole
-            // cells only (width * cell <= the image's width), each sampled on a grid of at
-            // most 4 x 4 pixels: a map this coarse needs no more, and it keeps the cost small.
+            // cells only (width * cellWidth <= the image's width, height * cellHeight <= its
+            // height), each sampled on a grid of at most 4 x 4 pixels: a map this coarse
+            // needs no more, and it keeps the cost small.
             for cy in 0..<height {
                 for cx in 0..<width {
                     var r = 0, g = 0, b = 0
-                    for sy in stride(from: 0, to: cell, by: step) {
-                        var i = (cy * cell + sy) * bitmap.stride + cx * cell * 4
-                        for _ in stride(from: 0, to: cell, by: step) {
+                    for sy in stride(from: 0, to: cellHeight, by: stepY) {
+                        var i = (cy * cellHeight + sy) * bitmap.stride + cx * cellWidth * 4
+                        for _ in stride(from: 0, to: cellWidth, by: stepX) {
                             r += Int(pixels[i])
                             g += Int(pixels[i + 1])
                             b += Int(pixels[i + 2])
-                            i += 4 * step
+                            i += 4 * stepX
                         }
                     }
                     values[cy * width + cx] = (0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)) / area

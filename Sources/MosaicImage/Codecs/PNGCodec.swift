@@ -31,7 +31,11 @@ public struct PNGCodec: ImageCodec {
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? {
         let chunks = ColorChunks(bytes)
         if let cicp = chunks.cicp {
-            guard cicp.count == 4, cicp[2] == 0 else { return .unsupported("the cICP chunk is not for RGB pixels") }
+            // Colour primaries, transfer characteristics, matrix coefficients (0 for RGB),
+            // and the full-range flag (0 or 1): four bytes, no more, no less.
+            guard cicp.count == 4 else { return .unsupported("the cICP chunk is malformed: \(cicp.count) bytes, where it has 4") }
+            guard cicp[3] <= 1 else { return .unsupported("the cICP chunk is malformed: a full-range flag of \(cicp[3]), where it is 0 or 1") }
+            guard cicp[2] == 0 else { return .unsupported("the cICP chunk is not for RGB pixels (matrix coefficients \(cicp[2]), where RGB has 0)") }
             return .coded(primaries: Int(cicp[0]), transfer: Int(cicp[1]), source: "the cICP chunk")
         }
         if chunks.hasICCP { return profileWithShim(bytes, mosaic_png_icc_profile) }
@@ -155,6 +159,7 @@ public struct PNGCodec: ImageCodec {
         let end = try bytes.withUnsafeBufferPointer { (input) throws(ImageDecodingError) -> mosaic_result in
             var opened = mosaic_result()
             guard let stream = mosaic_png_stream_open(input.baseAddress, input.count, Int32(width), Int32(height), &opened) else {
+                if opened.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: decodedBytes(info, minimumSize: request.minimumSize)) }
                 throw .codec(path: request.path, format: format, message: opened.messageText)
             }
             var closed = false
@@ -165,6 +170,7 @@ public struct PNGCodec: ImageCodec {
             for oy in 0..<outHeight {
                 let rows = min(k, height - oy * k)
                 let status = band.withUnsafeMutableBufferPointer { mosaic_png_stream_read(stream, $0.baseAddress, width * 4, Int32(rows)) }
+                if status.status == MOSAIC_OUT_OF_MEMORY { throw .outOfMemory(path: request.path, bytes: decodedBytes(info, minimumSize: request.minimumSize)) }
                 guard status.status == MOSAIC_OK else { throw .codec(path: request.path, format: format, message: status.messageText) }
                 if convertBands { color?.apply(&band) }
                 if premultiply { premultiplyInPlace(&band) }

@@ -45,6 +45,9 @@ public struct TIFFCodec: ImageCodec {
     }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        // Decoded whole, at full size: a 16384 x 16384 page (1 GiB of pixels and a strip)
+        // goes through the per-image memory limit before anything is allocated.
+        try checkDecodeMemory(info, request: request)
         // CMYK goes through its profile when it has one; without, libtiff's formula.
         let color = colorConversion(bytes, request: request, cmyk: info.colorModel == .cmyk)
         let rawCMYK: Int32 = color?.takesCMYK == true ? 1 : 0

@@ -14,13 +14,14 @@ public struct CameraText: Sendable, Hashable {
         self.offset = offset
     }
 
-    /// "2023-07-14 18:22" from an EXIF date; nil when it is not one.
+    /// "2023-07-14 18:22" from an EXIF date; nil when it is not one. Read as the probe and
+    /// `--group-by` read it (`CaptureDate(exif:)`): a month 13, a 30 February,
+    /// "0000:00:00 00:00:00" or full-width digits are no date, for every use.
     public var displayDate: String? {
-        guard let date else { return nil }
-        let digits = Array(date.utf8)
-        guard digits.count >= 16, digits[4] == UInt8(ascii: ":"), digits[7] == UInt8(ascii: ":"), digits[13] == UInt8(ascii: ":") else { return nil }
-        let day = String(decoding: digits[0..<10], as: UTF8.self).replacingColons()
-        return day + " " + String(decoding: digits[11..<16], as: UTF8.self)
+        guard let date, let captured = CaptureDate(exif: date, offset: offset) else { return nil }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = String(captured.year)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-\(two(captured.month))-\(two(captured.day)) \(two(captured.hour)):\(two(captured.minute))"
     }
 
     /// Make and model, the make left out when the model already starts with it
@@ -35,8 +36,6 @@ public struct CameraText: Sendable, Hashable {
 }
 
 extension String {
-    fileprivate func replacingColons() -> String { String(map { $0 == ":" ? "-" : $0 }) }
-
     /// Without `character` at either end.
     func trimming(_ character: Character) -> String {
         var text = Substring(self)

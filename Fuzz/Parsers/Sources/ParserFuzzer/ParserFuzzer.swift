@@ -1,20 +1,22 @@
 import Foundation
 import Mosaic
 
-/// libFuzzer's entry point: the first byte picks a parser, the rest is its input. Every
-/// parser must return a value or a typed error; a trap, a crash or a hang is a finding.
+/// libFuzzer's entry point: the first byte picks a parser (or, 6, the crop modes), the rest
+/// is its input. Every parser must return a value or a typed error; a trap, a crash or a
+/// hang is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let input = Data(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let text = String(decoding: input, as: UTF8.self)
-    switch data[0] % 6 {
+    switch data[0] % 7 {
     case 0: _ = try? Catalog.checkManifest(input, path: "fuzz.json")
     case 1: _ = try? Catalog.checkManifest(input, path: "fuzz.csv")
     case 2: _ = Color(parsing: text)
     case 3: _ = try? CaptionMode(validating: text)
     case 4: _ = FontSource.parse(text)
-    default: fuzzShardRecord(input)
+    case 5: fuzzShardRecord(input)
+    default: fuzzCrop(input)
     }
     return 0
 }
@@ -38,6 +40,39 @@ func fuzzShardRecord(_ input: Data) {
     _ = record.damage(found: found).map(\.description)
     _ = record.options
     _ = record.plan.handedOver
+}
+
+/// The crop modes over images of any shape, extreme strips first: a bitmap whose width and
+/// height come from the input's first four bytes (1 to 16,384 a side, at most a million
+/// pixels; a strip 16384 x 1 or 1 x 16384 one byte away), its pixels the rest of the input
+/// repeated, cropped to fill a card whose size comes from the next four bytes (1 to 1,024
+/// a side), by every `CropFocus`, through the whole-bitmap and the region (`extent`) paths.
+func fuzzCrop(_ input: Data) {
+    let bytes = [UInt8](input)
+    guard bytes.count >= 9 else { return }
+    func side(_ high: UInt8, _ low: UInt8, limit: Int) -> Int { (Int(high) << 8 | Int(low)) % limit + 1 }
+    var width = side(bytes[0], bytes[1], limit: 16_384), height = side(bytes[2], bytes[3], limit: 16_384)
+    // Strips: the high bit of the first byte makes one side 1.
+    if bytes[0] & 0x80 != 0 { if width >= height { height = 1 } else { width = 1 } }
+    while width * height > 1_000_000 { if width > height { width /= 2 } else { height /= 2 } }
+    let cardWidth = side(bytes[4], bytes[5], limit: 1_024), cardHeight = side(bytes[6], bytes[7], limit: 1_024)
+    let body = bytes[8...]
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    if !body.isEmpty {
+        var source = body.startIndex
+        for i in pixels.indices {
+            pixels[i] = body[source]
+            source = source + 1 == body.endIndex ? body.startIndex : source + 1
+        }
+    }
+    guard let bitmap = Bitmap(width: width, height: height, pixels: pixels) else { return }
+    for focus in CropFocus.allCases {
+        let filled = bitmap.resampledToFill(width: cardWidth, height: cardHeight, focus: focus)
+        precondition(filled.width == cardWidth && filled.height == cardHeight, "resampledToFill gave \(filled.width)x\(filled.height)")
+        // A reduced decode's extent: the image spans less than the bitmap.
+        let extent: ImageExtent = (0, 0, Double(width) - 0.25, Double(height) - 0.25)
+        _ = bitmap.resampledToFill(width: cardWidth, height: cardHeight, extent: extent, focus: focus)
+    }
 }
 
 /// libFuzzer's driver, for a program that has a `main` of its own.
