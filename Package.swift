@@ -30,7 +30,7 @@ let package = Package(
         // The only C code: setjmp fences around libjpeg and libpng, the calls into the other
         // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
-            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU"],
+            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CAV"],
             // giflib has no pkg-config file, so its module map's link does not reach C; libwebpmux
             // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's.
             linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpmux")]),
@@ -51,6 +51,10 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        // FFmpeg's headers (video): no pkg-config and no link, since video.c loads the
+        // libraries on first use (dlopen), so a run without videos never maps them.
+        .systemLibrary(
+            name: "CAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // The one lock type, over a pthread mutex (ThreadSanitizer sees it).
         .target(name: "MosaicSync", swiftSettings: warnings),

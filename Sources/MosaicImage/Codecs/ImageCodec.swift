@@ -51,6 +51,19 @@ public protocol ImageCodec: Sendable {
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
     func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int
+
+    /// True when the format's library reads the file itself, by path (a video, whose index
+    /// may lie at its end of gigabytes): `probe(file:request:)` and
+    /// `decode(file:info:request:)` are called instead of the calls on bytes.
+    var readsFromPath: Bool { get }
+
+    /// Reads the headers of the file at `path` (when `readsFromPath`), with `request`'s
+    /// limits and video settings.
+    func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo
+
+    /// Decodes the file at `path` (when `readsFromPath`) as `decode` decodes bytes: as
+    /// stored, covering `request.minimumSize`.
+    func decode(file path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
 }
 
 extension ImageCodec {
@@ -58,5 +71,14 @@ extension ImageCodec {
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
+    public var readsFromPath: Bool { false }
+    public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {
+        let (bytes, _) = try FileBytes.read(path)
+        guard let info = try probe(bytes, isWholeFile: true, path: path) else { throw .unreadable(path: path, reason: "the headers are incomplete") }
+        return info
+    }
+    public func decode(file path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try decode(FileBytes.read(path).bytes, info: info, request: request)
+    }
 }
 

@@ -27,6 +27,9 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// The camera's make and model (`CameraText.camera`), read only when the decoder is asked
     /// to (`ImageDecoder.readsCamera`); nil when absent or not asked.
     public var camera: String? = nil
+    /// A video's facts (duration, codec, frame rate...) and the frame a card shows; nil
+    /// for a still image.
+    public var video: VideoInfo? = nil
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: Interlacing? = nil,
