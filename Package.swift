@@ -80,8 +80,11 @@ let package = Package(
         // Test support, in no product: files in the formats mosaic reads, written through the
         // same libraries (C), and the check that a README example is the code a test runs.
         .target(
-            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS"],
-            path: "Tests/CMosaicFixtures", linkerSettings: [.linkedLibrary("gif")]),
+            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS", "CAV"],
+            // The video fixtures link FFmpeg's encoders and muxers (the library loads
+            // FFmpeg on first use instead).
+            path: "Tests/CMosaicFixtures",
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         .target(name: "MosaicTestSupport", path: "Tests/MosaicTestSupport", swiftSettings: warnings),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout", "MosaicTestSupport"], swiftSettings: warnings),
