@@ -1,6 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// mosaic is licensed under the Apache License 2.0: see LICENSE.
+
 // CI (and anyone who sets MOSAIC_WARNINGS_AS_ERRORS) builds the package's own targets with
 // warnings as errors; dependencies keep their warnings to themselves.
 let warnings: [SwiftSetting] =
@@ -92,7 +94,7 @@ let package = Package(
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py", "make_ssim_references.py"], swiftSettings: warnings),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
     ],
     swiftLanguageModes: [.v6]
 )

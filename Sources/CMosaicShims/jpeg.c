@@ -183,7 +183,7 @@ static const int mosaic_jpeg_zigzag[DCTSIZE2] = {
 /// and AC to within its last two (successive approximation Al <= 1 and Al <= 2):
 /// libjpeg's standard script then stops after the first four scans, before the luma's
 /// refinement scans (most of the decoding time). The error this leaves against reading
-/// every scan, after the renderer's last factor of two, is in docs/PERFORMANCE.md.
+/// every scan, after the renderer's last factor of two, is in docs/guide/benchmarks.md.
 static int mosaic_jpeg_scans_suffice(j_decompress_ptr cinfo, int scale_num) {
     int dc_tolerance = scale_num <= 2 ? 1 : 0, ac_tolerance = scale_num <= 2 ? 2 : 0;
     if (cinfo->coef_bits == NULL) return 0;

@@ -50,7 +50,7 @@ void mosaic_png_demote_to_warning(mosaic_result *result);
 
 /// The image data of a non-interlaced 8-bit PNG without a palette or tRNS (the common photo
 /// and screenshot PNG) read without libpng's row machinery: ISA-L's inflate (faster than
-/// zlib's: docs/PERFORMANCE.md), each IDAT's CRC checked before its bytes are used, rows
+/// zlib's: docs/guide/benchmarks.md), each IDAT's CRC checked before its bytes are used, rows
 /// unfiltered here (Paeth a pixel at a time in SSE2 lanes) and widened to RGBA as libpng's
 /// transforms widen them. libpng still reads everything before the image data (and its
 /// warnings), and everything after it (from a stand-in PNG that ends with the file's own

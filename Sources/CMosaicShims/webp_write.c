@@ -91,7 +91,7 @@ mosaic_result mosaic_webp_writer_finish(mosaic_webp_writer *writer, FILE *file, 
     config.quality = (float)(quality < 0 ? 0 : quality > 100 ? 100 : quality);
     config.lossless = lossless ? 1 : 0;
     // Lossy: method 2 of libwebp's 0...6 (default 4), which on sheets of photos measured
-    // faster, about as small and closer to the pixels (see the README's table).
+    // faster, about as small and closer to the pixels (docs/guide/benchmarks.md, "Output kinds").
     if (!lossless) config.method = 2;
     config.exact = 0;  // fully transparent pixels' colour may go
     WebPMemoryWriter memory;

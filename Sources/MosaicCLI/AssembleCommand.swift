@@ -6,10 +6,10 @@ import Mosaic
 struct AssembleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assemble",
-        abstract: "Finish a tile pyramid rendered in shards (render ... -o NAME.dzi --shard K/N): the levels above the shards', the descriptors, the viewer.",
-        discussion: "Before it writes anything, every shard's record is read and every file it lists checked against its CRC-32; the shards' tiles are linked (copied across file systems), never moved, and the shards removed only once the pyramid is in place: an interrupted assembly loses nothing, run it again. A second assembly of the same shards, or one while a shard is being rendered, is refused (the shards' folder is locked). Folders missing above the descriptor are created (mode 0755 less the umask). Exit status: 0 when the pyramid is in place (the same bytes as a render in one process), 1 when it is not (shards missing, unreadable or damaged, named with the file; shards of different boards; another assembly running; a descriptor, folder or viewer mosaic did not write; a file that cannot be written), 64 for a usage error.")
+        abstract: "Finish a tile pyramid rendered in shards (render --shard K/N).",
+        discussion: "Exit status: 0 when the pyramid is in place, 1 when it is not (a shard missing or damaged, named), 64 for a usage error.")
 
-    @Argument(help: ArgumentHelp("The pyramid the shards were rendered for: NAME.dzi, or the IIIF folder.", valueName: "output"))
+    @Argument(help: ArgumentHelp("The pyramid: NAME.dzi, or the IIIF folder.", valueName: "output"))
     var output: String
 
     @Option(parsing: .unconditional, help: "Threads encoding tiles (default: the number of cores).")

@@ -21,21 +21,21 @@ final class ListedFiles: Decodable {
 struct InputArguments: ParsableArguments {
     @Argument(help: "A folder of images, a manifest (.json or .csv), or image files.")
     var inputs: [String] = []
-    @Option(help: ArgumentHelp("Read more inputs from FILE (- for standard input), one path a line: for lists longer than a command line takes.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read more inputs from FILE, one path a line (- for standard input).", valueName: "file"))
     var filesFrom: String?
-    @Flag(name: .customShort("0"), help: "With --files-from: the paths end in NUL bytes, not newlines (as find -print0 writes them).")
+    @Flag(name: .customShort("0"), help: "With --files-from: paths end in NUL bytes (find -print0).")
     var nullSeparated = false
-    @Option(help: "Order of a folder's images (with --group-by: of each group's). date: when taken (EXIF DateTimeOriginal, else DateTime, as a wall-clock time); a file without one by its modification time, read in UTC.")
+    @Option(help: "Order of a folder's images (date: when taken, from EXIF).")
     var sort: FileOrder = .natural
     @Flag(help: "Reverse the order.")
     var reverse = false
     @Flag(help: "Include subfolders, each as a section headed by its name.")
     var recursive = false
-    @Flag(help: "Any input that fails makes the run fail, and nothing is written.")
+    @Flag(help: "Fail, writing nothing, when any input fails.")
     var strict = false
-    @Option(help: ArgumentHelp("Regroup the images into sections by the day, month or year they were taken (EXIF DateTimeOriginal, never converted to another time zone), or by camera (make and model), in date order; images without a date in a last section \"Undated\" (\"Unknown camera\"). Not with a manifest, which has sections of its own. (default: none)", valueName: "grouping"))
+    @Option(help: ArgumentHelp("Sections by the day, month or year taken, or by camera. (default: none)", valueName: "grouping"))
     var groupBy: Grouping?
-    @Option(help: ArgumentHelp("The headers of date groups, strftime-like with English names (%Y %m %d %B %b %A %a %e %j %H %M %S %F %%; %-d: no padding). (default: 2024-03-14, March 2024, 2024)", valueName: "pattern"))
+    @Option(help: ArgumentHelp("Date groups' headers, strftime-like: '%A %-d %B' (default: 2024-03-14, March 2024, 2024).", valueName: "pattern"))
     var dateFormat: String?
 
     @OptionGroup(title: "Videos") var video: VideoArguments

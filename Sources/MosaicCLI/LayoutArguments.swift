@@ -6,7 +6,7 @@ extension CropFocus: ExpressibleByArgument {}
 
 /// The board's geometry: layout, size, columns or rows, spacing, pages, sections.
 struct LayoutArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name), \($0.summary)" }.joined(separator: "; ")).", valueName: "name"))
+    @Option(help: ArgumentHelp("The layout: \(SheetLayout.all.map { "\($0.name) (\($0.summary))" }.joined(separator: ", ")).", valueName: "name"))
     var layout = SheetLayout.all[0].name
     // Each layout's own settings: declared (name, help, range, default) by the layout in
     // `SheetLayout`; here only the flag that carries each, checked by the layout chosen.
@@ -26,7 +26,7 @@ struct LayoutArguments: ParsableArguments {
     var width = 1800
     @Option(parsing: .unconditional, help: "Number of columns (default: 6).")
     var columns: Int?
-    @Option(parsing: .unconditional, help: "Target column width in pixels: as many columns as fit (default: none; use --columns).")
+    @Option(parsing: .unconditional, help: "As many columns as fit this wide, pixels (default: none; use --columns).")
     var columnWidth: Int?
     @Option(parsing: .unconditional, help: "Number of rows (horizontal boards).")
     var rows = 4
@@ -42,19 +42,19 @@ struct LayoutArguments: ParsableArguments {
     var inset = 32
     @Option(parsing: .unconditional, help: "Padding inside each card, pixels.")
     var padding = 8
-    @Option(help: "Which column a card goes to: the shortest, or in turn left to right or right to left.")
+    @Option(help: "Which column a card goes to: the shortest, or in turn.")
     var order: OrderArgument = .shortest
-    @Option(parsing: .unconditional, help: "Split a vertical board into pages no taller than this (sheet-1.png, sheet-2.png, ...) (default: one page).")
+    @Option(parsing: .unconditional, help: "Pages no taller than this, pixels (default: one page).")
     var maxHeight: Int?
-    @Option(parsing: .unconditional, help: "Split a horizontal board into pages no wider than this (default: one page).")
+    @Option(parsing: .unconditional, help: "Pages of a horizontal board no wider than this (default: one page).")
     var maxWidth: Int?
-    @Option(parsing: .unconditional, help: "Crop images more elongated than this ratio, 3 for 3:1 or 1:3 (default: 16, so that a 1x10000 strip still makes a card that fits).")
+    @Option(parsing: .unconditional, help: "Crop images more elongated than this ratio, 3 for 3:1 or 1:3 (default: 16).")
     var maxAspect: Double?
-    @Option(help: "Where a cropped image (grid --crop, --max-aspect) keeps its window: the middle, the most interesting place (edges, skin, saturation, as libvips's smartcrop attention) or the most detailed (entropy).")
+    @Option(help: "Which part of a cropped image is kept.")
     var cropMode: CropFocus = .center
-    @Option(parsing: .unconditional, help: "Feature cards: the first N cards of each section span two columns (masonry and grid; a manifest's \"span\" sets it per card).")
+    @Option(parsing: .unconditional, help: "The first N cards of each section span two columns.")
     var feature = 0
-    @Option(help: "Draw a background behind each section, in this colour (default: none).")
+    @Option(help: "A background behind each section, in this colour (default: none).")
     var sectionBackground: String?
     @Option(parsing: .unconditional, help: "Padding inside section backgrounds, pixels (default: 12).")
     var sectionPadding: Int?

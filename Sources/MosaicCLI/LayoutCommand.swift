@@ -7,13 +7,13 @@ struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
         abstract: "Print the sheet's layout as a JSON image map, without decoding any image.",
-        discussion: "Exit status: 0 when the map is printed, 1 when it is not (no images, --strict and an input whose headers cannot be read), 64 for a usage error (a bad option).")
+        discussion: "Exit status: 0 when the map is printed, 1 when it is not, 64 for a usage error.")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
     @OptionGroup(title: "Layout") var layout: LayoutArguments
     @OptionGroup(title: "Captions and text") var text: TextArguments
 
-    @Option(name: [.short, .long], help: "The PNG name the pages would have (for the map's file names).")
+    @Option(name: [.short, .long], help: "The sheet's name, for the map's file names.")
     var output = "sheet.png"
 
     func run() throws {

@@ -6,7 +6,7 @@ import Mosaic
 struct LookArguments: ParsableArguments {
     @Option(help: "Colour preset.")
     var theme: Theme = .light
-    @Option(help: "Sheet background: #rgb, #rrggbb, #rrggbbaa, a CSS name, or transparent (default: the theme's).")
+    @Option(help: "Sheet background: #rrggbb, a CSS name, transparent... (default: the theme's).")
     var background: String?
     @Option(help: "Card background colour (default: the theme's).")
     var cardBackground: String?
@@ -16,7 +16,7 @@ struct LookArguments: ParsableArguments {
     var borderWidth: Int?
     @Option(help: "Card border colour (default: the theme's).")
     var borderColor: String?
-    @Option(help: ArgumentHelp("Card shadow: X,Y,BLUR,COLOR (e.g. 0,2,8,#0003) or none (default: the theme's, 0,2,8 light grey).", valueName: "shadow"))
+    @Option(help: ArgumentHelp("Card shadow: X,Y,BLUR,COLOR or none (default: the theme's).", valueName: "shadow"))
     var shadow: String?
     @Option(help: "Caption title colour (default: the theme's).")
     var titleColor: String?

@@ -31,7 +31,7 @@ struct MosaicCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "mosaic",
-        abstract: "Masonry contact sheets of photos, as PNG.",
+        abstract: "Contact sheets and tile pyramids of photos, and visual diffs of images.",
         version: versionLine,
         subcommands: [RenderCommand.self, LayoutCommand.self, DiffCommand.self, ProbeCommand.self, AssembleCommand.self])
 }

@@ -6,13 +6,13 @@ import Mosaic
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Print the format, size, EXIF orientation and colour profile of images, and the facts of videos, without decoding them.",
-        discussion: "Exit status: 0 when every file was probed, 1 when one could not be (a FIFO, socket or device is named, never opened) or standard output could not be written, 64 for a usage error.")
+        abstract: "Print what images' headers say (format, size, orientation, profile) and videos' facts.",
+        discussion: "Exit status: 0 when every file was probed, 1 when one was not, 64 for a usage error.")
 
-    @Argument(help: "The image files (JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF) or videos, recognised by their signature.")
+    @Argument(help: "The image files and videos.")
     var files: [String]
 
-    @Flag(help: "Print one JSON array with an object per file instead of a line per file.")
+    @Flag(help: "One JSON array instead of a line per file.")
     var json = false
 
     struct Entry: Encodable {

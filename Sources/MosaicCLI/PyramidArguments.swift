@@ -9,35 +9,35 @@ extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
 struct PyramidArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "png, jpeg, webp, avif: one file per page; pdf: one PDF of pages at --page-size; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
+            "What to write (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
             valueName: "format"),
         completion: .list(OutputKinds.names))
     var format: String?
     @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF and PDF sheets: quality 1 to 100 (default: 90).")
     var quality: Int?
-    @Flag(help: "WebP and AVIF sheets: lossless; PDF: pages embedded losslessly (Flate) instead of as JPEG.")
+    @Flag(help: "WebP, AVIF and PDF sheets: lossless.")
     var lossless = false
-    @Option(help: ArgumentHelp("PDF: the paper, a4, letter, or WIDTHxHEIGHTmm or WIDTHxHEIGHTin (default: a4); with --dpi it sets the sheet's width and page height.", valueName: "size"))
+    @Option(help: ArgumentHelp("PDF: a4, letter, WxHmm or WxHin (default: a4).", valueName: "size"))
     var pageSize: String?
     @Option(parsing: .unconditional, help: "PDF: pixels per inch of the pages (default: 300).")
     var dpi: Int?
-    @Option(parsing: .unconditional, help: "Pyramids: tile side in pixels (default: 254 for dzi, as libvips and OpenSeadragon use, so a tile with its overlap is 256; 256 for iiif).")
+    @Option(parsing: .unconditional, help: "Pyramids: tile side, pixels (default: 254 for dzi, 256 for iiif).")
     var tileSize: Int?
-    @Option(parsing: .unconditional, help: "Deep Zoom: pixels each tile repeats from its neighbours, so that viewers blend tiles without seams.")
+    @Option(parsing: .unconditional, help: "Deep Zoom: pixels each tile repeats from its neighbours.")
     var overlap = 1
-    @Option(help: "Pyramids: tile encoding (default: jpeg for an opaque board, 5-10 times smaller than png on photos; png for a transparent one, or to keep every pixel exact).")
+    @Option(help: "Pyramids: tile encoding (default: jpeg, or png for a transparent board).")
     var tileFormat: PyramidSettings.TileEncoding?
     @Option(parsing: .unconditional, help: "JPEG tiles: quality 1 to 100.")
     var tileQuality = 85
-    @Flag(help: "Pyramids: leave out tiles that hold only the background (viewers show the background there).")
+    @Flag(help: "Pyramids: leave out tiles of background only.")
     var skipBlankTiles = false
-    @Flag(help: "Pyramids: no viewer (by default NAME.html and NAME.map.js are written beside the pyramid: pan, zoom, search, captions, links to the originals; it works offline, from file://).")
+    @Flag(help: "Pyramids: no NAME.html viewer beside the pyramid.")
     var noViewer = false
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Pyramids: render part K of N (K from 0, as Kubernetes Indexed Jobs' JOB_COMPLETION_INDEX and Slurm array indices give it) into NAME.shards/; 'mosaic assemble NAME.dzi' finishes the pyramid once all N are done (default: the whole pyramid in this process).",
+        "Pyramids: render part K (from 0) of N; 'mosaic assemble' finishes it (default: the whole).",
         valueName: "K/N"))
     var shard: String?
-    @Option(help: ArgumentHelp("IIIF: the image's id in info.json, the address the folder is served from (default: the folder's name, relative).", valueName: "url"))
+    @Option(help: ArgumentHelp("IIIF: the id in info.json (default: the folder's name).", valueName: "url"))
     var iiifId: String?
 
     func validate() throws {

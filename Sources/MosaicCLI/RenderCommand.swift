@@ -6,8 +6,8 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a contact sheet of images (masonry, grid or justified rows) as PNG, JPEG, WebP, AVIF or PDF, or as a zoomable tile pyramid with a viewer.",
-        discussion: "Folders missing above the outputs are created when the sheet is written (mode 0755 less the umask; a file in the way is refused before any work). Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
+        abstract: "Render a contact sheet of images, or a tile pyramid with a viewer.",
+        discussion: "Exit status: 0 when the sheet is written, 1 when it is not, 64 for a usage error.")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
     @OptionGroup(title: "Layout") var layout: LayoutArguments
@@ -16,22 +16,22 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write: NAME.png (pages: NAME-1.png, NAME-2.png, ...), .jpg, .webp or .avif (paginated past the format's limit), a NAME.pdf of printed pages, a NAME.dzi pyramid, or the folder of a IIIF one; - for standard output (one page; --format names its kind). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The sheet: NAME.png, .jpg, .webp, .avif, .pdf or .dzi; - for standard output (default: sheet.png).", valueName: "file"))
     var output: String?
 
     /// Everything the option groups say, as the library's options.
     var options: SheetOptions { SheetArguments.options(input: input, layout: layout, text: text, look: look, work: work) }
 
-    @Option(help: ArgumentHelp("Also write the layout as a JSON image map to FILE, or - for standard output.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the layout as a JSON image map (- for standard output).", valueName: "file"))
     var json: String?
 
-    @Flag(inversion: .prefixedNo, help: "Show a progress bar on standard error (default: when it is a terminal).")
+    @Flag(inversion: .prefixedNo, help: "A progress bar on standard error (default: on a terminal).")
     var progress: Bool?
 
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
-    @Flag(help: ArgumentHelp("One sheet per folder (each folder named, or each subfolder of the one folder named) or, with --group-by, per group, in one process; -o (and --json) name them with {folder}, {group} or {index} (01, 02...): -o 'sheets/{folder}.png' (its folders are made). Unsafe characters in names (/, control characters, a leading dot) become _. A summary line per sheet; a sheet that fails is named and the others are written (exit 1 only when none is); with --strict every input is read before any sheet is written and the first failure ends the run."))
+    @Flag(help: ArgumentHelp("A sheet per folder (or group), named by -o 'sheets/{folder}.png' ({group}, {index})."))
     var each = false
 
     /// The library's plan of the render: the output kind, its checks, its commit.

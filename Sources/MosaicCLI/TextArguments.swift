@@ -5,21 +5,21 @@ import Mosaic
 /// What the captions, headers and title say, and the type they are set in (it decides the
 /// cards' lengths, so `layout` has it too).
 struct TextArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Caption: none, name, stem, title (manifest title, else stem) or a template with {name} {stem} {ext} {width} {height} {index} {section} {title} {description} {size} {date} {camera}; \\n separates title from description.", valueName: "mode"))
+    @Option(help: ArgumentHelp("Caption: none, name, stem, title, or a template such as '{stem} {width}x{height}'.", valueName: "mode"))
     var caption = "title"
     @Option(parsing: .unconditional, help: "Most lines of a caption's description.")
     var captionLines = 2
     @Option(help: "A title over the whole sheet (default: the manifest's title).")
     var title: String?
-    @Option(help: "Font: a family (fontconfig) or a font file (default: DejaVu Sans; other scripts fall back per character).")
+    @Option(help: "A font family or file (default: DejaVu Sans).")
     var font: String?
     @Option(parsing: .unconditional, help: "Caption font size, pixels (default: 13).")
     var fontSize: Double?
     @Option(parsing: .unconditional, help: "Section header size, pixels; the title is 1.5 times it (default: 22).")
     var headerSize: Double?
-    @Option(help: "Caption alignment: start and end follow the text's direction, left and right are literal (default: start).")
+    @Option(help: "Caption alignment (default: start).")
     var captionAlign: TextAlignment?
-    @Option(help: "Base direction of captions, headers and titles: auto takes it from the first strong character; rtl also mirrors the placement of cards (the first column on the right, rows filled from the right) (default: auto).")
+    @Option(help: "Text direction; rtl also places cards from the right (default: auto).")
     var textDirection: TextDirection?
 
     func validate() throws {

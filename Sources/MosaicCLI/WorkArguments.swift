@@ -8,11 +8,11 @@ struct WorkArguments: ParsableArguments {
     var filter: ResamplingFilter = .lanczos3
     @Flag(
         name: .customLong("no-color-management"),
-        help: "Draw images with an embedded colour profile (Adobe RGB, Display P3...) as if they were sRGB, unconverted.")
+        help: "Do not convert images with a colour profile to sRGB.")
     var noColorManagement = false
     @Option(
         parsing: .unconditional,
-        help: "PNG zlib level, 0 (fastest) to 9 (smallest) (default: 6 for a sheet of at most 4 megapixels, else 1, which is several times faster).")
+        help: "PNG level, 0 (fastest) to 9 (smallest) (default: 6 up to 4 megapixels, else 1).")
     var compressionLevel: Int?
     @Option(parsing: .unconditional, help: "Decoding threads (default: the number of cores).")
     var jobs: Int?

@@ -11,7 +11,7 @@ import Dispatch
 public final class DecodeBudget: Sendable {
     /// 64 MiB: room for one 12 MP progressive JPEG's coefficients at 2/8 beside baseline
     /// decodes, but not for two such files at once, which raised a render's peak memory
-    /// (the figures: docs/PERFORMANCE.md, "Memory").
+    /// (the figures: docs/guide/benchmarks.md, "Memory").
     public static let shared = DecodeBudget(bytes: 64 << 20)
 
     public let unit: Int

@@ -70,7 +70,7 @@ import Testing
             do {
                 let command = try DiffCommand.parse(arguments)
                 do {
-                    _ = try command.regions()
+                    _ = try command.comparison.regions()
                 } catch {
                     #expect(DiffCommand.exitCode(for: error).rawValue == 64, "\(arguments): \(error)")
                 }

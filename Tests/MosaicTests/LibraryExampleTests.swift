@@ -1,14 +1,13 @@
 import Foundation
 import Mosaic
-import MosaicTestSupport
 import Testing
 
-/// The README's "Using Mosaic as a library" example, compiled and run here (on a copy of
-/// the sample photos and a file that is not an image); a test checks that the README shows
-/// exactly this code.
+/// The README's "Using mosaic as a library" example (also in docs/guide/library.md),
+/// compiled and run here on a copy of the sample photos and a file that is not an image;
+/// `DocExampleTests` checks that the documents show exactly this code.
 @Suite struct LibraryExampleTests {
     static func example(photos: String, sheetPath: String) throws -> (RenderSummary, [Bitmap]) {
-        // README-BEGIN
+        // DOC-BEGIN
         import_Mosaic()
 
         var options = SheetOptions()
@@ -35,7 +34,7 @@ import Testing
         _ = try SheetRenderer(sheet: sheet).render(into: memory)
         let page: Bitmap = memory.pages[0]
         print(page.width, page.height)
-        // README-END
+        // DOC-END
         return (result.summary, memory.pages)
     }
 
@@ -56,12 +55,7 @@ import Testing
         let written = try ImageDecoder().decode(dir + "/sheet.png").bitmap
         #expect(pages.count == 1 && pages[0].width == 1200 && written.width == 1200 && written.height == pages[0].height)
     }
-
-    @Test func theReadmeShowsThisCode() throws {
-        let example = try ReadmeExample(testFile: #filePath, module: "Mosaic")
-        #expect(example.shown == example.tested)
-    }
 }
 
-/// Stands for the README's `import Mosaic` line inside the test function.
+/// Stands for the example's `import Mosaic` line inside the test function.
 func import_Mosaic() {}

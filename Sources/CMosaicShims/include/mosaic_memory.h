@@ -14,7 +14,7 @@ extern "C" {
 /// Makes the C allocator hand every block of at least `threshold` bytes back to the system
 /// when it is freed (glibc: a fixed M_MMAP_THRESHOLD). By default glibc raises its
 /// threshold after the first large free, and each decoding thread then keeps the decoder's
-/// freed buffers in its own arena, which held several times the memory (docs/PERFORMANCE.md).
+/// freed buffers in its own arena, which held several times the memory (docs/guide/benchmarks.md).
 /// Returns 0 where it cannot be done.
 int mosaic_return_large_allocations(size_t threshold);
 /// Makes every thread allocate from one heap (glibc's M_ARENA_MAX 1); 0 when refused.

@@ -2,9 +2,9 @@ extension SheetLayout {
     /// The grid's own settings.
     static let gridSettings = [
         LayoutSetting(
-            name: "cellAspect", help: "Grid layout: the width/height ratio of every image cell (1 square, 1.5 for 3:2; default: 1).",
+            name: "cellAspect", help: "Grid: the cells' width/height, 1.5 for 3:2 (default: 1).",
             kind: .number(default: 1, range: (1.0 / 64)...64)),
-        LayoutSetting(name: "crop", help: "Grid layout: crop each image to fill its cell instead of fitting it inside.", kind: .flag),
+        LayoutSetting(name: "crop", help: "Grid: crop each image to fill its cell.", kind: .flag),
     ]
 
     /// A montage-style grid: equal cells in rows, each image fitted in its cell (or, with
@@ -16,7 +16,7 @@ extension SheetLayout {
     ///   - crop: fill each cell and crop the overhang instead of letterboxing.
     public static func grid(cellAspect: Double = 1, crop: Bool = false) -> SheetLayout {
         let layout = SheetLayout(
-            name: "grid", summary: "equal cells in rows, each image fitted in its cell, as montage does",
+            name: "grid", summary: "equal cells",
             settings: gridSettings
         ) { settings, configuration, sections, captions throws(LayoutError) in
             try GridLayout(

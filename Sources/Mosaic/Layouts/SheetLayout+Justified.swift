@@ -3,18 +3,18 @@ extension SheetLayout {
     /// rows differ in height (Flickr's justified-layout rule); `--max-aspect` clamps
     /// panoramas. Vertical boards only.
     public static let justified = SheetLayout(
-        name: "justified", summary: "rows that fill the width, every image uncropped, as photo sites show them",
+        name: "justified", summary: "rows that fill the width",
         directions: [.vertical], placesSpans: false,
         settings: [
             LayoutSetting(
-                name: "rowHeight", help: "Justified layout: the height rows aim at, pixels (default: 240).",
+                name: "rowHeight", help: "Justified: the height rows aim at, pixels (default: 240).",
                 kind: .integer(default: 240, range: 1...100_000)),
             LayoutSetting(
                 name: "maxRowHeight",
-                help: "Justified layout: no row taller than this, pixels; a lone portrait is centred instead (default: twice --row-height).",
+                help: "Justified: no row taller than this, pixels (default: twice --row-height).",
                 kind: .integer(default: nil, range: 1...100_000)),
             LayoutSetting(
-                name: "lastRow", help: "Justified layout: the last row of a section stays at --row-height from the left (left) or centred (center), or fills the width (justify) (default: left).",
+                name: "lastRow", help: "Justified: the last row of a section: left, center or justify (default: left).",
                 kind: .choice(default: "left", values: JustifiedRows.LastRow.allCases.map(\.rawValue))),
         ]
     ) { settings, configuration, sections, captions throws(LayoutError) in

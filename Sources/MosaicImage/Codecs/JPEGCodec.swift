@@ -119,7 +119,7 @@ public struct JPEGCodec: ImageCodec {
     /// as libjpeg does) still covers `minimumSize` turned to the stored axes; 8 when none
     /// does. Not the odd sizes between: their IDCTs (7x7, 6x6...) cut each block's highest
     /// frequencies on their own and leave block-edge ripples the filter does not remove
-    /// (measured: docs/PERFORMANCE.md, "JPEG decoding"), for a decode that costs nearly
+    /// (measured: docs/guide/benchmarks.md, "JPEG decoding"), for a decode that costs nearly
     /// what the full one does.
     public static func dctScale(stored: Size, orientation: Orientation, minimumSize: Size) -> Int {
         let wanted = orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize

@@ -12,7 +12,7 @@ public enum Allocator {
     /// (glibc trims above 128 KiB, and fixing the mmap threshold stops it raising that): a
     /// card's decode and resampling buffers come and go a thousand times a sheet, and each
     /// trim made the next one fault in zeroed pages again, in system time, for no lower
-    /// peak. The figures: docs/PERFORMANCE.md, "Memory". Process-wide; done once, by the
+    /// peak. The figures: docs/guide/benchmarks.md, "Memory". Process-wide; done once, by the
     /// first render.
     public static let returnLargeBlocks: Void = {
         _ = useOneHeap
@@ -34,7 +34,7 @@ public enum Allocator {
     /// Makes every thread allocate from one heap (glibc's M_ARENA_MAX = 1). By default each
     /// thread that allocates gets an arena of its own and keeps what it freed there: the
     /// decoders' large tables (libde265's for a HEIC) stayed once per worker. One heap
-    /// holds them once, and costs no time (docs/PERFORMANCE.md, "Memory"). Must come before
+    /// holds them once, and costs no time (docs/guide/benchmarks.md, "Memory"). Must come before
     /// other threads allocate:
     /// `mosaic` sets it first thing; a library user gets it with `returnLargeBlocks`.
     public static let useOneHeap: Void = {

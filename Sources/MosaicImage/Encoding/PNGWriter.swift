@@ -26,7 +26,7 @@ public final class PNGWriter {
     /// and libvips's default) up to `smallImagePixels`, where it costs little time and
     /// writes smaller files; level 1 (ISA-L's igzip) with the Paeth filter above, where
     /// deflating at 6 would take longer than drawing the sheet (igzip at 1 writes photo
-    /// sheets smaller than zlib's 1, and faster: see docs/PERFORMANCE.md and the README).
+    /// sheets smaller than zlib's 1, and faster: see docs/guide/benchmarks.md).
     /// Levels 1 to 3 use igzip, 0 and 4 to 9 zlib.
     public static func defaultCompressionLevel(width: Int, height: Int) -> Int {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)

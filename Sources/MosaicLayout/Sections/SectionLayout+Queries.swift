@@ -31,8 +31,14 @@ extension SectionLayout: BoardLayout {
         guard pageRecords.indices.contains(page) else { return .zero }
         let insets = axis.flow(configuration.contentInsets)
         var minimum = configuration.minimumContentLength
-        if let pageLength = configuration.maximumPageLength { minimum = min(minimum, pageLength) }
-        let length = max(pageRecords[page].usedEnd + insets.mainEnd, minimum)
+        var length = pageRecords[page].usedEnd + insets.mainEnd
+        if let pageLength = configuration.maximumPageLength {
+            minimum = min(minimum, pageLength)
+            // A page that holds nothing (a board of sections that show nothing) is no
+            // longer than a page, whatever the content insets.
+            if pageRecords[page].usedEnd <= insets.mainStart { length = min(length, pageLength) }
+        }
+        length = max(length, minimum)
         return axis.size(main: length, cross: configuration.extent)
     }
 
@@ -63,7 +69,8 @@ extension SectionLayout: BoardLayout {
             if let d = block.decoration, supplementaries[d].frame.intersects(rect) {
                 decorations.append(attributes(ofSupplementary: d))
             }
-            for s in block.supplementaries where supplementaries[s].frame.intersects(rect) {
+            // A header or footer of no length shares no pixel with anything: never listed.
+            for s in block.supplementaries where !supplementaries[s].frame.isEmpty && supplementaries[s].frame.intersects(rect) {
                 overlays.append(attributes(ofSupplementary: s))
             }
             for lane in block.lanes.indices {

@@ -55,11 +55,12 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         var hasContent = false
         for (index, section) in sections.enumerated() {
             let style = section.style ?? configuration.sectionStyle
-            let showsNothing = section.items.isEmpty && style.header == nil && style.footer == nil
+            // A header or footer of no length shows nothing either.
+            let showsNothing = section.items.isEmpty && (style.header?.length ?? 0) == 0 && (style.footer?.length ?? 0) == 0
             var state = try beginSection(index, style: section.style, top: top, pageHasContent: hasContent, showsNothing: showsNothing)
             try place(section.items, in: &state, measurer: measurer)
             top = close(&state)
-            hasContent = true
+            hasContent = hasContent || !showsNothing
         }
     }
 
@@ -76,7 +77,12 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             section: index, style: style, configuration: configuration, axis: axis, padding: padding,
             laneCount: cardSizing.laneCount)
         sectionFirstCard.append(cardRecords.count)
-        sectionStyles.append(style)
+        // A header or footer of no length shows nothing: it is none (no element, no insets),
+        // so that it never holds a page or a background of its own.
+        var kept = style
+        if kept.header?.length == 0 { kept.header = nil }
+        if kept.footer?.length == 0 { kept.footer = nil }
+        sectionStyles.append(kept)
         sectionLaneCounts.append(geometry.laneCount)
         // A section starts on a new page when not even its header and insets fit; one that
         // shows nothing (no card, header or footer) never opens a page.
@@ -428,8 +434,9 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
             let frame = supplementaryFrame(main: start, length: footer.length, insets: footerInsets)
             addSupplementary(.footer, frame: frame, state: &state)
             end = start + footer.length + footerInsets.mainEnd
-        } else if state.itemCount == 0, style.header == nil, state.pageHasContent, !fits(end: end) {
-            // A section that shows nothing and does not fit takes no room: it opens no page.
+        } else if state.itemCount == 0, style.header == nil, !state.pageHasContent || !fits(end: end) {
+            // A section that shows nothing takes no room where it does not fit (it opens no
+            // page) nor at the top of a page that holds nothing yet (no blank first page).
             end = state.sectionTop
         }
         finishBlock(&state, end: end)
@@ -450,13 +457,17 @@ public struct SectionLayout<Cards: CardPlacement>: Sendable {
         let page = state.page
         state.block.mainEnd = end
         pageRecords[page].usedEnd = max(pageRecords[page].usedEnd, end)
-        // A section without cards draws no background (a fragment before its first card,
-        // which is on a later page, does); nor does a fragment of no area.
-        if let decoration = sectionStyles[state.section].decoration, state.itemCount > 0 || continuesOnNextPage {
+        // The background frames whatever of the section the page shows (header, cards,
+        // footer); a block that shows nothing here draws none, nor does a fragment of no area.
+        let showsSomething = state.block.entryCount > 0 || !state.block.supplementaries.isEmpty
+        if let decoration = sectionStyles[state.section].decoration, showsSomething {
             let insets = axis.flow(configuration.contentInsets)
             var inset = axis.flow(decoration.insets)
             if state.isContinuation { inset.mainStart = 0 }
             if continuesOnNextPage { inset.mainEnd = 0 }
+            // Insets longer than what the page shows of the section (a thin header alone)
+            // would leave nothing: the background then spans the section's whole block.
+            if end - state.sectionTop - inset.main <= 0 { (inset.mainStart, inset.mainEnd) = (0, 0) }
             let mainLength = end - state.sectionTop - inset.main
             let crossLength = configuration.extent - insets.cross - inset.cross
             if mainLength > 0, crossLength > 0 {

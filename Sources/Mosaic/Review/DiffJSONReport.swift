@@ -1,0 +1,107 @@
+import Foundation
+
+/// `mosaic diff --json FILE`: the report as JSON, which a sharded run's merge reads back.
+extension DiffReport {
+    /// A pair: each name for people, and beside it (`pathBytes`, `baselineBytes`,
+    /// `currentBytes`) its exact bytes in base64 when it is not UTF-8 (`ReportedName`).
+    /// Read back too: a sharded run's parts are merged from it (`DiffMerge`).
+    struct JSONPair: Codable {
+        var path: String
+        var pathBytes: String?
+        var status: String
+        var baseline: String?
+        var baselineBytes: String?
+        var current: String?
+        var currentBytes: String?
+        /// A failed pair: why an image could not be read.
+        var error: String?
+        var differingPixels: Int?
+        var antialiasedPixels: Int?
+        /// The pixels compared (the overlap, less regions ignored) and the overlap's size.
+        var comparedPixels: Int?
+        var size: Size?
+        var fraction: Double?
+        var largestDelta: Double?
+        var bounds: JSONRect?
+        /// The differing pixels' regions, largest first (at most 100; `regionCount` counts
+        /// them all).
+        var regions: [ChangedRegion]?
+        var regionCount: Int?
+        /// SSIM mode: the pair's score.
+        var ssim: Double?
+        var baselineSize: Size?
+        var currentSize: Size?
+    }
+
+    /// A rectangle as the report's schema writes it: x, y, width, height.
+    struct JSONRect: Codable, Hashable {
+        var x, y, width, height: Int
+        init(_ rect: Rect) { (x, y, width, height) = (rect.minX, rect.minY, rect.width, rect.height) }
+        var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+    }
+
+    struct JSONReport<Pair: Encodable>: Encodable {
+        var schemaVersion = DiffReport.schemaVersion
+        var threshold: Double
+        /// "pixelmatch" or "ssim"; with ssim, the pass threshold.
+        var metric: String
+        var minSSIM: Double?
+        var includeAntialiasing: Bool
+        var passes: Bool
+        var counts: [String: Int]
+        /// The board's pages, when one was written.
+        var board: [String]?
+        /// A sharded run's part: which shard of which run (`DiffPartRecord`).
+        var shard: DiffPartRecord?
+        var pairs: [Pair]
+    }
+
+    /// The JSON report's `schemaVersion`.
+    static let schemaVersion = 2
+
+    /// A pair as the JSON writes it.
+    static func jsonPair(_ r: PairResult) -> JSONPair {
+        let (path, baseline, current) = (ReportedName(r.relativePath), r.baselinePath.map(ReportedName.init), r.currentPath.map(ReportedName.init))
+        return JSONPair(
+            path: path.display, pathBytes: path.sourceBytes, status: r.status.rawValue,
+            baseline: baseline?.display, baselineBytes: baseline?.sourceBytes, current: current?.display, currentBytes: current?.sourceBytes,
+            error: r.error?.description,
+            differingPixels: r.difference?.differingPixels, antialiasedPixels: r.difference?.antialiasedPixels,
+            comparedPixels: r.difference?.comparedPixels, size: r.difference?.size,
+            fraction: r.difference?.fraction, largestDelta: r.difference?.largestDelta, bounds: r.difference?.bounds.map(JSONRect.init),
+            regions: r.difference?.regions, regionCount: r.difference?.regionCount, ssim: r.difference?.ssim,
+            baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
+    }
+
+    /// The report as JSON (schema 2: schema 1 with each pair's `regions`, `regionCount` and,
+    /// in SSIM mode, `ssim`; the report's `metric` and `minSSIM`): thresholds, counts and
+    /// every pair, worst first.
+    ///
+    /// - Throws: `SheetError.imageMap` when the encoder fails.
+    /// `board`: the board's files, listed when given. `shard`: a sharded run's part says
+    /// which shard of which run it is, for `mosaic diff --merge`.
+    public func json(board: [String]? = nil, shard: DiffPartRecord? = nil) throws(SheetError) -> Data {
+        let results = comparison.results
+        return try json(board: board, shard: shard, pairs: reportOrder.map { Self.jsonPair(results[$0]) })
+    }
+
+    /// The report with `pairs` (in `reportOrder`) as its pairs.
+    func json<Pair: Encodable>(board: [String]?, shard: DiffPartRecord?, pairs: [Pair]) throws(SheetError) -> Data {
+        let c = comparison
+        let report = JSONReport(
+            threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,
+            includeAntialiasing: options.includeAntialiasing, passes: c.passes,
+            counts: [
+                "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),
+                "unchanged": c.count(of: .unchanged), "withinTolerance": c.count(of: .withinTolerance), "failed": c.count(of: .failed),
+            ],
+            board: board, shard: shard, pairs: pairs)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(report)
+        } catch {
+            throw .imageMap(message: "\(error)")
+        }
+    }
+}
