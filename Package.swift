@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py", "make_ssim_references.py"], swiftSettings: warnings),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),
     ],
     swiftLanguageModes: [.v6]
 )
