@@ -6,7 +6,7 @@ import Mosaic
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Print what images' headers say (format, size, orientation, profile) and videos' facts.",
+        abstract: "Print what the headers of images and videos say (format, size, orientation).",
         discussion: "Exit status: 0 when every file was probed, 1 when one was not, 64 for a usage error.")
 
     @Argument(help: "The image files and videos.")

@@ -12,21 +12,21 @@ struct VideoArguments: ParsableArguments {
         case play, none
     }
 
-    @Option(help: "Videos: a poster card each (a frame, with a play mark and the duration), or skip them.")
+    @Option(help: "Videos: a poster card each (a frame, a play mark, the duration), or skip them.")
     var videos: Videos = .poster
-    @Option(help: ArgumentHelp("A poster's frame: auto (from 10% of the clip, the first frame that is not black, blank or a fade), a time in seconds (12.5) or a share of the duration (40%).", valueName: "time"))
+    @Option(help: ArgumentHelp("A poster's frame: auto (the first not black nor blank from 10%), 12.5 (seconds) or 40%.", valueName: "time"))
     var poster = "auto"
     @Option(help: "The badge on a poster: play (a play mark and the duration) or none.")
     var videoBadge: Badge = .play
-    @Option(parsing: .unconditional, help: ArgumentHelp("Turn each video into a section of N frames, evenly spaced from 5% to 95% of its duration, each captioned with its time (a video contact sheet; 4 columns unless --columns).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Each video a section of N frames from 5% to 95% of it, captioned with their times. (default: none)", valueName: "n"))
     var frames: Int?
-    @Option(parsing: .unconditional, help: ArgumentHelp("As --frames, a frame every SECONDS instead.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("As --frames, a frame every SECONDS instead. (default: none)", valueName: "seconds"))
     var frameInterval: Double?
-    @Option(help: ArgumentHelp("The header of a video's section of frames: a template with {name} {stem} {duration} {size} {resolution} {codec} {fps}. (default: \(Catalog.defaultVideoHeader))", valueName: "template"))
+    @Option(help: ArgumentHelp("A video section's header: {name} {stem} {duration} {size} {resolution} {codec} {fps} (default: all but {stem})", valueName: "template"))
     var videoHeader: String?
-    @Flag(help: "Frames from the keyframe before each time instead of the exact frame (faster; the times shown are those asked).")
+    @Flag(help: "With --frames: the keyframe before each time, not the exact frame (faster).")
     var fastSeek = false
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a clip's headers, or one of its frames, may take before it is given up as a placeholder.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a clip's probe, or one frame, may take; past it, a placeholder.", valueName: "seconds"))
     var clipTimeout: Double = 30
 
     mutating func validate() throws {

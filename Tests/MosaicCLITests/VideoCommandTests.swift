@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--poster", "soon"], "--poster: \\"soon\\" is not auto, a time in seconds (12.5) or a share of the duration (40%)"),
+        (["--poster", "soon"], "--poster: \"soon\" is not auto, a time in seconds (12.5) or a share of the duration (40%)"),
         (["--frames", "0"], "--frames must be between 1 and 1000, got 0"),
         (["--frame-interval", "-2"], "--frame-interval must be a number of seconds above 0, got -2.0"),
         (["--frames", "4", "--frame-interval", "2"], "--frames and --frame-interval: give one"),
