@@ -32,7 +32,7 @@ let package = Package(
         // The only C code: setjmp fences around libjpeg and libpng, the calls into the other
         // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
-            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw"],
+            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw", "CAV"],
             // giflib has no pkg-config file, so its module map's link does not reach C; libwebpmux
             // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's;
             // CRaw has no pkg-config flags either (see it below).
@@ -57,6 +57,10 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        // FFmpeg's headers (video): no pkg-config and no link, since video.c loads the
+        // libraries on first use (dlopen), so a run without videos never maps them.
+        .systemLibrary(
+            name: "CAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // The one lock type, over a pthread mutex (ThreadSanitizer sees it).
         .target(name: "MosaicSync", swiftSettings: warnings),
@@ -82,16 +86,19 @@ let package = Package(
         // Test support, in no product: files in the formats mosaic reads, written through the
         // same libraries (C), and the check that a README example is the code a test runs.
         .target(
-            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS"],
-            path: "Tests/CMosaicFixtures", linkerSettings: [.linkedLibrary("gif")]),
+            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS", "CAV"],
+            // The video fixtures link FFmpeg's encoders and muxers (the library loads
+            // FFmpeg on first use instead).
+            path: "Tests/CMosaicFixtures",
+            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         .target(name: "MosaicTestSupport", path: "Tests/MosaicTestSupport", swiftSettings: warnings),
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout", "MosaicTestSupport"], swiftSettings: warnings),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims", "CMosaicFixtures"], exclude: ["Fixtures"], swiftSettings: warnings),
         .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
-        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py", "make_ssim_references.py", "make_flip_references.py"], swiftSettings: warnings),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__"], swiftSettings: warnings),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),
     ],
     swiftLanguageModes: [.v6]
 )

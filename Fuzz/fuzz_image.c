@@ -1,13 +1,16 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF, TIFF or camera RAW (chosen at
-// build time with -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF, _TIFF or _RAW); for PNG also a
-// diff's pair read together, checked against each file decoded alone; for RAW the
-// directory walk (recognition, previews, the raw data's extent) from a prefix and whole,
-// and LibRaw's half-size development of small images.
+// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF, TIFF, camera RAW or video (chosen
+// at build time with -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF, _TIFF, _RAW or _VIDEO); for
+// PNG also a diff's pair read together, checked against each file decoded alone; for RAW
+// the directory walk (recognition, previews, the raw data's extent) from a prefix and
+// whole, and LibRaw's half-size development of small images; a video is written to a
+// file, probed, and decoded at its start and as a poster.
 // Build and run: see Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "CMosaicShims.h"
 
@@ -158,6 +161,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         decode_at(data, size, &info, 8);
         decode_at(data, size, &info, 1 + (int)(size % 7));
     }
+#elif defined(MOSAIC_FUZZ_VIDEO)
+    // A video is read by path: the input as a file, probed, then a frame at its start and
+    // a poster (the chosen frame) decoded small, each under a 2-second clip limit.
+    (void)prefix;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/mosaic-fuzz-video-%d", (int)getpid());
+    FILE *file = fopen(path, "wb");
+    if (!file) return 0;
+    fwrite(data, 1, size, file);
+    fclose(file);
+    mosaic_video_info video;
+    mosaic_result r = mosaic_video_probe(path, 2, &video);
+    if (r.status == MOSAIC_OK && video.display_width > 0 && video.display_height > 0) {
+        uint8_t *out = malloc(64 * 48 * 4);
+        mosaic_video_request request = {.time = 0, .exact = 1, .timeout = 2, .maximum_pixels = 4096 * 4096};
+        double time;
+        mosaic_video_failure failure;
+        if (out) {
+            (void)mosaic_video_decode_frame(path, &request, out, 64 * 4, 64, 48, &time, &failure);
+            request.time = -1;
+            (void)mosaic_video_decode_frame(path, &request, out, 64 * 4, 64, 48, &time, &failure);
+        }
+        free(out);
+    }
+    unlink(path);
+    r.status = MOSAIC_ERROR;  // no ICC profile to read
 #elif defined(MOSAIC_FUZZ_PNG)
     (void)mosaic_png_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_png_probe(data, size, 1, &info);

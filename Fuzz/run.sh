@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the C shim (probe, decode, EXIF) with libFuzzer and AddressSanitizer.
-#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif|tiff|raw), seconds
+#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif|tiff|raw|video), seconds
 # Needs the Swift toolchain's clang (it ships libFuzzer). With the libraries built by
 # Fuzz/build-libs.sh (instrumented, so libFuzzer explores their branches too) it links
 # those; otherwise the system's -dev packages (then only the shim is instrumented).
@@ -19,6 +19,7 @@ define=""
 [ "$format" = heif ] && define="-DMOSAIC_FUZZ_HEIF"
 [ "$format" = tiff ] && define="-DMOSAIC_FUZZ_TIFF"
 [ "$format" = raw ] && define="-DMOSAIC_FUZZ_RAW"
+[ "$format" = video ] && define="-DMOSAIC_FUZZ_VIDEO"
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
     includes="-I $libs/include"
@@ -41,6 +42,8 @@ case "$format" in
     heif) cp Fuzz/seeds-heif/* "$seeds"/ ;;
     tiff) cp Fuzz/seeds-tiff/* "$seeds"/ ;;
     raw) cp Tests/MosaicImageTests/Fixtures/Raw/*.{cr2,cr3,crw,dng,raf,nef,rw2,mrw,kdc} "$seeds"/ ;;
+    # Tiny clips made with ffmpeg (Fuzz/seeds-video/README.md).
+    video) cp Fuzz/seeds-video/*.mp4 Fuzz/seeds-video/*.avi Fuzz/seeds-video/*.mov "$seeds"/ ;;
 esac
 LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
 "$out/fuzz-$format" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
-# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, xxHash (header only), libjpeg-turbo, libwebp, giflib, libheif, libtiff, LibRaw, Little CMS, libexif, FreeType,
+# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, xxHash (header only), libjpeg-turbo, libwebp, giflib, libheif, libtiff, LibRaw, Little CMS, libexif, FFmpeg's libavformat, libavcodec, libswscale and libavutil (headers; loaded at run time), FreeType,
 # fontconfig), pkg-config, the fixed fonts that the text tests use, and Chromium, in which
 # the tests open the HTML reports (headless). With --packaging, also what
 # scripts/package-deb.sh and scripts/test-deb.sh use: dpkg-dev, lintian, mmdebstrap.
@@ -20,6 +20,10 @@ packages=(
     libjpeg62-turbo-dev
     libexif-dev
     libxxhash-dev
+    libavformat-dev
+    libavcodec-dev
+    libswscale-dev
+    libavutil-dev
     libfreetype-dev
     libfontconfig1-dev
     libharfbuzz-dev

@@ -38,6 +38,8 @@ struct InputArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Date groups' headers, strftime-like: '%A %-d %B' (default: 2024-03-14, March 2024, 2024).", valueName: "pattern"))
     var dateFormat: String?
 
+    @OptionGroup(title: "Videos") var video: VideoArguments
+
     /// The files --files-from lists, packed (a list may hold a million).
     var listed = ListedFiles()
 
@@ -65,6 +67,7 @@ struct InputArguments: ParsableArguments {
 
     func apply(to o: inout SheetOptions) {
         o.strict = strict
+        video.apply(to: &o)
     }
 
     /// The --files-from list, when it is a file: read, so never written.
@@ -106,13 +109,14 @@ struct InputArguments: ParsableArguments {
     /// The catalog: one folder, one manifest, or a list of files, probed on `jobs`
     /// threads. A folder's own earlier sheets (`output`, or its pages `NAME-N.png`) are
     /// left out, so that `mosaic render . -o sheet.png` can run again.
-    func catalog(decoder: ImageDecoder, output: String? = nil, jobs: Int) throws -> Catalog {
+    func catalog(decoder: ImageDecoder, output: String? = nil, jobs: Int, columns: Int? = nil) throws -> Catalog {
         var decoder = decoder
         decoder.readsCaptureDate = sort == .date || groupBy?.isByDate == true
         decoder.readsCamera = groupBy == .camera
+        decoder.video = video.decoding
         let catalog = try readCatalog(decoder: decoder, output: output, jobs: jobs)
-        guard let groupBy else { return catalog }
-        return catalog.grouped(by: groupBy, format: try dateFormat.map { try DateFormat($0) }, order: sort, reverse: reverse)
+        guard let groupBy else { return video.arrange(catalog, columns: columns) }
+        return video.arrange(catalog.grouped(by: groupBy, format: try dateFormat.map { try DateFormat($0) }, order: sort, reverse: reverse), columns: columns)
     }
 
     /// A manifest by its name (a .json or .csv that is not a folder).

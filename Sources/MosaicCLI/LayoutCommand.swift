@@ -19,7 +19,7 @@ struct LayoutCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let options = SheetArguments.options(input: input, layout: layout, text: text)
-            let catalog = try input.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output, jobs: options.jobs)
+            let catalog = try input.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output, jobs: options.jobs, columns: layout.columns)
             for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
             // As render does: with --strict, an input whose headers cannot be read fails.
             let problems = catalog.strictProblems

@@ -6,10 +6,10 @@ import Mosaic
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Print what images' headers say: format, size, orientation, profile.",
+        abstract: "Print what the headers of images and videos say (format, size, orientation).",
         discussion: "Exit status: 0 when every file was probed, 1 when one was not, 64 for a usage error.")
 
-    @Argument(help: "The image files.")
+    @Argument(help: "The image files and videos.")
     var files: [String]
 
     @Flag(help: "One JSON array instead of a line per file.")
@@ -36,8 +36,18 @@ struct ProbeCommand: ParsableCommand {
         var decodeMemory: Int?
         /// When the picture was taken (EXIF), ISO 8601 with the offset when the file gives one.
         var captured: String?
-        /// The camera's make and model (EXIF).
+        /// The camera's make and model (EXIF; a video's container).
         var camera: String?
+        /// A video's facts: seconds, frames a second, codec, container, stored frame size,
+        /// pixel format, bits a second.
+        var duration: Double?
+        var frameRate: Double?
+        var codec: String?
+        var container: String?
+        var codedWidth: Int?
+        var codedHeight: Int?
+        var pixelFormat: String?
+        var bitRate: Int?
         var error: String?
 
         init(
@@ -54,6 +64,26 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors(probeFiles)
+    }
+
+    /// A video's line: "clip.mov: video h264 1920x1080, displayed 1080x1920 (rotated 90°),
+    /// 0:12 (12.03 s), 29.97 fps, yuv420p, in mov,mp4..., taken ..., camera".
+    static func videoLine(_ path: String, _ info: ImageInfo, _ video: VideoInfo) -> String {
+        var line = "\(FileNames.display(path)): video \(video.codec) \(info.width)x\(info.height)"
+        if video.codedWidth != info.width || video.codedHeight != info.height { line += " (stored \(video.codedWidth)x\(video.codedHeight))" }
+        if info.orientation != .up { line += ", displayed \(info.orientedWidth)x\(info.orientedHeight) (orientation \(info.orientation))" }
+        if let duration = video.duration {
+            line += ", \(VideoInfo.timestamp(duration)) (" + String(format: "%.2f", duration) + " s)"
+        } else {
+            line += ", duration unknown"
+        }
+        line += ", \(video.frameRateText) fps"
+        if !video.pixelFormat.isEmpty { line += ", \(video.pixelFormat)" }
+        if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
+        line += ", in \(video.container)"
+        if let captured = info.captured { line += ", taken \(captured)" }
+        if let camera = info.camera { line += ", \(camera)" }
+        return line
     }
 
     func probeFiles() throws {
@@ -79,8 +109,15 @@ struct ProbeCommand: ParsableCommand {
                 orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
                 bitDepth: info.bitDepth, colorModel: info.colorModel.name, colorProfile: profile?.description, decodeMemory: info.decodeMemory)
             (entry.captured, entry.camera) = (info.captured?.description, info.camera)
+            if let video = info.video {
+                (entry.duration, entry.frameRate, entry.codec, entry.container) = (video.duration, video.frameRate, video.codec, video.container)
+                (entry.codedWidth, entry.codedHeight, entry.pixelFormat, entry.bitRate) = (video.codedWidth, video.codedHeight, video.pixelFormat, video.bitRate)
+                (entry.progressive, entry.hasAlpha) = (nil, nil)
+            }
             entries.append(entry)
-            if !json {
+            if !json, let video = info.video {
+                try Terminal.print(Self.videoLine(path, info, video))
+            } else if !json {
                 var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                 if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
                 if info.hasAlpha { line += ", alpha" }

@@ -145,6 +145,6 @@ extension RenderCommand {
     func folderCatalog(_ folder: String, decoder: ImageDecoder, destination: String, jobs: Int) throws -> Catalog {
         var one = input
         one.inputs = [folder]
-        return try one.catalog(decoder: decoder, output: destination, jobs: jobs)
+        return try one.catalog(decoder: decoder, output: destination, jobs: jobs, columns: layout.columns)
     }
 }

@@ -139,7 +139,7 @@ struct RenderCommand: ParsableCommand {
     /// catalog read is not kept: the sheet keeps its own, out of memory.
     func makeSheet(_ options: SheetOptions, job: RenderJob) throws -> (ContactSheet, Set<CardProblem>) {
         let decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
-        let catalog = try input.catalog(decoder: decoder, output: job.request.resolvedDestination, jobs: options.jobs)
+        let catalog = try input.catalog(decoder: decoder, output: job.request.resolvedDestination, jobs: options.jobs, columns: layout.columns)
         return try layOut(catalog, options: options, typesetter: try SheetArguments.typesetter())
     }
 

@@ -141,7 +141,7 @@ import Testing
         let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/sheet.png", "--width", "800", "--columns", "3", "--json", "-", "--no-progress", "--background", "#ff00ff", "--shadow", "none"] + Self.fixed)
         #expect(result.status == 0)
         let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
-        #expect(map["schemaVersion"] as? Int == 1)
+        #expect(map["schemaVersion"] as? Int == 2)
         let pages = map["pages"] as! [[String: Any]]
         #expect(pages.count == 1 && pages[0]["width"] as? Int == 800)
         let sheet = try Self.decode(dir + "/sheet.png")
@@ -181,9 +181,9 @@ import Testing
         let cards = (map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }
         #expect(cards.compactMap { $0["source"] as? String } == [coins, coins, CLI.repository.path + "/README.md"])
         // Named explicitly, a file that is not an image is a placeholder, not skipped.
-        #expect((cards[2]["failure"] as? String) == CLI.repository.path + "/README.md: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF file")
+        #expect((cards[2]["failure"] as? String) == CLI.repository.path + "/README.md: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file")
         let problem = try #require(cards[2]["problem"] as? [String: String])
-        #expect(problem == ["code": "unsupportedFormat", "reason": "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF file"])
+        #expect(problem == ["code": "unsupportedFormat", "reason": "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file"])
     }
 
     /// A failing file whose name holds colons is named whole: in the warning, the closing

@@ -22,6 +22,7 @@
 #include "mosaic_tiff.h"
 #include "mosaic_raw.h"
 #include "mosaic_gif.h"
+#include "mosaic_video.h"
 #include "mosaic_png.h"
 #include "mosaic_exif.h"
 #include "mosaic_tempfiles.h"

@@ -95,6 +95,9 @@ extension CardCache {
                 } else if card.entry.summarizedFailures != nil {
                     return nil
                 } else {
+                    // A file its codec reads by path (a video, perhaps of gigabytes) is not
+                    // digested: such a sheet is always drawn.
+                    if let info = card.entry.info, sheet.options.codecs.codec(of: info.format)?.readsFromPath ?? true { return nil }
                     guard let content = contentDigest(of: card.entry.path) else { return nil }
                     stream.add(content.digest)
                 }

@@ -195,6 +195,12 @@ public struct Catalog: Sendable {
                     results.set(i, .skipped(relative))
                     return
                 }
+                // A clip without video (a voice memo in an MP4) found in a folder: left out
+                // and named; named by the user, a placeholder in its place.
+                if case .video(_, .noVideoStream) = error, !keepingOthers {
+                    results.set(i, .unreadable(CardProblem(path: path, error: error)))
+                    return
+                }
                 // Skipped: a file that is not an image and does not claim to be one by its
                 // name. A "photo.jpg" of zero bytes or garbage is a failure to report.
                 if case .unsupportedFormat(_, let signature) = error, !keepingOthers, !decoder.codecs.claims(name: relative) {
@@ -325,6 +331,20 @@ public struct Catalog: Sendable {
             sections[i].entries.removeAll(where: isSheet)
         }
         sections.removeAll { $0.entries.isEmpty }
+    }
+
+    // MARK: Videos
+
+    /// The same catalog without its videos (`--videos skip`): each counted in
+    /// `skippedFiles`; sections left empty are dropped.
+    public func leavingOutVideos() -> Catalog {
+        var kept = self
+        for i in kept.sections.indices {
+            for entry in kept.sections[i].entries where entry.info?.video != nil { kept.skippedFiles.append(entry.relativePath) }
+            kept.sections[i].entries.removeAll { $0.info?.video != nil }
+        }
+        kept.sections.removeAll { $0.entries.isEmpty }
+        return kept
     }
 
     // MARK: File lists

@@ -29,6 +29,8 @@ struct DecodedCard: Sendable {
     /// The inputs a failure-summary card stands for (`CatalogEntry.summarizedFailures`).
     var summarized: [CardProblem] = []
     var warning: DecodingWarning?
+    /// A video poster's play mark and duration, rasterized once (white on a dark pill).
+    var badge: CoverageMask?
 }
 
 /// Decodes and sizes one card's image and sets its caption: the work of a decoding worker.
@@ -48,6 +50,7 @@ struct CardDecoding: Sendable {
         self.cache = cache
         var decoder = ImageDecoder(limits: sheet.options.limits, strict: sheet.options.strict, codecs: sheet.options.codecs)
         decoder.manageColor = sheet.options.colorManagement
+        decoder.video = sheet.options.video
         self.decoder = decoder
         self.budget = budget
     }
@@ -78,7 +81,24 @@ struct CardDecoding: Sendable {
         } catch {
             result.failure = CardProblem(path: card.entry.path, error: error)
         }
+        if result.failure == nil, sheet.options.videoBadge, let video = card.entry.info?.video, video.frameTime == nil {
+            result.badge = badge(video, imageWidth: frame.width)
+        }
         return result
+    }
+
+    /// A poster's badge: "▶ 1:23" (the play mark alone when the duration is unknown), set
+    /// in the caption's font, bold, a little smaller; nil on an image too narrow for it.
+    func badge(_ video: VideoInfo, imageWidth: Int) -> CoverageMask? {
+        let style = sheet.options.style
+        let size = max(9, style.captionSize * 0.85)
+        guard imageWidth >= Int(size * 5) else { return nil }
+        let text = "▶" + (video.duration.map { " " + VideoInfo.timestamp($0) } ?? "")
+        let textStyle = TextStyle(font: style.font, bold: true, size: size, maximumLines: 1)
+        guard let layout = try? sheet.typesetter.layout(text, style: textStyle, width: imageWidth - 24) else { return nil }
+        let width = layout.lines.map(\.width).max() ?? 0
+        guard width > 0 else { return nil }
+        return CardPainter(sheet: sheet).mask(layout, width: width)
     }
 
     /// The image decoded (shrunk on load, within the budget) and resampled to its frame:

@@ -59,6 +59,7 @@ struct CardPainter {
                 x: max(imageFrame.minX, decoded.imageOrigin.x), y: max(imageFrame.minY, decoded.imageOrigin.y),
                 width: min(imageFrame.width, image.width), height: min(imageFrame.height, image.height))
             canvas.draw(image, at: decoded.imageOrigin, clipRect: clip, radius: imageRadius)
+            if let badge = decoded.badge { drawBadge(badge, in: clip, on: &canvas) }
         } else {
             let entry = element.itemPath.map { sheet.card($0).entry }
             // The card that stands for a section's failures past its first 100 says how many.
@@ -77,6 +78,18 @@ struct CardPainter {
                 canvas.draw(description, at: origin, color: style.captionColor.premultiplied)
             }
         }
+    }
+
+    /// A video poster's badge (`DecodedCard.badge`) in the bottom-left corner of its image:
+    /// white on a translucent dark pill, legible on any frame.
+    func drawBadge(_ badge: CoverageMask, in image: Rect, on canvas: inout Canvas) {
+        let (padX, padY, margin) = (max(4, badge.height / 3), max(2, badge.height / 6), max(4, badge.height / 3))
+        let pill = Rect(
+            x: image.minX + margin, y: image.maxY - margin - badge.height - 2 * padY, width: badge.width + 2 * padX,
+            height: badge.height + 2 * padY)
+        guard pill.minY >= image.minY, pill.maxX <= image.maxX else { return }
+        canvas.fillRoundedRect(pill, radius: pill.height / 2, color: RGBA(straightRed: 0, green: 0, blue: 0, alpha: 150))
+        canvas.draw(badge, at: Point(x: pill.minX + padX, y: pill.minY + padY), color: .white)
     }
 
     /// `layout` drawn into a coverage mask `width` pixels wide and as tall as the text.

@@ -39,6 +39,8 @@ extension ContactSheet {
         /// The card that stands for a section's inputs that could not be read past its
         /// first 100: each of them, in order (they have no card of their own).
         public var unplaced: [MapFailure]?
+        /// Cards of a video's frames (`--frames`): the frame's time in its clip, seconds.
+        public var time: Double?
     }
 
     /// An input that could not be read and has no card of its own (see `MapElement.unplaced`).
@@ -82,9 +84,12 @@ extension ContactSheet {
         public var height: Int
     }
 
+    /// The image map's schema version: 2 since cards of video frames carry their `time`.
+    public static let imageMapSchemaVersion = 2
+
     /// The layout as written by `--json` and `mosaic layout`.
     public struct ImageMap: Codable, Sendable {
-        /// 1.
+        /// 2 (2: a video frame's `time`).
         public var schemaVersion: Int
         /// "mosaic".
         public var generator: String
@@ -112,7 +117,7 @@ extension ContactSheet {
             }
         }
         return ImageMap(
-            schemaVersion: 1, generator: "mosaic", pages: pages, elements: elements,
+            schemaVersion: Self.imageMapSchemaVersion, generator: "mosaic", pages: pages, elements: elements,
             skipped: catalog.skippedFiles.isEmpty ? nil : catalog.skippedFiles.map { ReportedName($0).display })
     }
 
@@ -143,6 +148,7 @@ extension ContactSheet {
             }
             mapped.title = card.caption?.title
             mapped.description = card.caption.flatMap { $0.description.isEmpty ? nil : $0.description }
+            mapped.time = card.entry.info?.video?.frameTime
         case .header:
             mapped.text = headers[element.section]
             mapped.continued = element.continued
@@ -195,7 +201,8 @@ extension ContactSheet {
             try stream.write(size.width)
             try stream.write("}")
         }
-        try stream.write("\n],\"schemaVersion\":1")
+        try stream.write("\n],\"schemaVersion\":")
+        try stream.write(Self.imageMapSchemaVersion)
         // Every file of the inputs that is not an image, as the summary counts them.
         if !catalog.skippedFiles.isEmpty {
             try stream.write(",\n\"skipped\":[")
@@ -259,6 +266,11 @@ extension ContactSheet {
         if let text = e.text {
             try stream.write(",\"text\":")
             try stream.write(string: text)
+        }
+        if let time = e.time {
+            // Milliseconds are enough for any frame rate's times, and print the same everywhere.
+            try stream.write(",\"time\":")
+            try stream.write(data: Data(String((time * 1000).rounded() / 1000).utf8))
         }
         if let title = e.title {
             try stream.write(",\"title\":")

@@ -11,13 +11,17 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     case title
     /// A template with {name} {stem} {ext} {width} {height} {index} {section} {title}
     /// {description} {size} (the file's, "3.2 MB") {date} (EXIF DateTimeOriginal, else the
-    /// file's time) {camera} (EXIF make and model); a line break ("\n") separates the title from the description.
+    /// file's time) {camera} (EXIF make and model); for videos {duration} ("1:02:03"), {codec},
+    /// {fps}, {resolution} ("1920x1080", as displayed) and {timestamp} (a frame's place in its
+    /// clip); a line break ("\n") separates the title from the description.
     case template(String)
 
     /// The modes by name.
     public static let modeNames = ["none", "name", "stem", "title"]
     /// The placeholders a template may use.
-    public static let placeholders = ["name", "stem", "ext", "width", "height", "index", "section", "title", "description", "size", "date", "camera"]
+    public static let placeholders = [
+        "name", "stem", "ext", "width", "height", "index", "section", "title", "description", "size", "date", "camera", "duration", "codec", "fps", "resolution", "timestamp",
+    ]
 
     /// Parses `--caption`: `none`, `name`, `stem`, `title`, or a template (a typed `\n`
     /// becomes a line break).
@@ -43,7 +47,7 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The names between braces in `template`, in order.
-    static func placeholdersUsed(in template: String) -> [String] {
+    public static func placeholdersUsed(in template: String) -> [String] {
         var names: [String] = []
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
@@ -129,6 +133,8 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
                     return entry.info?.captured.map(Self.displayDate.string(from:))
                 case "camera" where entry.info?.camera != nil:
                     return entry.info?.camera
+                case "duration", "codec", "fps", "resolution", "timestamp":
+                    return Self.videoValue(placeholder, entry)
                 case "date", "camera":
                     let read = camera ?? ImageDecoder().cameraText(entry.path)
                     camera = read
@@ -139,6 +145,20 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
             let title = Self.substitute(parts[0], value), description = parts.count > 1 ? Self.substitute(parts[1], value) : ""
             let caption = Caption(title: title, description: description)
             return caption.isEmpty ? nil : caption
+        }
+    }
+
+    /// A video placeholder's value for `entry`: "" for a still image (and an unknown
+    /// duration or a poster's timestamp), but `{resolution}`, which every image has.
+    static func videoValue(_ placeholder: Substring, _ entry: CatalogEntry) -> String {
+        let video = entry.info?.video
+        switch placeholder {
+        case "duration": return video?.duration.map(VideoInfo.timestamp) ?? ""
+        case "codec": return video?.codec ?? ""
+        case "fps": return video.map(\.frameRateText) ?? ""
+        case "resolution": return entry.orientedSize.map { "\($0.width)x\($0.height)" } ?? ""
+        case "timestamp": return video?.frameTime.map(VideoInfo.timestamp) ?? ""
+        default: return ""
         }
     }
 

@@ -60,6 +60,12 @@ public struct SheetOptions: Hashable, Sendable {
     /// Convert images with an embedded ICC profile (Adobe RGB, Display P3...) to sRGB, the
     /// sheet's colour space; off: their numbers are drawn as if they were sRGB.
     public var colorManagement = true
+    /// How videos' frames are chosen and decoded: the poster's time (default: from 10% on,
+    /// the first frame that is not black, blank or a fade), exact frames, each clip's time
+    /// limit (30 s).
+    public var video = VideoDecoding()
+    /// A play mark and the duration in the corner of a video's poster card (default on).
+    public var videoBadge = true
     /// Input and output pixel limits, checked from headers before decoding.
     public var limits = ImageLimits()
     /// The codecs the renderer decodes with: the same registry the catalog probed with
@@ -75,6 +81,9 @@ extension SheetOptions {
     func validate() throws(SheetError) {
         guard (1...100_000).contains(width) else { throw .option(name: "width", message: "\(width) is not between 1 and 100000") }
         if let columns, columns < 1 { throw .option(name: "columns", message: "\(columns) must be at least 1") }
+        if !(video.clipTimeout.isFinite && video.clipTimeout > 0) {
+            throw .option(name: "clipTimeout", message: "\(video.clipTimeout) must be a number of seconds above 0")
+        }
         if let maxAspect, !(maxAspect.isFinite && maxAspect >= 1) {
             throw .option(name: "maxAspect", message: "\(maxAspect) must be a number of at least 1")
         }

@@ -22,6 +22,7 @@ public struct CodecRegistry: Sendable {
         HEIFCodec.heic,
         HEIFCodec.avif,
         TIFFCodec(),
+        VideoCodec(),
     ])
 
     /// The codec whose signature starts `signature`, or nil.

@@ -14,6 +14,8 @@ public struct DecodeRequest: Sendable {
     public var limits: ImageLimits = ImageLimits()
     /// Convert pixels with an embedded ICC profile to sRGB (`ColorTransforms`).
     public var manageColor = true
+    /// How a video's frame is chosen and decoded (poster time, exact frames, time limit).
+    public var video = VideoDecoding()
 
     public init(
         path: String, minimumSize: Size? = nil, premultiplyAlpha: Bool = true, strict: Bool = false, limits: ImageLimits = ImageLimits()

@@ -67,6 +67,19 @@ public protocol ImageCodec: Sendable {
     /// its libraries' versions. A card cache keys entries by it; nil (the default): the
     /// codec's decodes are never cached.
     var cacheVersion: String? { get }
+
+    /// True when the format's library reads the file itself, by path (a video, whose index
+    /// may lie at its end of gigabytes): `probe(file:request:)` and
+    /// `decode(file:info:request:)` are called instead of the calls on bytes.
+    var readsFromPath: Bool { get }
+
+    /// Reads the headers of the file at `path` (when `readsFromPath`), with `request`'s
+    /// limits and video settings.
+    func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo
+
+    /// Decodes the file at `path` (when `readsFromPath`) as `decode` decodes bytes: as
+    /// stored, covering `request.minimumSize`.
+    func decode(file path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
 }
 
 extension ImageCodec {
@@ -77,5 +90,14 @@ extension ImageCodec {
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
+    public var readsFromPath: Bool { false }
+    public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {
+        let (bytes, _) = try FileBytes.read(path)
+        guard let info = try probe(bytes, isWholeFile: true, path: path) else { throw .unreadable(path: path, reason: "the headers are incomplete") }
+        return info
+    }
+    public func decode(file path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
+        try decode(FileBytes.read(path).bytes, info: info, request: request)
+    }
 }
 

@@ -20,6 +20,8 @@ public struct ImageDecoder: Sendable {
     public var readsCaptureDate = false
     /// Probes also read the camera's make and model (`ImageInfo.camera`), likewise.
     public var readsCamera = false
+    /// How videos' frames are chosen and decoded (poster time, exact frames, time limit).
+    public var video = VideoDecoding()
 
     public init(limits: ImageLimits = ImageLimits(), strict: Bool = false, codecs: CodecRegistry = .standard) {
         self.limits = limits
@@ -39,6 +41,12 @@ public struct ImageDecoder: Sendable {
         var prefix = Self.probePrefix
         while true {
             let (bytes, isWhole) = try FileBytes.read(path, limit: prefix)
+            // A format whose library reads the file by path (a video): its own probe.
+            if let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), codec.readsFromPath {
+                var request = DecodeRequest(path: path, limits: limits)
+                request.video = video
+                return try codec.probe(file: path, request: request)
+            }
             if let info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) { return info }
             prefix *= 4
         }
@@ -70,8 +78,10 @@ public struct ImageDecoder: Sendable {
     }
 
     /// The colour the file at `path` declares (reads the whole file: a TIFF's profile tag
-    /// may follow its pixels); nil for sRGB.
+    /// may follow its pixels); nil for sRGB and for a video.
     public func colorProfile(_ path: String) throws(ImageDecodingError) -> ColorProfile? {
+        // A video's colour is converted while decoding (its stream's matrix and range).
+        if try codecReadingFromPath(path) != nil { return nil }
         let (bytes, _) = try FileBytes.read(path)
         guard let (_, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else { return nil }
         return codec.colorProfile(bytes)
@@ -103,6 +113,10 @@ public struct ImageDecoder: Sendable {
     /// Decodes the file at `path`, upright: at full size, or (shrink-on-load, where the
     /// format can) smaller but still covering `minimumSize` in upright pixels.
     public func decode(_ path: String, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
+        if let codec = try codecReadingFromPath(path) {
+            let info = try probe(path)
+            return try decode(file: path, info: info, codec: codec, minimumSize: minimumSize)
+        }
         let (bytes, _) = try FileBytes.read(path)
         return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
     }
@@ -117,7 +131,12 @@ public struct ImageDecoder: Sendable {
     /// read (`info`, as the catalog keeps it): the decode does not read them again (unless
     /// the file no longer starts as a file of `info`'s format, when it is probed anew).
     public func decode(_ path: String, probed info: ImageInfo, minimumSize: Size? = nil) throws(ImageDecodingError) -> DecodedImage {
-        try decode(bytes: try FileBytes.read(path).bytes, path: path, probed: info, minimumSize: minimumSize)
+        // A format read by path (a video): no byte of the file is read here (an image's
+        // decode reads no signature first either).
+        if let codec = codecs.codec(of: info.format), codec.readsFromPath {
+            return try decode(file: path, info: info, codec: codec, minimumSize: minimumSize)
+        }
+        return try decode(bytes: try FileBytes.read(path).bytes, path: path, probed: info, minimumSize: minimumSize)
     }
 
     /// Decodes a whole file held in memory whose headers a probe already read (`info`), as
@@ -128,6 +147,21 @@ public struct ImageDecoder: Sendable {
             return try decode(bytes: bytes, path: path, minimumSize: minimumSize)
         }
         return try decode(bytes: bytes, path: path, info: info, codec: codec, minimumSize: minimumSize)
+    }
+
+    /// The codec of the file at `path` when it reads files by path (a video), from the
+    /// file's first bytes; nil for every other format.
+    func codecReadingFromPath(_ path: String) throws(ImageDecodingError) -> (any ImageCodec)? {
+        let (signature, _) = try FileBytes.read(path, limit: CodecRegistry.signatureLength)
+        guard let codec = codecs.codec(for: signature), codec.readsFromPath else { return nil }
+        return codec
+    }
+
+    /// Decodes the file at `path` through a codec that reads it by path, upright.
+    func decode(file path: String, info: ImageInfo, codec: any ImageCodec, minimumSize: Size?) throws(ImageDecodingError) -> DecodedImage {
+        var request = try request(info, path: path, minimumSize: minimumSize)
+        request.video = video
+        return Self.upright(try codec.decode(file: path, info: info, request: request), info.orientation)
     }
 
     /// Decodes a whole file held in memory; `path` names it in errors.

@@ -31,6 +31,10 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// RAW's JPEGs), as stored, largest first; nil when there are none.
     public var previews: [Size]? = nil
 
+    /// A video's facts (duration, codec, frame rate...) and the frame a card shows; nil
+    /// for a still image.
+    public var video: VideoInfo? = nil
+
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Orientation, hasAlpha: Bool, interlacing: Interlacing? = nil,
         bitDepth: Int, colorModel: ColorModel, software: String? = nil, decodeMemory: Int = 0

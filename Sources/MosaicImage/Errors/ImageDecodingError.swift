@@ -34,6 +34,10 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// huge canvas.
     case tooMuchMemory(path: String, bytes: Int, limit: Int)
 
+    /// A video (`VideoCodec`) could not be read: the kind of problem, with FFmpeg's message
+    /// where it gave one.
+    case video(path: String, problem: VideoProblem)
+
     /// An error read back from a report (a sharded `mosaic diff`'s part): its message as
     /// the run that met it wrote it, whole ("path: reason").
     case reported(path: String, message: String)
@@ -42,7 +46,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         switch self {
         case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _), .undrawable(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
-            .tooMuchMemory(let path, _, _), .reported(let path, _):
+            .tooMuchMemory(let path, _, _), .reported(let path, _), .video(let path, _):
             return path
         }
     }
@@ -61,6 +65,7 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .outOfMemory: return "outOfMemory"
         case .tooMuchMemory: return "tooMuchMemory"
         case .reported: return "reported"
+        case .video: return "video"
         }
     }
 
@@ -93,6 +98,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
         case .tooMuchMemory(_, let bytes, let limit):
             return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
+        case .video(_, let problem):
+            return problem.description
         case .reported(let path, let message):
             let prefix = FileNames.display(path) + ": "
             return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message

@@ -96,6 +96,39 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
 /// CMYK formula into sRGB, except that the cyan ink is only half as strong.
 uint8_t *mosaic_color_cmyk_fixture_profile(size_t *size);
 
+// MARK: Video (video_fixture.c)
+
+/// A clip to write through libavcodec's encoders: each frame shows its index (eight bars
+/// across the top half, bar k white when bit k is set) and a white top-left mark.
+typedef struct {
+    const char *path;
+    /// libavformat's muxer name: "mp4", "mov", "matroska", "avi".
+    const char *container;
+    /// "mpeg4" (MPEG-4 part 2) or "mjpeg".
+    const char *codec;
+    int width, height;
+    int frames;
+    int fps;
+    /// Frames at the start that are all black.
+    int black_frames;
+    /// Clockwise degrees to turn the frames upright, written as a display matrix.
+    int rotation;
+    /// The sample aspect ratio (0: square).
+    int sar_num, sar_den;
+    /// The keyframe interval (0: 12).
+    int gop;
+    /// The container's creation_time, QuickTime's creation date, make and model, or NULL.
+    const char *creation_time;
+    const char *apple_creation;
+    const char *make;
+    const char *model;
+    /// An audio stream only (1 s of a tone, PCM).
+    int audio_only;
+} mosaic_video_fixture;
+
+/// Writes the clip `f` describes; 0, or -1 with `message` saying why.
+int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, size_t size);
+
 #ifdef __cplusplus
 }
 #endif
