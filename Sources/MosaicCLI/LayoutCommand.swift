@@ -26,7 +26,7 @@ struct LayoutCommand: ParsableCommand {
             if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
             let typesetter = try SheetArguments.typesetter()
             let contactSheet = try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter)
-            warnOfLargePages(contactSheet, files: PNGSink.pagePaths(for: output, pageCount: contactSheet.layout.pageCount))
+            warnOfLargePages(contactSheet, files: PageNames.paths(for: output, pageCount: contactSheet.layout.pageCount))
             // Streamed: a map of a million cards is never held whole.
             try contactSheet.writeImageMap(to: try Terminal.standardOutputStream(), output: output)
         }

@@ -9,7 +9,7 @@ struct ProbeCommand: ParsableCommand {
         abstract: "Print the format, size, EXIF orientation and colour profile of images, without decoding them.",
         discussion: "Exit status: 0 when every file was probed, 1 when one could not be (a FIFO, socket or device is named, never opened) or standard output could not be written, 64 for a usage error.")
 
-    @Argument(help: "The image files (JPEG, PNG, WebP, GIF, HEIF, AVIF or TIFF, recognised by their signature).")
+    @Argument(help: "The image files (\(CodecRegistry.standard.formatNames), recognised by their signature).")
     var files: [String]
 
     @Flag(help: "Print one JSON array with an object per file instead of a line per file.")

@@ -9,7 +9,7 @@ extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
 struct PyramidArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "png, jpeg, webp, avif: one file per page; pdf: one PDF of pages at --page-size; dzi: a Deep Zoom pyramid (NAME.dzi, NAME_files/); iiif: a IIIF Image API 3 level-0 tile folder with info.json (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
+            "\(OutputKinds.help) (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
             valueName: "format"),
         completion: .list(OutputKinds.names))
     var format: String?

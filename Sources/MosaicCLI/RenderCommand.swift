@@ -6,7 +6,7 @@ import Mosaic
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a contact sheet of images (masonry, grid or justified rows) as PNG, JPEG, WebP, AVIF or PDF, or as a zoomable tile pyramid with a viewer.",
+        abstract: "Render a contact sheet of images (layouts: \(SheetLayout.all.map(\.name).joined(separator: ", "))) as one of: \(OutputKinds.names.joined(separator: ", ")).",
         discussion: "Folders missing above the outputs are created when the sheet is written (mode 0755 less the umask; a file in the way is refused before any work). Exit status: 0 when the sheet is written (inputs that could not be read become placeholder cards and are named), 1 when it is not (no images, every input failed, --strict and a failed input, an output that would replace an input, a write that failed: a full disk or standard output) or when standard error could not be written, 64 for a usage error (a bad option).")
 
     @OptionGroup(title: "Inputs") var input: InputArguments
@@ -16,7 +16,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Pixels and work") var work: WorkArguments
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write: NAME.png (pages: NAME-1.png, NAME-2.png, ...), .jpg, .webp or .avif (paginated past the format's limit), a NAME.pdf of printed pages, a NAME.dzi pyramid, or the folder of a IIIF one; - for standard output (one page; --format names its kind). Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The sheet to write, its kind picked by its suffix (\(OutputKinds.hints)); pages: NAME-1.png, NAME-2.png, ...; - for standard output. Default: sheet.png, which replaces only a sheet mosaic wrote.", valueName: "file"))
     var output: String?
 
     /// Everything the option groups say, as the library's options.
@@ -80,7 +80,7 @@ struct RenderCommand: ParsableCommand {
             }
             for note in job.notes(contactSheet) { printError("note: \(note)") }
             if job.kind.takesPages {
-                let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
+                let files = job.request.toStandardOutput ? ["the sheet"] : PageNames.paths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
                 warnOfLargePages(contactSheet, files: files)
             }
         }

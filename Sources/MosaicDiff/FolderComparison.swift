@@ -40,7 +40,7 @@ public struct FolderComparison: Sendable {
     /// with its diff image takes about 100 MiB, so several run at once). A pair needing
     /// more than all of it (two 16000x16000 screens declared by 62-byte GIFs) is refused
     /// from its headers, before any pixel memory is taken, as a failed pair
-    /// (`ImageDecodingError.tooMuchMemory`).
+    /// (`PairError.tooMuchMemory`).
     public static let memoryBudget = 1 << 30
 
     /// Compares `baseline` with `current`: two image files, or two folders whose images
@@ -146,7 +146,11 @@ public struct FolderComparison: Sendable {
                         let result = try compare(pair, index: index, budget: budget, decodeTogether: together)
                         state.withLock { $0.results[index] = result }
                     } catch {
-                        guard case .image(let problem) = error else {
+                        let problem: PairError
+                        switch error {
+                        case .image(let image): problem = .image(image)
+                        case .tooMuchMemory(let path, let bytes, let limit): problem = .tooMuchMemory(path: path, bytes: bytes, limit: limit)
+                        default:
                             state.withLock { $0.errors[index] = error }
                             continue
                         }
@@ -207,7 +211,7 @@ public struct FolderComparison: Sendable {
             let diffBytes = diffImages == nil ? 0 : min(infoA.width * infoA.height, infoB.width * infoB.height) * 4
             let bytes = decodeA + decodeB + diffBytes
             guard bytes <= FolderComparison.memoryBudget else {
-                throw .image(.tooMuchMemory(path: decodeA >= decodeB ? pair.baseline : pair.current, bytes: bytes, limit: FolderComparison.memoryBudget))
+                throw .tooMuchMemory(path: decodeA >= decodeB ? pair.baseline : pair.current, bytes: bytes, limit: FolderComparison.memoryBudget)
             }
             budget?.reserve(bytes)
             defer { budget?.release(bytes) }
@@ -297,12 +301,12 @@ public struct FolderComparison: Sendable {
     static func images(in root: String, decoder: ImageDecoder, special: inout [[UInt8]: (path: String, kind: String)]) throws(DiffError) -> [String] {
         var found: [String] = []
         var visited: Set<String> = []
-        try collect(root: root, relative: "", into: &found, special: &special, visited: &visited)
+        try collect(root: root, relative: "", codecs: decoder.codecs, into: &found, special: &special, visited: &visited)
         return found
     }
 
     static func collect(
-        root: String, relative: String, into found: inout [String], special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
+        root: String, relative: String, codecs: CodecRegistry, into found: inout [String], special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
     ) throws(DiffError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
         if let status = FileNames.status(folder) {
@@ -315,11 +319,11 @@ public struct FolderComparison: Sendable {
             let child = relative.isEmpty ? name : relative + "/" + name
             guard let status = FileNames.status(root + "/" + child) else { continue }
             if (status.st_mode & S_IFMT) == S_IFDIR {
-                try collect(root: root, relative: child, into: &found, special: &special, visited: &visited)
+                try collect(root: root, relative: child, codecs: codecs, into: &found, special: &special, visited: &visited)
             } else if let kind = FileNames.specialKind(status.st_mode) {
                 special[FileNames.bytes(of: child)] = (child, kind)
             } else if (status.st_mode & S_IFMT) == S_IFREG,
-                let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head) != nil
+                let head = try? FileBytes.read(root + "/" + child, limit: 16).bytes, ImageFormat.detect(head, in: codecs) != nil
             {
                 found.append(child)
             }

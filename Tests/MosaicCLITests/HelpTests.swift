@@ -1,4 +1,5 @@
 import Foundation
+import Mosaic
 import MosaicSnapshotTesting
 import Testing
 
@@ -53,6 +54,16 @@ import Testing
                 entry.append(line)
             }
         }
+    }
+
+    /// The kinds, layouts and formats a help lists come from their registries (before:
+    /// written by hand in three commands).
+    @Test func theListsInHelpComeFromTheRegistries() throws {
+        let render = try CLI.run(["render", "--help"], environment: ["COLUMNS": "1000"]).stdout
+        #expect(render.contains(OutputKinds.help) && render.contains(OutputKinds.hints), "\(render)")
+        #expect(render.contains("layouts: " + SheetLayout.all.map(\.name).joined(separator: ", ")))
+        let probe = try CLI.run(["probe", "--help"], environment: ["COLUMNS": "1000"]).stdout
+        #expect(probe.contains(CodecRegistry.standard.formatNames), "\(probe)")
     }
 
     /// Before: `mosaic layout --help` listed --compression-level, --filter, --jobs and the

@@ -59,7 +59,7 @@ extension PagedKind {
     public func notes(_ sheet: ContactSheet) -> [String] {
         // Only a board the format's limit paginated (not one the user's --max-height did).
         guard let limit = Self.maximumSide, (options.maxHeight ?? Int.max) > limit, sheet.layout.pageCount > 1 else { return [] }
-        let files = PNGSink.pagePaths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
+        let files = PageNames.paths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
         return [
             "the board is longer than \(Self.name.uppercased())'s \(limit) px: written as \(files.count) pages (\(files[0]) ... \(files[files.count - 1])); set --max-height to choose where it breaks"
         ]
@@ -76,7 +76,7 @@ extension PagedKind {
         let destination = request.resolvedDestination
         let pageCount = sheet.layout.pageCount
         if request.toStandardOutput && pageCount > 1 { throw .onePageOnly(format: Self.name.uppercased(), pageCount: pageCount) }
-        let pages = request.toStandardOutput ? [] : PNGSink.pagePaths(for: destination, pageCount: pageCount)
+        let pages = request.toStandardOutput ? [] : PageNames.paths(for: destination, pageCount: pageCount)
         try checkFiles(pages, of: request, against: base, isMosaicSheet: Self.isMosaicSheet)
         let sent = sinkDestination, toStandardOutput = request.toStandardOutput
         return OutputPlan(

@@ -47,7 +47,7 @@ public enum PyramidAssembly {
             let damage = shard.record.damage(found: shard.record.found(in: shard.folder))
             if !damage.isEmpty { throw .damagedShard(path: root, shard: index, count: count, damage: damage) }
         }
-        guard let format = PyramidFormats.restored(name: first.kind, id: first.iiifID) else {
+        guard let format = PyramidFormats.restored(name: first.kind, id: first.formatID) else {
             throw .unreadableShard(path: root, shard: 0, count: count, problem: .inconsistent(detail: "kind \"\(first.kind)\""))
         }
         return try assemble(destination, format: format, shards: shards, lock: lock, threads: threads)

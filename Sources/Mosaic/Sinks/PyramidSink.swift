@@ -47,9 +47,16 @@ extension PyramidFormat {
 }
 
 /// Every pyramid format, for what is found by name (a shard record) or by suffix (the
-/// destination `assemble` is given).
+/// destination `assemble` is given): the formats of the pyramid kinds registered in
+/// `OutputKinds.all` (no registry of their own).
 public enum PyramidFormats {
-    public static let all: [any PyramidFormat.Type] = [DeepZoom.self, IIIF.self]
+    public static var all: [any PyramidFormat.Type] {
+        var formats: [any PyramidFormat.Type] = []
+        for kind in OutputKinds.all {
+            if let pyramid = kind as? any PyramidKind.Type { formats.append(pyramid.formatType) }
+        }
+        return formats
+    }
 
     /// The format a shard record names, with its id.
     public static func restored(name: String, id: String?) -> (any PyramidFormat)? {
@@ -338,7 +345,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             for extra in shardExtras { files[extra.path] = ShardRecord.checksum(extra.data) }
             let record = ShardRecord(
                 plan: shard, width: base.width, height: base.height, levelCount: levelCount, options: options,
-                kind: format.kind, iiifID: format.id, boardDigest: boardDigest,
+                kind: format.kind, formatID: format.id, boardDigest: boardDigest,
                 handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background,
                 files: files)
             do {

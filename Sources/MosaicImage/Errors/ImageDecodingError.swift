@@ -25,20 +25,10 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// well be fine.
     case outOfMemory(path: String, bytes: Int)
 
-    /// Comparing the image with its pair would hold more pixel memory (`bytes`, from the
-    /// headers, before any pixel memory is taken) than the limit: a tiny file declaring a
-    /// huge canvas.
-    case tooMuchMemory(path: String, bytes: Int, limit: Int)
-
-    /// An error read back from a report (a sharded `mosaic diff`'s part): its message as
-    /// the run that met it wrote it, whole ("path: reason").
-    case reported(path: String, message: String)
-
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _),
-            .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
-            .tooMuchMemory(let path, _, _), .reported(let path, _):
+            .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _):
             return path
         }
     }
@@ -54,8 +44,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .damaged: return "damaged"
         case .overMemoryLimit: return "overMemoryLimit"
         case .outOfMemory: return "outOfMemory"
-        case .tooMuchMemory: return "tooMuchMemory"
-        case .reported: return "reported"
         }
     }
 
@@ -84,11 +72,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "decoding needs \(Self.megabytes(bytes)), more than the limit of \(Self.megabytes(limit)) per image"
         case .outOfMemory(_, let bytes):
             return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
-        case .tooMuchMemory(_, let bytes, let limit):
-            return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
-        case .reported(let path, let message):
-            let prefix = FileNames.display(path) + ": "
-            return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
         }
     }
 
@@ -99,7 +82,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// "path: reason", the path as people read it (bytes that are not UTF-8 as U+FFFD).
     public var description: String {
-        if case .reported(_, let message) = self { return message }
-        return "\(FileNames.display(path)): \(reason)"
+        "\(FileNames.display(path)): \(reason)"
     }
 }
