@@ -276,7 +276,7 @@ public struct BaselineApproval: Sendable {
     static func makeFolders(_ folder: String, for destination: String) throws(ApprovalError) {
         guard !folder.isEmpty, !FileNames.isFolder(folder) else { return }
         if let slash = folder.lastIndex(of: "/") { try makeFolders(String(folder[..<slash]), for: destination) }
-        guard FileNames.withSystemPath(folder, { mkdir($0, 0o755) }) == 0 || errno == EEXIST else {
+        guard OutputFolders.makeFolder(folder, mode: 0o755) || errno == EEXIST else {
             throw .cannotWrite(path: destination, reason: "cannot make the folder \(FileNames.display(folder)): " + String(cString: strerror(errno)))
         }
         guard FileNames.isFolder(folder) else { throw .inTheWay(path: folder, kind: "a file") }
