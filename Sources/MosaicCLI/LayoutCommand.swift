@@ -27,7 +27,7 @@ struct LayoutCommand: ParsableCommand {
             let typesetter = try SheetArguments.typesetter()
             let contactSheet = try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter)
             for cut in contactSheet.cutTexts { printError("warning: \(cut)") }
-            warnOfLargePages(contactSheet, files: PNGSink.pagePaths(for: output, pageCount: contactSheet.layout.pageCount))
+            warnOfLargePages(contactSheet, files: PageNames.paths(for: output, pageCount: contactSheet.layout.pageCount))
             // Streamed: a map of a million cards is never held whole.
             try contactSheet.writeImageMap(to: try Terminal.standardOutputStream(), output: output)
         }

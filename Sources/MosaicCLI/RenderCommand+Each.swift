@@ -117,10 +117,7 @@ extension RenderCommand {
                     }
                     catalogs[i] = nil
                     // The template's folders ("sheets/") are made, as the sheet is reached.
-                    for file in [sheet.destination] + (sheet.json.map { [$0] } ?? []) {
-                        let folder = (file as NSString).deletingLastPathComponent
-                        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-                    }
+                    for file in [sheet.destination] + (sheet.json.map { [$0] } ?? []) { try OutputFolders.make((file as NSString).deletingLastPathComponent) }
                     let (contactSheet, warned) = try layOut(catalog, options: jobs[i].sheetOptions, typesetter: typesetter)
                     if try draw(contactSheet, job: jobs[i], alreadyWarned: warned, started: started).unchanged { unchangedSheets += 1 }
                 } catch {

@@ -119,7 +119,7 @@ struct RenderCommand: ParsableCommand {
             // (A board of several pages to standard output is refused next, saying why: no
             // advice on pages it will not write.)
             if job.kind.takesPages && !(job.request.toStandardOutput && contactSheet.layout.pageCount > 1) {
-                let files = job.request.toStandardOutput ? ["the sheet"] : PNGSink.pagePaths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
+                let files = job.request.toStandardOutput ? ["the sheet"] : PageNames.paths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
                 warnOfLargePages(contactSheet, files: files)
             }
         }

@@ -7,6 +7,8 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     case kindMismatch(baseline: String, current: String)
     case image(ImageDecodingError)
+    /// Comparing the pair would hold more pixel memory than the limit (`PairError.tooMuchMemory`).
+    case tooMuchMemory(path: String, bytes: Int, limit: Int)
     case unreadableDirectory(path: String, reason: String)
     /// A report's file (a diff image) could not be written.
     case cannotWrite(path: String, reason: String)
@@ -21,6 +23,7 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let path): return "\(path): no such file or folder"
         case .kindMismatch(let baseline, let current): return "\(baseline) and \(current): compare two files or two folders"
         case .image(let error): return error.description
+        case .tooMuchMemory(let path, let bytes, let limit): return PairError.tooMuchMemory(path: path, bytes: bytes, limit: limit).description
         case .unreadableDirectory(let path, let reason): return "\(path): cannot list the folder: \(reason)"
         case .cannotWrite(let path, let reason): return "\(path): cannot write the diff image: \(reason)"
         case .overlapping(let baseline, let current, let link):

@@ -44,7 +44,7 @@ public struct FolderComparison: Sendable {
     /// with its diff image takes about 100 MiB, so several run at once). A pair needing
     /// more than all of it (two 16000x16000 screens declared by 62-byte GIFs) is refused
     /// from its headers, before any pixel memory is taken, as a failed pair
-    /// (`ImageDecodingError.tooMuchMemory`).
+    /// (`PairError.tooMuchMemory`).
     public static let memoryBudget = 1 << 30
 
     /// Compares `baseline` with `current`: two image files, or two folders whose images
@@ -131,9 +131,9 @@ public struct FolderComparison: Sendable {
                 // An image on one side, an empty file, another kind of file, a FIFO or a
                 // file that cannot be read on the other: a pair that failed, never an
                 // added or a removed one (which approving would create or delete).
-                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: problem.error(path: b)))
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: b))))
             case (_, .other(let problem)?):
-                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: problem.error(path: c)))
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: c))))
             }
         }
         let compared = try work.run(pairs, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -188,7 +188,11 @@ public struct FolderComparison: Sendable {
                         let result = try compare(pair, index: index, budget: budget, decodeTogether: together)
                         state.withLock { $0.results[index] = result }
                     } catch {
-                        guard case .image(let problem) = error else {
+                        let problem: PairError
+                        switch error {
+                        case .image(let image): problem = .image(image)
+                        case .tooMuchMemory(let path, let bytes, let limit): problem = .tooMuchMemory(path: path, bytes: bytes, limit: limit)
+                        default:
                             state.withLock { $0.errors[index] = error }
                             continue
                         }
@@ -254,7 +258,7 @@ public struct FolderComparison: Sendable {
             let diffBytes = diffImages == nil ? 0 : min(infoA.width * infoA.height, infoB.width * infoB.height) * 4
             let bytes = decodeA + decodeB + diffBytes
             guard bytes <= FolderComparison.memoryBudget else {
-                throw .image(.tooMuchMemory(path: decodeA >= decodeB ? pair.baseline : pair.current, bytes: bytes, limit: FolderComparison.memoryBudget))
+                throw .tooMuchMemory(path: decodeA >= decodeB ? pair.baseline : pair.current, bytes: bytes, limit: FolderComparison.memoryBudget)
             }
             budget?.reserve(bytes)
             defer { budget?.release(bytes) }

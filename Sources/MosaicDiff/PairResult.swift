@@ -17,8 +17,8 @@ public struct PairResult: Sendable {
     public var currentPath: String?
     /// For pairs present on both sides.
     public var difference: ImageDifference?
-    /// For a failed pair: why an image could not be read.
-    public var error: ImageDecodingError?
+    /// For a failed pair: why it could not be compared.
+    public var error: PairError?
     /// Where the pair's diff image was written, when the comparison was asked to write them.
     public var diffImagePath: String?
     /// What the baseline and the current file held when the comparison read them (nil for
@@ -29,7 +29,7 @@ public struct PairResult: Sendable {
 
     public init(
         relativePath: String, status: Status, baselinePath: String? = nil, currentPath: String? = nil,
-        difference: ImageDifference? = nil, error: ImageDecodingError? = nil
+        difference: ImageDifference? = nil, error: PairError? = nil
     ) {
         self.relativePath = relativePath
         self.status = status

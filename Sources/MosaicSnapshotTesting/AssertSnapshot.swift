@@ -45,7 +45,7 @@ func compareSnapshot(
     let reference = folder + "/\(name).png"
     let exists = FileManager.default.fileExists(atPath: reference)
     if record == .all || (!exists && record == .missing) {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try OutputFolders.make(folder)
         try bitmap.writePNG(to: reference, hasAlpha: !bitmap.isOpaque, compressionLevel: 9, software: nil)
         throw SnapshotFailure.recorded(reference: reference)
     }
@@ -59,7 +59,7 @@ func compareSnapshot(
         for stale in [actualPath, diffPath] where FileManager.default.fileExists(atPath: stale) { try? FileManager.default.removeItem(atPath: stale) }
         return
     }
-    try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+    try OutputFolders.make(artifacts)
     try bitmap.writePNG(to: actualPath)
     try (difference.diffImage ?? Bitmap(width: 1, height: 1)).writePNG(to: diffPath)
     let size = difference.sizeMismatch.map { "the size is \($0.current), the reference \($0.baseline)" }

@@ -52,6 +52,21 @@ import Testing
         #expect(package.subtracting(mapped).isEmpty, "in Package.swift, not in ARCHITECTURE's module table: \(package.subtracting(mapped).sorted())")
         #expect(mapped.subtracting(package).isEmpty, "in ARCHITECTURE's module table, not in Package.swift: \(mapped.subtracting(package).sorted())")
     }
+
+    /// One way to make a folder: `OutputFolders` (`makeFolder`, through the shim's
+    /// `mosaic_make_folder`, held against the interrupt handler; `make` and `createParents`
+    /// over it). Before, five other places called `createDirectory` or `mkdir` themselves.
+    @Test func foldersAreMadeInOnePlace() throws {
+        let sources = CLI.repository.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 100)
+        var makers: [String] = []
+        for file in files where !file.hasSuffix("OutputFolders.swift") {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            if text.contains("createDirectory(") || text.contains("mkdir(") { makers.append(file) }
+        }
+        #expect(makers.isEmpty, "folders made outside OutputFolders: \(makers)")
+    }
 }
 
 /// Every name `docs/ARCHITECTURE.md` puts in back quotes exists: a path (with a slash or

@@ -1,4 +1,5 @@
 import Foundation
+import Mosaic
 import MosaicSnapshotTesting
 import Testing
 

@@ -26,9 +26,11 @@ import Testing
         return pixels
     }
 
-    static func check(_ bitmap: Bitmap, converted: Bool, tolerance: Int) {
+    /// Each patch's middle, in `bitmap` read at 1/`scale` of the picture's size.
+    static func check(_ bitmap: Bitmap, converted: Bool, tolerance: Int, scale: Int = 1) {
+        #expect(bitmap.width == 32 / scale && bitmap.height == 32 / scale)
         for (i, patch) in patches.enumerated() {
-            let p = bitmap[(i % 2) * 16 + 8, (i / 2) * 16 + 8]
+            let p = bitmap[((i % 2) * 16 + 8) / scale, ((i / 2) * 16 + 8) / scale]
             let want = converted ? patch.1 : patch.0
             for (got, expected) in zip([p.red, p.green, p.blue], want) {
                 #expect(abs(Int(got) - Int(expected)) <= tolerance, "patch \(i): \(p) for \(want)")
@@ -40,9 +42,10 @@ import Testing
         let dir = Fixtures.directory()
         Fixtures.writeJPEG(dir + "/adobe.jpg", pixels: Self.rgb(), width: 32, height: 32, components: 3, quality: 100, icc: Self.adobeRGB)
         Self.check(try ImageDecoder().decode(dir + "/adobe.jpg").bitmap, converted: true, tolerance: 3)
-        // Shrunk on load too (1/8: the DC reader's path).
+        // Shrunk on load too (1/8: the DC reader's path): converted as well (before, only
+        // the width was checked).
         let small = try ImageDecoder().decode(dir + "/adobe.jpg", minimumSize: Size(width: 4, height: 4))
-        #expect(small.bitmap.width == 4)
+        Self.check(small.bitmap, converted: true, tolerance: 3, scale: 8)
         // Turned off: the numbers as stored.
         var plain = ImageDecoder()
         plain.manageColor = false
@@ -55,9 +58,7 @@ import Testing
         Self.check(try ImageDecoder().decode(dir + "/adobe.png").bitmap, converted: true, tolerance: 1)
         // Read reduced (2 x 2 blocks of flat patches): converted as well.
         let reduced = try ImageDecoder().decode(dir + "/adobe.png", minimumSize: Size(width: 8, height: 8)).bitmap
-        #expect(reduced.width == 16)
-        let p = reduced[4, 4]
-        #expect(abs(Int(p.red) - 232) <= 1 && abs(Int(p.green) - 57) <= 1)
+        Self.check(reduced, converted: true, tolerance: 1, scale: 2)
     }
 
     /// A profile that cannot be read is a warning (never data loss): the pixels are drawn

@@ -11,7 +11,7 @@ import Testing
         let plan = ShardPlan(index: 0, count: 2, height: 500, tileSize: 256, overlap: 0, maximumLevels: 3)
         return ShardRecord(
             plan: plan, width: 600, height: 500, levelCount: 3, options: PyramidOptions(tileSize: 256, overlap: 0, format: .png),
-            kind: "iiif", iiifID: nil, boardDigest: "d", handOverWidth: 600, tiles: 2, hasAlpha: false,
+            kind: "iiif", formatID: nil, boardDigest: "d", handOverWidth: 600, tiles: 2, hasAlpha: false,
             background: RGBA(red: 1, green: 2, blue: 3, alpha: 255),
             files: ["0,0,256,256/256,256/0/default.png": "0000000a", "256,0,256,256/256,256/0/default.png": "0000000b", "handover.rgba": "0000000c"])
     }

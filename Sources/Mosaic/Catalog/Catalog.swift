@@ -320,11 +320,7 @@ public struct Catalog: Sendable {
             guard entry.info?.software == "mosaic" else { return false }
             let url = URL(fileURLWithPath: entry.path).standardizedFileURL.resolvingSymlinksInPath()
             guard url.deletingLastPathComponent().path == folder, url.pathExtension == ext else { return false }
-            let name = url.deletingPathExtension().lastPathComponent
-            if name == base { return true }
-            guard name.hasPrefix(base + "-") else { return false }
-            let number = name.dropFirst(base.count + 1)
-            return !number.isEmpty && number.allSatisfy(\.isNumber)
+            return PageNames.isPage(stem: url.deletingPathExtension().lastPathComponent, of: base)
         }
         for i in sections.indices {
             for entry in sections[i].entries where isSheet(entry) { skippedFiles.append(entry.relativePath) }

@@ -5,6 +5,7 @@ public struct AVIFOutput: PagedKind {
     public static let name = "avif"
     public static let suffixes = [".avif"]
     public static let hint = ".avif for AVIF"
+    public static let summary = "one file per page"
     public static let settings: [OutputSetting] = [.quality, .lossless]
     public static let maximumSide: Int? = AVIFSink.maximumSide
 

@@ -3,6 +3,7 @@ public struct DeepZoomOutput: PyramidKind {
     public static let name = "dzi"
     public static let suffixes = [".dzi"]
     public static let hint = ".dzi for a Deep Zoom pyramid"
+    public static let summary = "a Deep Zoom pyramid (NAME.dzi, NAME_files/)"
     public static let defaultTileSize = 254  // as libvips and OpenSeadragon: with its overlap, 256
 
     public let request: OutputRequest

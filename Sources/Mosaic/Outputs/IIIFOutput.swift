@@ -4,6 +4,7 @@ public struct IIIFOutput: PyramidKind {
     public static let name = "iiif"
     public static let suffixes: [String] = []
     public static let hint = "--format iiif for a IIIF folder"
+    public static let summary = "a IIIF Image API 3 level-0 tile folder with info.json"
     public static let defaultTileSize = 256
 
     public let request: OutputRequest

@@ -4,6 +4,7 @@ public struct JPEGOutput: PagedKind {
     public static let name = "jpeg"
     public static let suffixes = [".jpg", ".jpeg"]
     public static let hint = ".jpg for JPEG"
+    public static let summary = "one file per page"
     public static let settings: [OutputSetting] = [.quality]
     public static let maximumSide: Int? = JPEGSink.maximumSide
 

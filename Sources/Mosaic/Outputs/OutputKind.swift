@@ -16,6 +16,9 @@ public protocol OutputKind: Sendable {
     static var takesPages: Bool { get }
     /// How a destination names this kind, for messages (".dzi for a Deep Zoom pyramid").
     static var hint: String { get }
+    /// What the kind writes, for `--format`'s help ("one file per page"); by default its
+    /// `hint`.
+    static var summary: String { get }
     /// The settings of `OutputRequest` it takes (`--quality` ...); others are refused.
     static var settings: [OutputSetting] { get }
     /// The files the destination itself names, checked against the inputs before any work
@@ -50,6 +53,7 @@ public protocol OutputKind: Sendable {
 
 extension OutputKind {
     public static var settings: [OutputSetting] { [] }
+    public static var summary: String { hint }
     public func sheetOptions(_ options: SheetOptions) -> SheetOptions { options }
     public func notes(_ sheet: ContactSheet) -> [String] { [] }
 }
@@ -94,6 +98,27 @@ public enum OutputKinds {
             throw .unknownFormat(format, known: names)
         }
         return kind(suffixOf: request.resolvedDestination) ?? PNGPagesOutput.self
+    }
+
+    /// What `--format` offers, from the registry: each kind's name and summary, kinds of
+    /// one summary together ("png, jpeg: one file per page; pdf: ...").
+    public static var help: String {
+        var groups: [(names: [String], summary: String)] = []
+        for kind in all {
+            if let last = groups.last, last.summary == kind.summary {
+                groups[groups.count - 1].names.append(kind.name)
+            } else {
+                groups.append(([kind.name], kind.summary))
+            }
+        }
+        return groups.map { $0.names.joined(separator: ", ") + ": " + $0.summary }.joined(separator: "; ")
+    }
+
+    /// How a destination's suffix picks each kind, from the registry (".png; .jpg for JPEG; ...").
+    public static var hints: String {
+        var hints: [String] = []
+        for kind in all { hints.append(kind.hint) }
+        return hints.joined(separator: "; ")
     }
 
     /// The kinds' names, in order.

@@ -10,6 +10,7 @@ public struct PDFOutput: OutputKind {
     public static let name = "pdf"
     public static let suffixes = [".pdf"]
     public static let hint = ".pdf for a PDF"
+    public static let summary = "one PDF of pages at --page-size"
     public static let takesPages = true
     public static let settings: [OutputSetting] = [.quality, .lossless, .pageSize, .dpi]
 

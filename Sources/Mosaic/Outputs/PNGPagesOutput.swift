@@ -4,6 +4,7 @@ public struct PNGPagesOutput: PagedKind {
     public static let name = "png"
     public static let suffixes = [".png"]
     public static let hint = ".png"
+    public static let summary = "one file per page"
     /// PNG's own limit is far beyond any board: `ImageLimits` decides.
     public static let maximumSide: Int? = nil
 

@@ -61,7 +61,7 @@ extension PagedKind {
         // written to files (to standard output such a board is refused, and the error says why).
         guard let limit = Self.maximumSide, (options.maxHeight ?? Int.max) > limit, sheet.layout.pageCount > 1, !request.toStandardOutput
         else { return [] }
-        let files = PNGSink.pagePaths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
+        let files = PageNames.paths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
         return [
             "the board is longer than \(Self.name.uppercased())'s \(limit) px: written as \(files.count) pages (\(files[0]) ... \(files[files.count - 1])); set --max-height to choose where it breaks"
         ]
@@ -82,7 +82,7 @@ extension PagedKind {
             let formatLimit = Self.maximumSide.flatMap { limit in (options.maxHeight ?? Int.max) > limit ? limit : nil }
             throw .onePageOnly(format: Self.name.uppercased(), pageCount: pageCount, formatLimit: formatLimit)
         }
-        let pages = request.toStandardOutput ? [] : PNGSink.pagePaths(for: destination, pageCount: pageCount)
+        let pages = request.toStandardOutput ? [] : PageNames.paths(for: destination, pageCount: pageCount)
         try checkFiles(pages, of: request, against: base, isMosaicSheet: Self.isMosaicSheet)
         let sent = sinkDestination, toStandardOutput = request.toStandardOutput
         return OutputPlan(

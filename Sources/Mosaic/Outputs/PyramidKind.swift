@@ -18,6 +18,8 @@ public protocol PyramidKind: OutputKind {
 
 extension PyramidKind {
     public static var takesPages: Bool { false }
+    /// The kind's format, for `PyramidFormats`.
+    static var formatType: any PyramidFormat.Type { Format.self }
 
     /// What every pyramid refuses, whatever its format.
     static func validatePyramid(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {

@@ -5,6 +5,7 @@ public struct WebPOutput: PagedKind {
     public static let name = "webp"
     public static let suffixes = [".webp"]
     public static let hint = ".webp for WebP"
+    public static let summary = "one file per page"
     public static let settings: [OutputSetting] = [.quality, .lossless]
     public static let maximumSide: Int? = WebPSink.maximumSide
 

@@ -105,7 +105,7 @@ extension ContactSheet {
     /// per page), its source file, caption and problem. `problems` adds those found while
     /// rendering (the catalog's own are always there); `output` names the page files.
     public func imageMap(output: String?, problems: [CardProblem] = []) -> ImageMap {
-        let files = output.map { PNGSink.pagePaths(for: $0, pageCount: layout.pageCount) }
+        let files = output.map { PageNames.paths(for: $0, pageCount: layout.pageCount) }
         let rendered = Dictionary(problems.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var pages: [MapPage] = []
         var elements: [MapElement] = []
@@ -172,7 +172,7 @@ extension ContactSheet {
     ///
     /// - Throws: `SheetError.output` when the stream cannot be written.
     public func writeImageMap(to stream: JSONStream, output: String?, problems: [CardProblem] = []) throws(SheetError) {
-        let files = output.map { PNGSink.pagePaths(for: $0, pageCount: layout.pageCount) }
+        let files = output.map { PageNames.paths(for: $0, pageCount: layout.pageCount) }
         let rendered = Dictionary(problems.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         try stream.write("{\"elements\":[")
         var first = true

@@ -49,7 +49,7 @@ extension DiffReport {
                 let path = result.currentPath ?? result.baselinePath ?? result.relativePath
                 return CatalogEntry(
                     path: path, relativePath: result.relativePath,
-                    problem: result.error.map { CardProblem(path: $0.path, error: $0) }, title: result.relativePath,
+                    problem: result.error.map(Self.cardProblem), title: result.relativePath,
                     description: result.error?.reason ?? "cannot read")
             }
             sections.append(CatalogSection(header: "Failed (\(entries.count))", entries: entries, overrides: SectionOverrides(columns: 4)))
@@ -78,6 +78,13 @@ extension DiffReport {
     public func renderBoard(to output: String, typesetter: Typesetter, width: Int = 1500, maxHeight: Int? = nil) throws -> RenderSummary? {
         guard let sheet = try board(typesetter: typesetter, width: width, maxHeight: maxHeight) else { return nil }
         return try SheetRenderer(sheet: sheet).render(to: output)
+    }
+
+    /// A failed pair's card: its image's error, or (a pair too large to compare) the pair's
+    /// reason as one that could not be read. The board draws a placeholder either way.
+    static func cardProblem(_ error: PairError) -> CardProblem {
+        guard case .image(let image) = error else { return CardProblem(path: error.path, error: .unreadable(path: error.path, reason: error.reason)) }
+        return CardProblem(path: image.path, error: image)
     }
 
     /// Each pixel repeated `factor` times across and down (nearest neighbour).

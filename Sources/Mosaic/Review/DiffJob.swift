@@ -103,7 +103,7 @@ public struct DiffJob: Sendable {
         var removedBoard: [String] = []
         if let board = reports.board {
             if let sheet = try report.board(typesetter: try typesetter ?? Typesetter(fonts: FontLibrary()), maxHeight: reports.boardMaxHeight) {
-                try events(.board(sheet, files: PNGSink.pagePaths(for: board, pageCount: sheet.layout.pageCount)))
+                try events(.board(sheet, files: PageNames.paths(for: board, pageCount: sheet.layout.pageCount)))
                 boardFiles = try SheetRenderer(sheet: sheet).render(to: board).files
             } else {
                 removedBoard = try Self.removeBoard(board)
@@ -154,8 +154,8 @@ public struct DiffJob: Sendable {
     /// them.
     static func removeBoard(_ board: String) throws -> [String] {
         var pages = [board]
-        while FileManager.default.fileExists(atPath: PNGSink.pagePath(for: board, number: pages.count)) {
-            pages.append(PNGSink.pagePath(for: board, number: pages.count))
+        while FileManager.default.fileExists(atPath: PageNames.path(for: board, number: pages.count)) {
+            pages.append(PageNames.path(for: board, number: pages.count))
         }
         var removed: [String] = []
         for page in pages where FileManager.default.fileExists(atPath: page) && PNGSink.isMosaicSheet(page) {

@@ -33,17 +33,8 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
     case everyInputFailed(count: Int)
     /// The image map could not be encoded (the encoder's message).
     case imageMap(message: String)
-    /// `assemble`: shards of the `count` are missing from `path` (none found: `count` 0).
-    case incompleteShards(path: String, missing: [Int], count: Int)
-    /// `assemble`: the shards in `path` rendered different boards.
-    case shardsDisagree(path: String, detail: String)
-    /// `assemble`: shard `shard` of `count`'s record in `path` cannot be used.
-    case unreadableShard(path: String, shard: Int, count: Int, problem: ShardRecordError)
-    /// `assemble`: shard `shard` of `count`'s files in `path` are not what its record lists.
-    case damagedShard(path: String, shard: Int, count: Int, damage: [ShardDamage])
-    /// `assemble`: another process holds the lock on the shards' folder `path` (an
-    /// assembly, or a shard being rendered).
-    case shardsBusy(path: String)
+    /// `assemble` (or a shard's render, for the shards' lock) refused the shards.
+    case assembly(AssemblyError)
     /// Standard output takes one page (a `format` file), and the board has `pageCount`.
     case onePageOnly(format: String, pageCount: Int, formatLimit: Int? = nil)
     /// The sheet at `path` could not be read back to send it to standard output.
@@ -76,18 +67,7 @@ public enum SheetError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) exists and mosaic did not write it; name the output with -o to replace it"
         case .inputsFailed: return lines.joined(separator: "\n  ")
         case .imageMap(let message): return "cannot encode the image map: \(message)"
-        case .incompleteShards(let path, let missing, let count):
-            if count == 0 { return "\(path): no shard's record found (render the shards first: --shard K/N)" }
-            let listed = missing.prefix(20).map { "\($0)/\(count)" }.joined(separator: ", ") + (missing.count > 20 ? " and \(missing.count - 20) more" : "")
-            return "\(path): \(missing.count) of \(count) shards missing (\(listed)); render \(missing.count == 1 ? "it" : "them") with --shard, then assemble again"
-        case .shardsDisagree(let path, let detail): return "\(path): the shards do not belong together: \(detail)"
-        case .unreadableShard(let path, let shard, let count, let problem):
-            return "\(path): shard \(shard) unreadable: \(problem); render it again with --shard \(shard)/\(count), then assemble again"
-        case .damagedShard(let path, let shard, let count, let damage):
-            let listed = damage.prefix(10).map(\.description).joined(separator: ", ") + (damage.count > 10 ? " and \(damage.count - 10) more" : "")
-            return "\(path): shard \(shard) damaged: \(listed); render it again with --shard \(shard)/\(count), then assemble again"
-        case .shardsBusy(let path):
-            return "\(path): another mosaic is assembling these shards or rendering one of them (it holds the folder's lock); assemble when it is done"
+        case .assembly(let error): return error.description
         case .onePageOnly(let format, let count, let limit?):
             return "--output - writes one \(format), and this board is longer than \(format)'s \(limit) px, so it makes \(count) pages; "
                 + "name a file to write them all, or make the board shorter (more --columns, a smaller --width)"

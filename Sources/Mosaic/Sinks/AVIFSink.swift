@@ -1,5 +1,5 @@
 /// One AVIF per page: `sheet.avif`, or `sheet-1.avif`, ... when there are several
-/// (`PNGSink.pagePaths`), through libheif's AV1 encoder (libaom in Debian 12). libheif
+/// (`PageNames.paths`), through libheif's AV1 encoder (libaom in Debian 12). libheif
 /// encodes whole pictures, so each page is gathered in memory (width x height x 3 bytes,
 /// 4 with alpha, plus libaom's own: see `AVIFFileWriter`) and encoded when it ends, into a
 /// temporary file beside its destination; `commit()` renames them all into place,

@@ -1,5 +1,5 @@
 /// One baseline JPEG per page: `sheet.jpg`, or `sheet-1.jpg`, `sheet-2.jpg`, ... when there
-/// are several (`PNGSink.pagePaths`). Each page is compressed band by band (libjpeg-turbo,
+/// are several (`PageNames.paths`). Each page is compressed band by band (libjpeg-turbo,
 /// `JPEGStream`: memory does not grow with the page) into a temporary file beside its
 /// destination; `commit()` renames them all into place, `abandon()` removes them. A page
 /// says it is mosaic's with a COM segment "mosaic", so a later run replaces (and removes

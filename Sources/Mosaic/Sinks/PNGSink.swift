@@ -31,19 +31,6 @@ public final class PNGSink: PageFiles<PNGWriter> {
         }
     }
 
-    /// The file of each of `pageCount` pages written to `destination`.
-    public static func pagePaths(for destination: String, pageCount: Int) -> [String] {
-        if pageCount <= 1 { return [destination] }
-        return (1...pageCount).map { pagePath(for: destination, number: $0) }
-    }
-
-    /// `NAME-number.EXT` beside `destination` (`NAME.EXT`).
-    public static func pagePath(for destination: String, number: Int) -> String {
-        let base = (destination as NSString).deletingPathExtension
-        let ext = (destination as NSString).pathExtension
-        return "\(base)-\(number)" + (ext.isEmpty ? "" : ".\(ext)")
-    }
-
     /// True when the file at `path` is a PNG that mosaic wrote (its tEXt Software says so);
     /// false for anything else, readable or not, and never opened unless it is a regular
     /// file (a FIFO at a stale page's name made the commit wait for a writer).

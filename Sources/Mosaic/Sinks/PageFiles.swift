@@ -1,7 +1,7 @@
 import Foundation
 
 /// A sink that writes one image file per page (PNG, JPEG, WebP, AVIF): `sheet.EXT`, or
-/// `sheet-1.EXT`, `sheet-2.EXT`, ... when there are several (`PNGSink.pagePaths`). Each
+/// `sheet-1.EXT`, `sheet-2.EXT`, ... when there are several (`PageNames.paths`). Each
 /// page's writer works beside its destination; `commit()` renames them all into place and
 /// removes the stale pages of an earlier run that mosaic wrote; `abandon()` removes what
 /// was written, leaving the previous files untouched. A format's sink says how to open a
@@ -30,7 +30,7 @@ public class PageFiles<Writer: PageFileWriter>: PageSink {
     /// killed run left beside the pages).
     public func beginPage(_ index: Int, of count: Int, size: Size, hasAlpha: Bool) throws(ImageEncodingError) {
         if files.count != count {
-            files = PNGSink.pagePaths(for: destination, pageCount: count)
+            files = PageNames.paths(for: destination, pageCount: count)
             TemporaryFiles.removeLeftovers(besides: files)
         }
         writers.append(try open(files[index], size, hasAlpha))
@@ -63,8 +63,8 @@ public class PageFiles<Writer: PageFileWriter>: PageSink {
         var stale: [String] = []
         if files.count > 1 { stale.append(destination) }
         var number = files.count > 1 ? files.count + 1 : 1
-        while FileManager.default.fileExists(atPath: PNGSink.pagePath(for: destination, number: number)) {
-            stale.append(PNGSink.pagePath(for: destination, number: number))
+        while FileManager.default.fileExists(atPath: PageNames.path(for: destination, number: number)) {
+            stale.append(PageNames.path(for: destination, number: number))
             number += 1
         }
         for path in stale where isMosaicSheet(path) { unlink(path) }

@@ -47,9 +47,16 @@ extension PyramidFormat {
 }
 
 /// Every pyramid format, for what is found by name (a shard record) or by suffix (the
-/// destination `assemble` is given).
+/// destination `assemble` is given): the formats of the pyramid kinds registered in
+/// `OutputKinds.all` (no registry of their own).
 public enum PyramidFormats {
-    public static let all: [any PyramidFormat.Type] = [DeepZoom.self, IIIF.self]
+    public static var all: [any PyramidFormat.Type] {
+        var formats: [any PyramidFormat.Type] = []
+        for kind in OutputKinds.all {
+            if let pyramid = kind as? any PyramidKind.Type { formats.append(pyramid.formatType) }
+        }
+        return formats
+    }
 
     /// The format a shard record names, with its id.
     public static func restored(name: String, id: String?) -> (any PyramidFormat)? {
@@ -144,7 +151,7 @@ public protocol PyramidOutput: PageSink {
     /// A shard: takes the shards' folder's shared lock (made if needed) until the sink is
     /// committed or abandoned, so that no assembly runs meanwhile.
     ///
-    /// - Throws: `SheetError.shardsBusy` during an assembly, `.output` when the folder
+    /// - Throws: `SheetError.assembly(.shardsBusy)` during an assembly, `.output` when the folder
     ///   cannot be made.
     func lockShards() throws(SheetError)
 }
@@ -232,15 +239,13 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         let root = PyramidFiles.shardsFolder(for: destination)
         if !FileManager.default.fileExists(atPath: root) {
             OutputFolders.createParents(of: root)
-            do {
-                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            if OutputFolders.makeFolder(root, mode: 0o755) {
                 madeShardsFolder = root
                 TemporaryFiles.register(emptyFolder: root)
-            } catch {
+            } else {
                 // Another shard made it meanwhile: fine.
-                guard FileNames.isFolder(root) else {
-                    throw .output(.cannotCreate(path: root, reason: (error as NSError).localizedDescription))
-                }
+                let failure = OutputFolders.Failure(path: root, errno: errno)
+                guard FileNames.isFolder(root) else { throw .output(.cannotCreate(path: root, reason: failure.reason)) }
             }
         }
         shardsLock = try ShardsLock(root, exclusive: false)
@@ -263,14 +268,12 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         let target = shard.map { PyramidFiles.shardFolder(for: destination, index: $0.index, count: $0.count) } ?? folder
         let staged: StagedFolder
         do {
-            if shard != nil {
-                try FileManager.default.createDirectory(atPath: PyramidFiles.shardsFolder(for: destination), withIntermediateDirectories: true)
-            }
+            if shard != nil { try OutputFolders.make(PyramidFiles.shardsFolder(for: destination)) }
             staged = try StagedFolder(destination: target, marker: PyramidFiles.marker)
         } catch let SheetError.output(inner) {
             throw inner
         } catch {
-            throw .cannotCreate(path: target, reason: (error as NSError).localizedDescription)
+            throw .cannotCreate(path: target, reason: (error as? OutputFolders.Failure)?.reason ?? (error as NSError).localizedDescription)
         }
         self.staged = staged
         self.hasAlpha = hasAlpha
@@ -338,7 +341,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             for extra in shardExtras { files[extra.path] = ShardRecord.checksum(extra.data) }
             let record = ShardRecord(
                 plan: shard, width: base.width, height: base.height, levelCount: levelCount, options: options,
-                kind: format.kind, iiifID: format.id, boardDigest: boardDigest,
+                kind: format.kind, formatID: format.id, boardDigest: boardDigest,
                 handOverWidth: pyramid.levels[shard.levels - 1].width, tiles: tileCount, hasAlpha: hasAlpha, background: background,
                 files: files)
             do {

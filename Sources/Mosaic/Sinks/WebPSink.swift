@@ -1,5 +1,5 @@
 /// One WebP per page: `sheet.webp`, or `sheet-1.webp`, ... when there are several
-/// (`PNGSink.pagePaths`). libwebp encodes whole pictures, so each page is gathered in
+/// (`PageNames.paths`). libwebp encodes whole pictures, so each page is gathered in
 /// memory (width x height x 4 bytes, plus the encoder's own: see `WebPFileWriter`) and
 /// encoded when it ends, into a temporary file beside its destination; `commit()` renames
 /// them all into place, `abandon()` removes them. A page says it is mosaic's with an XMP

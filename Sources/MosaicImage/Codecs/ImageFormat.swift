@@ -13,8 +13,8 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// The name as written in messages ("JPEG", "WebP"): its codec's `name`.
     public var description: String { CodecRegistry.standard.codec(of: self)?.name ?? rawValue.uppercased() }
 
-    /// The registered format whose signature starts `bytes`, or nil.
-    public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat? {
-        CodecRegistry.standard.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength)))?.format
+    /// The format of `registry` (the one in use) whose signature starts `bytes`, or nil.
+    public static func detect(_ bytes: some Collection<UInt8>, in registry: CodecRegistry = .standard) -> ImageFormat? {
+        registry.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength)))?.format
     }
 }

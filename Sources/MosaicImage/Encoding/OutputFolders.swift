@@ -47,6 +47,32 @@ public enum OutputFolders {
         FileNames.withSystemPath(path) { mosaic_make_folder($0, UInt32(mode)) } == 0
     }
 
+    /// Makes `folder` and its missing parents (each through `makeFolder`, remembered as
+    /// `createParents` does); nothing when it is already a folder or empty.
+    ///
+    /// - Throws: `Failure` with the system's reason when it cannot be made.
+    public static func make(_ folder: String) throws(Failure) {
+        guard !folder.isEmpty, !FileNames.isFolder(folder) else { return }
+        createParents(of: folder)
+        if makeFolder(folder, mode: 0o755) {
+            created.withLock { $0.append(folder) }
+            TemporaryFiles.register(emptyFolder: folder)
+        } else {
+            let failure = Failure(path: folder, errno: errno)
+            guard FileNames.isFolder(folder) else { throw failure }
+        }
+    }
+
+    /// Why a folder could not be made: the folder and the system's reason.
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        public let path: String
+        public let errno: Int32
+        public init(path: String, errno: Int32) { (self.path, self.errno) = (path, errno) }
+        /// The system's reason (`strerror`).
+        public var reason: String { String(cString: strerror(errno)) }
+        public var description: String { "\(FileNames.display(path)): cannot make the folder: \(reason)" }
+    }
+
     /// Removes the folders this process made that are still empty, innermost first (at the
     /// end of a run: nothing was written into them).
     public static func removeEmptyCreated() {

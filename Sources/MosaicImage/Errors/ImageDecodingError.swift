@@ -113,7 +113,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
 
     /// "path: reason", the path as people read it (bytes that are not UTF-8 as U+FFFD).
     public var description: String {
-        if case .reported(_, let message) = self { return message }
-        return "\(FileNames.display(path)): \(reason)"
+        "\(FileNames.display(path)): \(reason)"
     }
 }

@@ -68,12 +68,12 @@ public final class StagedFolder {
             // SIGINT, SIGTERM, SIGHUP: removed with everything in it (SIGKILL: by the next
             // run). Registered before it exists, so that no interrupt falls between the two.
             TemporaryFiles.register(folder: path)
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            guard OutputFolders.makeFolder(path, mode: 0o755) else { throw OutputFolders.Failure(path: path, errno: errno) }
             try Data().write(to: URL(fileURLWithPath: path + "/" + marker))
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             TemporaryFiles.unregister(path)
-            throw .output(.cannotCreate(path: destination, reason: (error as NSError).localizedDescription))
+            throw .output(.cannotCreate(path: destination, reason: (error as? OutputFolders.Failure)?.reason ?? (error as NSError).localizedDescription))
         }
     }
 

@@ -26,7 +26,7 @@ public enum PyramidAssembly {
 
     /// Assembles the pyramid whose shards were written for `destination`.
     ///
-    /// - Throws: `SheetError.incompleteShards` naming the shards missing,
+    /// - Throws: `SheetError.assembly(.incompleteShards)` naming the shards missing,
     ///   `.unreadableShard` for a record that cannot be used, `.damagedShard` for files
     ///   missing, corrupt or stray, `.shardsDisagree` when their records describe
     ///   different boards, `.shardsBusy` when another process holds the lock,
@@ -41,14 +41,14 @@ public enum PyramidAssembly {
         let (shards, count) = try readShards(in: root)
         let first = shards[0].record
         for index in 1..<count where shards[index].record.board != first.board {
-            throw .shardsDisagree(path: root, detail: "shard \(index) rendered another board than shard 0 (other inputs, options or version)")
+            throw .assembly(.shardsDisagree(path: root, detail: "shard \(index) rendered another board than shard 0 (other inputs, options or version)"))
         }
         for (index, shard) in shards.enumerated() {
             let damage = shard.record.damage(found: shard.record.found(in: shard.folder))
-            if !damage.isEmpty { throw .damagedShard(path: root, shard: index, count: count, damage: damage) }
+            if !damage.isEmpty { throw .assembly(.damagedShard(path: root, shard: index, count: count, damage: damage)) }
         }
-        guard let format = PyramidFormats.restored(name: first.kind, id: first.iiifID) else {
-            throw .unreadableShard(path: root, shard: 0, count: count, problem: .inconsistent(detail: "kind \"\(first.kind)\""))
+        guard let format = PyramidFormats.restored(name: first.kind, id: first.formatID) else {
+            throw .assembly(.unreadableShard(path: root, shard: 0, count: count, problem: .inconsistent(detail: "kind \"\(first.kind)\"")))
         }
         return try assemble(destination, format: format, shards: shards, lock: lock, threads: threads)
     }
@@ -61,7 +61,7 @@ public enum PyramidAssembly {
 
     /// Every shard's folder and record, by index, and their count.
     ///
-    /// - Throws: `SheetError.incompleteShards`, `.unreadableShard`, `.shardsDisagree`
+    /// - Throws: `SheetError.assembly(.incompleteShards)`, `.unreadableShard`, `.shardsDisagree`
     ///   (shards of different counts).
     static func readShards(in root: String) throws(SheetError) -> (shards: [Shard], count: Int) {
         var found: [Int: Shard] = [:]
@@ -72,25 +72,25 @@ public enum PyramidAssembly {
             guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let total = Int(parts[2]), (0..<total).contains(index),
                 name == "\(index)-of-\(total)"
             else { continue }
-            if let count, count != total { throw .shardsDisagree(path: root, detail: "shards of \(count) and of \(total) processes") }
+            if let count, count != total { throw .assembly(.shardsDisagree(path: root, detail: "shards of \(count) and of \(total) processes")) }
             count = total
             let folder = root + "/" + name
             let record: ShardRecord
             do throws(ShardRecordError) {
                 record = try ShardRecord.decode(ShardRecord.contents(of: folder + "/" + PyramidFiles.shardRecord))
             } catch {
-                throw .unreadableShard(path: root, shard: index, count: total, problem: error)
+                throw .assembly(.unreadableShard(path: root, shard: index, count: total, problem: error))
             }
             guard record.plan.index == index, record.plan.count == total else {
-                throw .unreadableShard(
+                throw .assembly(.unreadableShard(
                     path: root, shard: index, count: total,
-                    problem: .inconsistent(detail: "its folder is shard \(index)/\(total)'s, its record shard \(record.plan.index)/\(record.plan.count)'s"))
+                    problem: .inconsistent(detail: "its folder is shard \(index)/\(total)'s, its record shard \(record.plan.index)/\(record.plan.count)'s")))
             }
             found[index] = (folder, record)
         }
-        guard let count else { throw .incompleteShards(path: root, missing: [], count: 0) }
+        guard let count else { throw .assembly(.incompleteShards(path: root, missing: [], count: 0)) }
         let missing = (0..<count).filter { found[$0] == nil }
-        guard missing.isEmpty else { throw .incompleteShards(path: root, missing: missing, count: count) }
+        guard missing.isEmpty else { throw .assembly(.incompleteShards(path: root, missing: missing, count: count)) }
         return ((0..<count).compactMap { found[$0] }, count)
     }
 

@@ -16,9 +16,10 @@ public struct ShardRecord: Codable, Hashable, Sendable {
     public var tileFormat: String
     public var quality: Int?
     public var skipBlankTiles: Bool
-    /// "dzi" or "iiif".
+    /// The pyramid format's name ("dzi", "iiif": `PyramidFormat.name`).
     public var kind: String
-    public var iiifID: String?
+    /// What the format keeps of its own settings (`PyramidFormat.id`: IIIF's id).
+    public var formatID: String?
     /// A digest of the board's layout and inputs: every shard's must be the same.
     public var boardDigest: String
     /// The hand-over's width (its rows: `plan.handedOver`).
@@ -40,7 +41,7 @@ public struct ShardRecord: Codable, Hashable, Sendable {
     }
 
     init(
-        plan: ShardPlan, width: Int, height: Int, levelCount: Int, options: PyramidOptions, kind: String, iiifID: String?,
+        plan: ShardPlan, width: Int, height: Int, levelCount: Int, options: PyramidOptions, kind: String, formatID: String?,
         boardDigest: String, handOverWidth: Int, tiles: Int, hasAlpha: Bool, background: RGBA, files: [String: String]
     ) {
         self.hasAlpha = hasAlpha
@@ -59,7 +60,7 @@ public struct ShardRecord: Codable, Hashable, Sendable {
         }
         skipBlankTiles = options.skipBlankTiles
         self.kind = kind
-        self.iiifID = iiifID
+        self.formatID = formatID
         self.boardDigest = boardDigest
         self.handOverWidth = handOverWidth
         self.tiles = tiles
@@ -74,7 +75,7 @@ public struct ShardRecord: Codable, Hashable, Sendable {
 
     /// Everything but the shard's own part: equal for shards of one board.
     var board: [String] {
-        [String(width), String(height), String(levelCount), String(tileSize), String(overlap), tileFormat, String(quality ?? 0), String(skipBlankTiles), kind, iiifID ?? "", boardDigest, String(plan.count), String(hasAlpha), blank.map(String.init).joined(separator: ",")]
+        [String(width), String(height), String(levelCount), String(tileSize), String(overlap), tileFormat, String(quality ?? 0), String(skipBlankTiles), kind, formatID ?? "", boardDigest, String(plan.count), String(hasAlpha), blank.map(String.init).joined(separator: ",")]
     }
 
     /// The record as `shard.json` holds it: compact JSON, keys sorted.
@@ -168,7 +169,7 @@ public struct ShardRecord: Codable, Hashable, Sendable {
         try require((16...8192).contains(tileSize), "tiles of \(tileSize) px")
         try require(overlap >= 0 && overlap * 2 < tileSize, "an overlap of \(overlap) px")
         try require(tileFormat == "png" || (tileFormat == "jpeg" && (1...100).contains(quality ?? 85)), "tile format \"\(tileFormat)\"")
-        guard let format = PyramidFormats.restored(name: kind, id: iiifID) else { throw .inconsistent(detail: "kind \"\(kind)\"") }
+        guard let format = PyramidFormats.restored(name: kind, id: formatID) else { throw .inconsistent(detail: "kind \"\(kind)\"") }
         try require(format.allowsOverlap || overlap == 0, "an overlap of \(overlap) px in a \(kind) pyramid")
         try require(blank.count == 4, "a background of \(blank.count) bytes")
         try require((1...10_000).contains(plan.count) && (0..<plan.count).contains(plan.index), "shard \(plan.index) of \(plan.count)")
