@@ -17,7 +17,7 @@ import Testing
                 }
             }
         }
-        #expect(status == 0, "\(String(cString: message))")
+        #expect(status == 0, "\(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
     }
 
     @Test func probePrintsTheVideosFacts() throws {
