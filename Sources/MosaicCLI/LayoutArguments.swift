@@ -22,7 +22,7 @@ struct LayoutArguments: ParsableArguments {
     var lastRow: String?
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
-    @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards; default: 1800).")
+    @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards). (default: 1800)")
     var width: Int?
     @Option(parsing: .unconditional, help: "Number of columns (default: 6).")
     var columns: Int?
