@@ -127,8 +127,9 @@ import Testing
         }
         // A card whose file fails keeps its captions beside its problem.
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/0.png"))
-        let failed = try #require(try Catalog.manifest(dir + "/m.csv", jobs: 2).sections.first?.entries)
+        let failedCatalog = try Catalog.manifest(dir + "/m.csv", jobs: 2)
+        let failed = try #require(failedCatalog.sections.first?.entries)
         #expect(failed[0].problem != nil && failed[0].title == "Card 0")
-        #expect(failed.problems.map(\.index) == [0])
+        #expect(failedCatalog.strictProblems.map(\.path) == [dir + "/0.png"])
     }
 }
