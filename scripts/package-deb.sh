@@ -76,7 +76,12 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$doc/examp
     "$root/usr/share/fish/vendor_completions.d"
 
 install -m 0755 "$binary" "$root/usr/bin/mosaic"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/mosaic"
+# .swift_modhash holds hashes of the Swift modules that change with the folder the build
+# ran in (no prefix map reaches them), and the GNU build ID is a hash of the whole file:
+# both removed, so that two builds of a commit give the same bytes. Neither is read when
+# mosaic runs.
+strip --strip-unneeded --remove-section=.comment --remove-section=.note \
+    --remove-section=.swift_modhash --remove-section=.note.gnu.build-id "$root/usr/bin/mosaic"
 
 # A subcommand's page is named "mosaic render" in its NAME section, which man-db's whatis
 # index cannot parse (lintian: bad-whatis-entry): NAME gets the page's own name
