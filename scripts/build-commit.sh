@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes BuildCommit.swift for the mosaic command: the short hash of the commit the
-# package at PACKAGE is built from, or nil when PACKAGE is not the top of a git work tree
+# package at PACKAGE is built from (with "-dirty" when its tracked files were changed), or nil when PACKAGE is not the top of a git work tree
 # (a tarball, even one unpacked inside another repository) or git is missing. Called by the
 # BuildCommit plugin before every build; the file is replaced only when its text changes,
 # so an unchanged commit recompiles nothing.
@@ -13,6 +13,13 @@ if command -v git >/dev/null 2>&1 \
     && top=$(git -C "$package" rev-parse --show-toplevel 2>/dev/null) \
     && [ "$top" -ef "$package" ] \
     && hash=$(git -C "$package" rev-parse --short=7 HEAD 2>/dev/null); then
+    # A work tree whose tracked files differ from the commit (edited, staged or deleted)
+    # builds a binary the commit does not describe: it says so (git describe's "-dirty").
+    # Untracked files are not looked at (build folders, outputs).
+    git -C "$package" update-index -q --refresh >/dev/null 2>&1 || true
+    if ! git -C "$package" diff-index --quiet HEAD -- 2>/dev/null; then
+        hash="$hash-dirty"
+    fi
     commit="\"$hash\""
 fi
 mkdir -p "$output"

@@ -22,8 +22,8 @@ struct LayoutArguments: ParsableArguments {
     var lastRow: String?
     @Option(help: "Columns that grow down (vertical) or rows that grow right (horizontal).")
     var direction: Direction = .vertical
-    @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards).")
-    var width = 1800
+    @Option(parsing: .unconditional, help: "Sheet width in pixels (vertical boards). (default: 1800)")
+    var width: Int?
     @Option(parsing: .unconditional, help: "Number of columns (default: 6).")
     var columns: Int?
     @Option(parsing: .unconditional, help: "As many columns as fit this wide, pixels (default: none; use --columns).")
@@ -65,7 +65,7 @@ struct LayoutArguments: ParsableArguments {
         if let maxRowHeight, maxRowHeight < (rowHeight ?? 240) {
             throw ValidationError("--max-row-height \(maxRowHeight) must be at least --row-height \(rowHeight ?? 240)")
         }
-        if width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
+        if let width, width < 1 || width > 100_000 { throw ValidationError("--width must be between 1 and 100000, got \(width)") }
         if height < 1 || height > 100_000 { throw ValidationError("--height must be between 1 and 100000, got \(height)") }
         try SheetArguments.checkAtLeastOne([
             ("columns", columns), ("column-width", columnWidth), ("rows", rows), ("max-height", maxHeight), ("max-width", maxWidth),
@@ -91,7 +91,7 @@ struct LayoutArguments: ParsableArguments {
         // Checked by validate(); nothing here can fail any more.
         if let chosen = try? chosenLayout() { o.layout = chosen }
         o.direction = direction
-        o.width = width
+        if let width { (o.width, o.widthIsGiven) = (width, true) }
         o.height = height
         o.columns = columns
         o.columnWidth = columnWidth

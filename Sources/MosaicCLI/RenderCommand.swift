@@ -113,12 +113,20 @@ struct RenderCommand: ParsableCommand {
             }
             for page in contactSheet.oversizedPages {
                 let what = page.source.map { "\(FileNames.display($0)) is" } ?? "an element is"
-                printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
+                if job.kind.scalesLongPages {
+                    // The paper sets the page's length: the page is shown whole, smaller.
+                    let percent = max(1, Int((100 * Double(page.maximum) / Double(max(1, page.length))).rounded(.down)))
+                    printError(
+                        "warning: page \(page.page + 1) is \(page.length) px long, over the paper's \(page.maximum): \(what) longer than a page, so the page is scaled to \(percent)% to fit the paper")
+                } else {
+                    printError("warning: page \(page.page + 1) is \(page.length) px long, over \(flag) \(page.maximum): \(what) longer than a page (drawn whole)")
+                }
             }
             for note in job.notes(contactSheet) { printError("note: \(note)") }
             // (A board of several pages to standard output is refused next, saying why: no
-            // advice on pages it will not write.)
-            if job.kind.takesPages && !(job.request.toStandardOutput && contactSheet.layout.pageCount > 1) {
+            // advice on pages it will not write; a kind that fits long pages to its paper
+            // writes none too large to open.)
+            if job.kind.takesPages, !job.kind.scalesLongPages, !(job.request.toStandardOutput && contactSheet.layout.pageCount > 1) {
                 let files = job.request.toStandardOutput ? ["the sheet"] : PageNames.paths(for: job.request.resolvedDestination, pageCount: contactSheet.layout.pageCount)
                 warnOfLargePages(contactSheet, files: files)
             }

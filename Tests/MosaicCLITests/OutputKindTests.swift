@@ -116,4 +116,35 @@ import Testing
         #expect(png.status == 64 && png.stderr.contains("--page-size is not for png output (it is for pdf)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
+
+    /// A card taller than the paper (a 1280x12000 screenshot, one column) was clipped: the
+    /// page showed its top 15%, exit 0, with a warning that said "drawn whole" and advised
+    /// --max-height, which PDF refuses (issue 35 item 10). The page is scaled to fit the
+    /// paper, centred across, and the warning says so.
+    @Test func aCardTallerThanThePaperIsScaledToFitIt() throws {
+        let dir = CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try Bitmap(width: 1280, height: 12000, fill: .black).writePNG(to: dir + "/in/tall.png")
+        let result = try CLI.run(
+            ["render", dir + "/in", "-o", dir + "/s.pdf", "--columns", "1", "--caption", "none", "--dpi", "100", "--lossless"] + OutputKindTests.font)
+        #expect(result.status == 0, "\(result.stderr)")
+        // A4 at 100 dpi is 827x1169 px: the 1280x12000 image in a 747 px column (inset 32,
+        // padding 8) is a card 7019 px long, a page of 7083.
+        #expect(result.stderr.contains("warning: page 1 is 7083 px long, over the paper's 1169: \(dir)/in/tall.png is longer than a page, so the page is scaled to 16% to fit the paper"))
+        #expect(!result.stderr.contains("drawn whole"))
+        #expect(!result.stderr.contains("--max-height"))
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/s.pdf")), as: UTF8.self)
+        // The image is 827x7083 px; 841.89 pt tall on the paper, 98.3 pt wide, centred.
+        #expect(text.contains("/Width 827 /Height 7083"))
+        #expect(text.contains("q\n98.3 0 0 841.89 248.49 0 cm\n/Im0 Do\nQ\n"), "\(text.suffix(600))")
+    }
+
+    /// --width was ignored: the paper sets a PDF sheet's width. It is a usage error.
+    @Test func widthIsRefused() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.pdf", "--width", "1000"] + OutputKindTests.font)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--width: a PDF's sheet is as wide as --page-size at --dpi (2480 px for a4 at 300 dpi); drop it, or set --dpi"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
 }

@@ -73,7 +73,11 @@ import Testing
              "--section-padding", "5", "--max-height", "145"])
         #expect(map.pages.first == 100)
         #expect(map.on(0).map(\.kind) == ["decoration", "card"])
-        #expect(map.on(1).map(\.kind) == ["footer"])
+        #expect(map.on(0).allSatisfy { $0.section == 0 })
+        // The footer's page frames it with its section's background (issue 35 item 11: a
+        // section that shows a footer and no cards drew none).
+        #expect(map.on(1).map(\.kind) == ["decoration", "footer"])
+        #expect(map.on(1).allSatisfy { $0.section == 1 })
     }
 
     /// 4. The empty section's header ended page 0 and its footer began page 1.
@@ -110,11 +114,17 @@ import Testing
         #expect((card.width, card.height) == (width, height))
     }
 
-    /// 7. An empty section's background of no height was listed at the page's edge.
+    /// 7. An empty section's background of no height was listed at the page's edge. A
+    /// section that shows nothing draws none; one that shows a header and no cards frames
+    /// its header (issue 35 item 11: it drew none).
     @Test func anEmptySectionDrawsNoBackground() throws {
         let map = try Self.layOut(
             manifest: #"{"sections": [{"items": [{"path": "100x100.png"}]}, {"header": "H", "items": []}, {"items": []}]}"#,
             ["--width", "100", "--columns", "1", "--spacing", "0", "--section-background", "#dddddd", "--section-padding", "0"])
-        #expect(map.elements.filter { $0.kind == "decoration" }.map(\.section) == [0])
+        let backgrounds = map.elements.filter { $0.kind == "decoration" }
+        #expect(backgrounds.map(\.section) == [0, 1])
+        let header = try #require(map.elements.first { $0.kind == "header" && $0.section == 1 })
+        let background = try #require(backgrounds.last)
+        #expect(background.height > 0 && background.y <= header.y && header.y + header.height <= background.y + background.height)
     }
 }

@@ -42,7 +42,9 @@ import Testing
     @Test func versionNamesTheCommit() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
-        let head = Self.inWorkTree ? try Self.git(["-C", CLI.repository.path, "rev-parse", "--short=7", "HEAD"]) : nil
+        var head = Self.inWorkTree ? try Self.git(["-C", CLI.repository.path, "rev-parse", "--short=7", "HEAD"]) : nil
+        // Built from tracked files that differ from the commit: "-dirty".
+        if let hash = head, try Self.git(["-C", CLI.repository.path, "diff-index", "--quiet", "HEAD", "--"]) == nil { head = hash + "-dirty" }
         #expect(result.stdout == "\(MosaicVersion.string)\(head.map { " (\($0))" } ?? "")\n")
         #expect(result.stdout.hasPrefix("0.6.0"))
     }
@@ -56,6 +58,18 @@ import Testing
         _ = try Self.git(["-C", repository, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "--allow-empty", "-m", "first"])
         let head = try #require(try Self.git(["-C", repository, "rev-parse", "--short=7", "HEAD"]))
         #expect(try Self.generatedHash(package: repository) == "static let hash: String? = \"\(head)\"")
+        // A tracked file changed (not committed): the build says "-dirty"; an untracked
+        // file does not count (issue 35 item 22: before, a modified tree named the commit).
+        try "a".write(toFile: repository + "/tracked.txt", atomically: true, encoding: .utf8)
+        #expect(try Self.generatedHash(package: repository) == "static let hash: String? = \"\(head)\"")
+        _ = try Self.git(["-C", repository, "add", "tracked.txt"])
+        _ = try Self.git(["-C", repository, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "second"])
+        let second = try #require(try Self.git(["-C", repository, "rev-parse", "--short=7", "HEAD"]))
+        #expect(try Self.generatedHash(package: repository) == "static let hash: String? = \"\(second)\"")
+        try "b".write(toFile: repository + "/tracked.txt", atomically: true, encoding: .utf8)
+        #expect(try Self.generatedHash(package: repository) == "static let hash: String? = \"\(second)-dirty\"")
+        _ = try Self.git(["-C", repository, "checkout", "-q", "--", "tracked.txt"])
+        #expect(try Self.generatedHash(package: repository) == "static let hash: String? = \"\(second)\"")
         let unpacked = repository + "/vendor/mosaic-0.6.0"
         try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
         #expect(try Self.generatedHash(package: unpacked) == "static let hash: String? = nil")

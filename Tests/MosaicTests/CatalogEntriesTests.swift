@@ -100,4 +100,36 @@ import Testing
         let summary = try SheetRenderer(sheet: sheet).render(into: MemorySink())
         #expect(summary.rendered == 2)
     }
+
+    /// A manifest's captioned cards were packed three times each (the path, then its title,
+    /// then its description set one by one) and once more after the probe (a captioned
+    /// entry was set aside whole instead of packed in place): four boxes a card, three of
+    /// them dropped but kept, and a table of whole entries. 100,000 captioned cards took
+    /// 282 MB, not 134 (issue 35 item 16). One box a card now, holding its captions, and
+    /// the header facts in the record.
+    @Test func aManifestPacksEachCaptionedCardOnce() throws {
+        let dir = CatalogTests.folder()
+        var rows = ["path,title,description"]
+        for i in 0..<20 {
+            CatalogTests.copy(i % 2 == 0 ? "coins.png" : "chelsea.jpg", to: dir + "/\(i).\(i % 2 == 0 ? "png" : "jpg")")
+            rows.append("\(i).\(i % 2 == 0 ? "png" : "jpg"),Card \(i),\(i % 3 == 0 ? "" : "About \(i)")")
+        }
+        try rows.joined(separator: "\n").write(toFile: dir + "/m.csv", atomically: true, encoding: .utf8)
+        let catalog = try Catalog.manifest(dir + "/m.csv", jobs: 2)
+        let entries = try #require(catalog.sections.first?.entries)
+        #expect(entries.count == 20)
+        #expect(entries.extras.count == 20)
+        for i in 0..<20 {
+            #expect(entries.records[i].format != 0, "card \(i): its header facts are packed in its record")
+            #expect(entries[i].title == "Card \(i)")
+            #expect(entries[i].description == (i % 3 == 0 ? nil : "About \(i)"))
+            #expect(entries[i].info?.width == (i % 2 == 0 ? 384 : 451))
+        }
+        // A card whose file fails keeps its captions beside its problem.
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/0.png"))
+        let failedCatalog = try Catalog.manifest(dir + "/m.csv", jobs: 2)
+        let failed = try #require(failedCatalog.sections.first?.entries)
+        #expect(failed[0].problem != nil && failed[0].title == "Card 0")
+        #expect(failedCatalog.strictProblems.map(\.path) == [dir + "/0.png"])
+    }
 }

@@ -49,7 +49,7 @@ public struct Catalog: Sendable {
     /// be listed (each as an input that cannot be read), and the inputs a failure-summary
     /// card stands for.
     public var strictProblems: [CardProblem] {
-        allEntries.compactMap(\.problem) + sections.flatMap(\.summarizedProblems) + unreadableImages
+        sections.flatMap { $0.entries.problems.map(\.problem) } + sections.flatMap(\.summarizedProblems) + unreadableImages
             + unreadableFolders.compactMap { folder in
                 guard case .unreadableDirectory(let path, let reason) = folder else { return nil }
                 return CardProblem(path: path, error: .unreadable(path: path, reason: reason))
@@ -68,13 +68,11 @@ public struct Catalog: Sendable {
         var summarized = self
         for i in summarized.sections.indices {
             let entries = summarized.sections[i].entries
-            var failed = 0
-            var firstExtra: Int?
-            for (index, entry) in entries.enumerated() where entry.problem != nil {
-                failed += 1
-                if failed == limit + 1 { firstExtra = index }
-            }
-            guard let firstExtra else { continue }
+            // Counted from the records' extras: no entry is made unless some are summarized.
+            let failures = entries.problems
+            let failed = failures.count
+            guard failed > limit else { continue }
+            let firstExtra = failures[limit].index
             var kept = CatalogEntries()
             var problems: [CardProblem] = []
             problems.reserveCapacity(failed - limit)
@@ -259,7 +257,10 @@ public struct Catalog: Sendable {
         deinit { records.deallocate() }
 
         func set(_ i: Int, _ value: ProbeResult) {
-            if case .image(let entry) = value, entry.rare == nil, let info = entry.info {
+            // Packed in place also when the entry keeps the captions it came with (a
+            // manifest's): its record still points to them. Set aside, every captioned card
+            // held a whole entry in the table and was packed again with a new box.
+            if case .image(let entry) = value, let info = entry.info, entry.rare == nil || entry.rare === entries.extra(records[i])?.rare {
                 var record = records[i]
                 if record.pack(info) {
                     record.fileSize = entry.fileSize

@@ -73,11 +73,11 @@ public struct CatalogEntries: Sendable {
         var info: ImageInfo? {
             guard format != 0 else { return nil }
             var info = ImageInfo(
-                format: ImageFormat(rawValue: Words.all[Int(format)]), width: Int(width), height: Int(height),
+                format: Words.formats[Int(format)], width: Int(width), height: Int(height),
                 orientation: Orientation(rawValue: Int(orientation)) ?? .up, hasAlpha: hasAlpha,
-                interlacing: interlacing == 0 ? nil : Interlacing(rawValue: Words.all[Int(interlacing)]), bitDepth: Int(bitDepth),
-                colorModel: ColorModel(name: Words.all[Int(colorModel)]), decodeMemory: Int(decodeMemory))
-            info.captured = CaptureDate(packed: captured)
+                interlacing: Words.interlacings[Int(interlacing)], bitDepth: Int(bitDepth),
+                colorModel: Words.colorModels[Int(colorModel)], decodeMemory: Int(decodeMemory))
+            if captured != 0 { info.captured = CaptureDate(packed: captured) }
             return info
         }
     }
@@ -88,14 +88,22 @@ public struct CatalogEntries: Sendable {
         /// path's tail.
         let path: String?
         let relativePath: String?
-        /// Header facts that have no codes.
-        let info: ImageInfo?
+        /// Header facts that have no codes, boxed: most extras hold none (a manifest's
+        /// captions), and held inline they made every extra 232 bytes, not 64.
+        private let facts: Facts?
         let rare: CatalogEntry.Rare?
+
+        final class Facts: Sendable {
+            let info: ImageInfo
+            init(_ info: ImageInfo) { self.info = info }
+        }
+
+        var info: ImageInfo? { facts?.info }
 
         init(path: String?, relativePath: String?, info: ImageInfo?, rare: CatalogEntry.Rare?) {
             self.path = path
             self.relativePath = relativePath
-            self.info = info
+            facts = info.map(Facts.init)
             self.rare = rare
         }
     }
@@ -108,6 +116,11 @@ public struct CatalogEntries: Sendable {
             "mask", "lab", "unknown", "progressive", "interlaced", "tiled", "rgb+alpha", "lossless", "lossy",
         ]
         static let codes: [String: UInt8] = Dictionary(uniqueKeysWithValues: all.enumerated().dropFirst().map { ($1, UInt8($0)) })
+        /// Each word read as the fact it codes, once (an entry's facts are unpacked every
+        /// time it is read: parsing the words again cost more than the rest).
+        static let formats = all.map { ImageFormat(rawValue: $0) }
+        static let colorModels = all.map { ColorModel(name: $0) }
+        static let interlacings: [Interlacing?] = all.enumerated().map { $0.offset == 0 ? nil : Interlacing(rawValue: $0.element) }
         static func code(_ word: String) -> UInt8? { codes[word] }
     }
 
@@ -183,6 +196,18 @@ public struct CatalogEntries: Sendable {
     /// Appends an entry known by its paths only.
     public mutating func append(path: String, relativePath: String) {
         records.append(pack(CatalogEntry(path: path, relativePath: relativePath)))
+    }
+
+    /// The entries that have a problem, by index, in order, read from the records and
+    /// their extras alone (a problem is always kept in an extra): no entry is made.
+    var problems: [(index: Int, problem: CardProblem)] {
+        var found: [(index: Int, problem: CardProblem)] = []
+        guard !extras.isEmpty else { return found }
+        for i in indices {
+            let record = record(i)
+            if record.extra != 0, let problem = extras[Int(record.extra) - 1].rare?.problem { found.append((i, problem)) }
+        }
+        return found
     }
 
     /// Sorts by a key made once per entry (not once per comparison).

@@ -17,23 +17,39 @@ public struct CatalogEntry: Sendable, Hashable {
     public var modified: Double
 
     final class Rare: Sendable, Hashable {
-        let problem: CardProblem?
-        let bitmap: Bitmap?
-        let pixels: CardPixels?
         let title: String?
         let description: String?
-        let summarizedFailures: Int?
+        /// The rest, rarer still, in a box of its own: an entry with captions alone (every
+        /// card of a captioned manifest) holds only them (64 bytes, not 161).
+        let other: Other?
+
+        final class Other: Sendable {
+            let problem: CardProblem?
+            let bitmap: Bitmap?
+            let pixels: CardPixels?
+            let summarizedFailures: Int?
+
+            init(problem: CardProblem?, bitmap: Bitmap?, pixels: CardPixels?, summarizedFailures: Int?) {
+                self.problem = problem
+                self.bitmap = bitmap
+                self.pixels = pixels
+                self.summarizedFailures = summarizedFailures
+            }
+        }
+
+        var problem: CardProblem? { other?.problem }
+        var bitmap: Bitmap? { other?.bitmap }
+        var pixels: CardPixels? { other?.pixels }
+        var summarizedFailures: Int? { other?.summarizedFailures }
 
         init(
             problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil,
             pixels: CardPixels? = nil
         ) {
-            self.problem = problem
-            self.bitmap = bitmap
-            self.pixels = pixels
             self.title = title
             self.description = description
-            self.summarizedFailures = summarizedFailures
+            other = problem == nil && bitmap == nil && pixels == nil && summarizedFailures == nil
+                ? nil : Other(problem: problem, bitmap: bitmap, pixels: pixels, summarizedFailures: summarizedFailures)
         }
 
         /// Nil when every field is.

@@ -21,6 +21,9 @@ public protocol OutputKind: Sendable {
     static var summary: String { get }
     /// The settings of `OutputRequest` it takes (`--quality` ...); others are refused.
     static var settings: [OutputSetting] { get }
+    /// Whether a page longer than the maximum (an element longer than a page, never cut)
+    /// is scaled down to fit its paper (PDF) rather than written longer (the default).
+    static var scalesLongPages: Bool { get }
     /// The files the destination itself names, checked against the inputs before any work
     /// (none for a folder).
     static func namedFiles(_ request: OutputRequest) -> [String]
@@ -54,6 +57,7 @@ public protocol OutputKind: Sendable {
 extension OutputKind {
     public static var settings: [OutputSetting] { [] }
     public static var summary: String { hint }
+    public static var scalesLongPages: Bool { false }
     public func sheetOptions(_ options: SheetOptions) -> SheetOptions { options }
     public func notes(_ sheet: ContactSheet) -> [String] { [] }
 }

@@ -13,6 +13,9 @@ public struct PDFOutput: OutputKind {
     public static let summary = "one PDF of pages at --page-size"
     public static let takesPages = true
     public static let settings: [OutputSetting] = [.quality, .lossless, .pageSize, .dpi]
+    /// A page longer than the paper (a card taller than a page) is scaled down to fit it
+    /// (`PDFSink`), never clipped.
+    public static let scalesLongPages = true
 
     /// The resolutions a page may be printed at.
     public static let dpiRange = 36...1200
@@ -50,7 +53,12 @@ public struct PDFOutput: OutputKind {
         }
         if options.direction != .vertical { throw .settings("--direction horizontal: a PDF's pages are read top to bottom; drop it") }
         if options.maxHeight != nil { throw .settings("--max-height: a PDF's pages are as tall as --page-size at --dpi; drop it") }
-        _ = try make(request)
+        let (size, dpi) = try make(request)
+        if options.widthIsGiven {
+            let pixels = size.pixels(dpi: dpi)
+            throw .settings(
+                "--width: a PDF's sheet is as wide as --page-size at --dpi (\(pixels.width) px for \(request.pageSize ?? "a4") at \(dpi) dpi); drop it, or set --dpi")
+        }
     }
 
     /// The paper and resolution a request asks for.

@@ -201,6 +201,8 @@ public struct ContactSheet: Sendable {
         // The threads do not change a pixel: shards may use different counts.
         var described = options
         described.jobs = 1
+        // Nor does whether the width was typed or left at its default.
+        described.widthIsGiven = false
         mix(String(describing: described))
         for page in 0..<layout.pageCount {
             for element in layout.elements(onPage: page) {

@@ -8,6 +8,9 @@ public struct SheetOptions: Hashable, Sendable {
     public var direction: Direction = .vertical
     /// The sheet's width (vertical boards).
     public var width = 1800
+    /// True when `width` was asked for (`--width`), not left at its default: an output
+    /// kind whose paper sets the width (PDF) refuses it rather than ignore it.
+    public var widthIsGiven = false
     /// The sheet's height (horizontal boards).
     public var height = 1200
     /// Columns, or (with `columnWidth`) derived; rows on a horizontal board.

@@ -101,8 +101,13 @@ public final class PDFSink: PageSink {
         }
         pageObject = Self.firstObject(ofPage: index)
         let (imageObject, lengthObject, contentsObject) = (pageObject + 1, pageObject + 2, pageObject + 3)
-        let scale = pageSize.width / Double(max(1, pagePixels.width))
+        var scale = pageSize.width / Double(max(1, pagePixels.width))
+        // A page longer than the paper (a card taller than a page, never cut) is scaled down
+        // to the paper's height, centred across: shown whole, never clipped.
+        let fitted = Double(size.height) * scale > pageSize.height
+        if fitted { scale = pageSize.height / Double(max(1, size.height)) }
         let width = Double(size.width) * scale, height = Double(size.height) * scale
+        let left = fitted ? (pageSize.width - width) / 2 : 0
         try object(pageObject) { () throws(ImageEncodingError) in
             try output.write(
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(Self.number(pageSize.width)) \(Self.number(pageSize.height))]"
@@ -125,15 +130,16 @@ public final class PDFSink: PageSink {
         case .flate(let level):
             self.image = try FlateStream(file: file, path: destination, width: size.width, height: size.height, level: level)
         }
-        placement = "q\n\(Self.number(width)) 0 0 \(Self.number(height)) 0 \(Self.number(pageSize.height - height)) cm\n/Im0 Do\nQ\n"
-        if let pageColor, pageColor.alpha > 0, pageSize.height - height >= 0.01 {
-            // The strip below the image in its colour flattened over white, as the image's
-            // pixels are; a hair under the image and a point past the paper's three other
-            // edges, so that no seam of white shows where a renderer rounds.
+        placement = "q\n\(Self.number(width)) 0 0 \(Self.number(height)) \(Self.number(left)) \(Self.number(pageSize.height - height)) cm\n/Im0 Do\nQ\n"
+        if let pageColor, pageColor.alpha > 0, fitted || pageSize.height - height >= 0.01 {
+            // The paper the image leaves in its colour flattened over white, as the image's
+            // pixels are: the strip below a shorter page (a hair under the image and a point
+            // past the paper's three other edges, so that no seam of white shows where a
+            // renderer rounds), or all of it beside a page scaled to fit.
             let alpha = Double(pageColor.alpha) / 255
             let rgb = [pageColor.red, pageColor.green, pageColor.blue]
                 .map { String(format: "%.4f", (Double($0) * alpha + 255 * (1 - alpha)) / 255) }.joined(separator: " ")
-            let top = pageSize.height - height + min(1, height)
+            let top = fitted ? pageSize.height + 1 : pageSize.height - height + min(1, height)
             placement = "\(rgb) rg\n-1 -1 \(Self.number(pageSize.width + 2)) \(Self.number(top + 1)) re f\n" + placement
         }
     }

@@ -64,14 +64,18 @@ public enum FileNames {
 
     /// The path with every escaped byte shown as U+FFFD, for people (captions, messages).
     public static func display(_ path: String) -> String {
-        String(String.UnicodeScalarView(path.unicodeScalars.map {
+        // No byte from 0xF4 on: no escape, the name as it is (not rebuilt a scalar at a time:
+        // the image map names every card).
+        if !path.utf8.contains(where: { $0 >= 0xF4 }) { return path }
+        return String(String.UnicodeScalarView(path.unicodeScalars.map {
             $0.value >= escapeBase && $0.value <= escapeBase + 0xFF ? "\u{FFFD}" : $0
         }))
     }
 
     /// True when the path holds no escaped byte: its bytes are valid UTF-8.
     public static func isValidUTF8(_ path: String) -> Bool {
-        !path.unicodeScalars.contains { $0.value >= escapeBase && $0.value <= escapeBase + 0xFF }
+        if !path.utf8.contains(where: { $0 >= 0xF4 }) { return true }
+        return !path.unicodeScalars.contains { $0.value >= escapeBase && $0.value <= escapeBase + 0xFF }
     }
 
     /// The names in a folder (not "." and ".."), raw bytes kept; nil when it cannot be
