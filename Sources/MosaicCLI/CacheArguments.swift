@@ -3,7 +3,7 @@ import Mosaic
 
 /// The card cache a render uses (`render`; `mosaic cache` shows and clears it).
 struct CacheArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("The card cache's folder (default: $XDG_CACHE_HOME/mosaic, else ~/.cache/mosaic); may be shared by machines (NFS).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The card cache's folder, which machines may share (default: $XDG_CACHE_HOME/mosaic, else ~/.cache/mosaic).", valueName: "dir"))
     var cache: String?
     @Flag(help: "Use no card cache (also MOSAIC_CACHE=off).")
     var noCache = false

@@ -4,7 +4,7 @@ import Mosaic
 
 /// How the pixels are made and written (`render` only).
 struct WorkArguments: ParsableArguments {
-    @Option(help: "What a camera RAW's card is drawn from. auto: the largest embedded preview that covers the card twice over with the raw image's aspect, else LibRaw's half-size or full development; preview: the largest preview; full: the full development.")
+    @Option(help: "What a camera RAW's card is drawn from: auto (a large enough preview, else a development), preview or full.")
     var raw: RawDrawing = .auto
     @Option(help: "Resampling filter.")
     var filter: ResamplingFilter = .lanczos3

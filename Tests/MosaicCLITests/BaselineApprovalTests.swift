@@ -128,7 +128,7 @@ import Glibc
         try fm.moveItem(atPath: dir + "/elsewhere", toPath: baseline + "/ui")
         try "notes".write(toFile: baseline + "/new.png", atomically: true, encoding: .utf8)
         let taken = try CLI.run(["diff", baseline, current, "--accept"])
-        #expect(taken.status == 1 && taken.stdout.contains("failed     new.png: \(baseline)/new.png: not a JPEG, PNG"), "\(taken.stdout)")
+        #expect(taken.status == 1 && taken.stdout.contains("failed     new.png: \(baseline)/new.png: not a RAW, JPEG, PNG"), "\(taken.stdout)")
         #expect(!taken.stdout.contains("new.png\n") && taken.stderr.isEmpty, "\(taken.stdout)\(taken.stderr)")
         #expect(try String(contentsOfFile: baseline + "/new.png", encoding: .utf8) == "notes")
     }
