@@ -421,13 +421,13 @@ public struct FolderComparison: Sendable {
     ) throws(DiffError) -> [[UInt8]: Listed] {
         var found: [[UInt8]: Listed] = [:]
         var visited: Set<String> = []
-        try collect(root: root, relative: "", other: other, into: &found, special: &special, visited: &visited)
+        try collect(root: root, relative: "", other: other, codecs: decoder.codecs, into: &found, special: &special, visited: &visited)
         return found
     }
 
     /// `files(in:)` for the folder `relative` of `root`.
     static func collect(
-        root: String, relative: String, other: String, into found: inout [[UInt8]: Listed],
+        root: String, relative: String, other: String, codecs: CodecRegistry, into found: inout [[UInt8]: Listed],
         special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
     ) throws(DiffError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
@@ -454,14 +454,14 @@ public struct FolderComparison: Sendable {
                 {
                     throw .overlapping(baseline: root, current: other, link: path)
                 }
-                try collect(root: root, relative: child, other: other, into: &found, special: &special, visited: &visited)
+                try collect(root: root, relative: child, other: other, codecs: codecs, into: &found, special: &special, visited: &visited)
             } else if let kind = FileNames.specialKind(status.st_mode) {
                 special[FileNames.bytes(of: child)] = (child, kind)
                 found[FileNames.bytes(of: child)] = .other(.unreadable(.notAFile(path: path, kind: kind)))
             } else if (status.st_mode & S_IFMT) == S_IFREG {
                 do {
                     let head = try FileBytes.read(path, limit: 16).bytes
-                    found[FileNames.bytes(of: child)] = ImageFormat.detect(head) != nil ? .image : .other(.notAnImage(head: head))
+                    found[FileNames.bytes(of: child)] = ImageFormat.detect(head, in: codecs) != nil ? .image : .other(.notAnImage(head: head))
                 } catch {
                     found[FileNames.bytes(of: child)] = .other(.unreadable(error))
                 }
