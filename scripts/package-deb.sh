@@ -45,11 +45,15 @@ build_flags=(
 )
 swift build "${build_flags[@]}" --product mosaic
 binary=$(swift build "${build_flags[@]}" --show-bin-path)/mosaic
-if ! readelf -d "$binary" | grep -q 'FLAGS.*BIND_NOW'; then
+# Each listing read whole before it is searched: `grep -q` stops at the first match, and
+# under pipefail the listing cut short by SIGPIPE would fail the check.
+dynamic=$(readelf -d "$binary")
+symbols=$(nm -D "$binary")
+if ! grep -q 'FLAGS.*BIND_NOW' <<< "$dynamic"; then
     echo "package-deb: $binary is not linked with -z now" >&2
     exit 1
 fi
-if ! nm -D "$binary" | grep -q '__[a-z]*_chk@'; then
+if ! grep -q '__[a-z]*_chk@' <<< "$symbols"; then
     echo "package-deb: $binary calls no fortified C function (_FORTIFY_SOURCE=2)" >&2
     exit 1
 fi
