@@ -41,7 +41,7 @@ build_flags=(
     -c release --static-swift-stdlib --disable-local-rpath --scratch-path .build-static
     -Xcc -D_FORTIFY_SOURCE=2 -Xcc "-ffile-prefix-map=$here=."
     -Xswiftc -file-prefix-map -Xswiftc "$here=." -Xswiftc -debug-prefix-map -Xswiftc "$here=."
-    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -Xlinker --build-id=none
 )
 swift build "${build_flags[@]}" --product mosaic
 binary=$(swift build "${build_flags[@]}" --show-bin-path)/mosaic
@@ -81,11 +81,21 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$doc/examp
 
 install -m 0755 "$binary" "$root/usr/bin/mosaic"
 # .swift_modhash holds hashes of the Swift modules that change with the folder the build
-# ran in (no prefix map reaches them), and the GNU build ID is a hash of the whole file:
-# both removed, so that two builds of a commit give the same bytes. Neither is read when
-# mosaic runs.
-strip --strip-unneeded --remove-section=.comment --remove-section=.note \
-    --remove-section=.swift_modhash --remove-section=.note.gnu.build-id "$root/usr/bin/mosaic"
+# ran in (no prefix map reaches them), and a GNU build ID would be a hash of the whole file:
+# the binary is linked without a build ID, and the hashes are zeroed in place, so that two
+# builds of a commit give the same bytes. Neither is read when mosaic runs. (Removing the
+# section instead makes strip drop the GNU_RELRO segment: lintian's hardening-no-relro.)
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/mosaic"
+sections=$(readelf -SW "$root/usr/bin/mosaic")
+read -r modhash_offset modhash_size < <(awk '{ for (i = 1; i < NF; i++) if ($i == ".swift_modhash") print $(i + 3), $(i + 4) }' <<< "$sections") || true
+if [ -n "${modhash_size:-}" ] && [ $((16#$modhash_size)) -gt 0 ]; then
+    dd if=/dev/zero of="$root/usr/bin/mosaic" bs=1 seek=$((16#$modhash_offset)) count=$((16#$modhash_size)) conv=notrunc status=none
+fi
+segments=$(readelf -lW "$root/usr/bin/mosaic")
+if ! grep -q GNU_RELRO <<< "$segments"; then
+    echo "package-deb: the packaged binary has no GNU_RELRO segment" >&2
+    exit 1
+fi
 
 # A subcommand's page is named "mosaic render" in its NAME section, which man-db's whatis
 # index cannot parse (lintian: bad-whatis-entry): NAME gets the page's own name
