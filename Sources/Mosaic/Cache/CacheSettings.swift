@@ -29,11 +29,9 @@ public struct CacheSettings: Sendable, Equatable {
         guard enabled, !CardCache.isOff(environment: environment) else { return (nil, nil) }
         guard let path = folder ?? CardCache.defaultFolder(environment: environment) else { return (nil, nil) }
         do {
-            var cache = try CardCache(folder: path, sizeLimit: sizeLimit, codeVersion: codeVersion)
-            if let executable = cache.contentDigest(of: "/proc/self/exe") {
-                cache = try CardCache(folder: path, sizeLimit: sizeLimit, codeVersion: codeVersion + " executable " + executable.digest.description)
-            }
-            return (cache, nil)
+            let cache = try CardCache(folder: path, sizeLimit: sizeLimit, codeVersion: codeVersion)
+            guard let executable = cache.contentDigest(of: "/proc/self/exe") else { return (cache, nil) }
+            return (cache.made(by: codeVersion + " executable " + executable.digest.description), nil)
         } catch {
             if case .untrusted = error, folder != nil { throw error }
             return (nil, error)

@@ -80,6 +80,18 @@ public final class CardCache: Sendable {
         }
     }
 
+    /// The same folder, already checked and tagged, for entries made by `codeVersion`.
+    private init(checked other: CardCache, codeVersion: String) {
+        folder = other.folder
+        sizeLimit = other.sizeLimit
+        hostFolder = other.hostFolder
+        settling = other.settling
+        self.codeVersion = codeVersion
+    }
+
+    /// This cache for entries made by `codeVersion` (the folder is not checked again).
+    func made(by codeVersion: String) -> CardCache { CardCache(checked: self, codeVersion: codeVersion) }
+
     /// Where the cache lives by default: `$XDG_CACHE_HOME/mosaic`, else `$HOME/.cache/mosaic`;
     /// nil when neither is set.
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

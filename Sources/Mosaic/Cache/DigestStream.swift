@@ -16,7 +16,14 @@ final class DigestStream {
         mosaic_hash_add(state, &separator, 1)
     }
 
-    func add(_ digest: CacheDigest) { add(digest.description) }
+    /// Adds bytes as they are (a file name's), and a separator.
+    func add(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { mosaic_hash_add(state, $0.baseAddress, $0.count) }
+        var separator: UInt8 = 0
+        mosaic_hash_add(state, &separator, 1)
+    }
+
+    func add(_ digest: CacheDigest) { add(bytes: digest.bytes) }
 
     /// The digest; nil when memory ran out at the start.
     func finish() -> CacheDigest? {

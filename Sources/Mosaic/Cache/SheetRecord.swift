@@ -88,7 +88,7 @@ extension CardCache {
                 guard let path = element.itemPath else { continue }
                 let card = sheet.card(path)
                 guard card.entry.bitmap == nil, card.entry.pixels == nil else { return nil }
-                stream.add(FileNames.bytes(of: card.entry.path).description)
+                stream.add(bytes: FileNames.bytes(of: card.entry.path))
                 stream.add(card.caption.map { "\($0.title)|\($0.description)" } ?? "-")
                 if let problem = card.entry.problem {
                     stream.add(problem.description)
