@@ -43,7 +43,10 @@ import Testing
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
         var head = Self.inWorkTree ? try Self.git(["-C", CLI.repository.path, "rev-parse", "--short=7", "HEAD"]) : nil
-        // Built from tracked files that differ from the commit: "-dirty".
+        // Built from tracked files that differ from the commit: "-dirty". The index's
+        // stat data is refreshed first, as the build's script does: a fresh clone whose
+        // files were touched after checkout otherwise reads as changed.
+        if head != nil { _ = try Self.git(["-C", CLI.repository.path, "update-index", "-q", "--refresh"]) }
         if let hash = head, try Self.git(["-C", CLI.repository.path, "diff-index", "--quiet", "HEAD", "--"]) == nil { head = hash + "-dirty" }
         #expect(result.stdout == "\(MosaicVersion.string)\(head.map { " (\($0))" } ?? "")\n")
         #expect(result.stdout.hasPrefix("0.6.0"))
