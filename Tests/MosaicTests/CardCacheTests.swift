@@ -282,6 +282,28 @@ import Glibc
         #expect(!second.unchanged && second.warnings.count == 1)
     }
 
+    /// A video is never read whole to be digested: its identity, once settled, stands for
+    /// it. Before: a sheet holding a clip was drawn again on every run.
+    @Test func aSheetWithAVideoIsLeftAsItIsUntilTheVideoChanges() throws {
+        let dir = try CardCacheTests.folder("video")
+        try FileManager.default.removeItem(atPath: dir + "/photos/truncated.jpg")
+        try VideoSheetTests.clip(dir + "/photos/clip.mp4")
+        let first = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        #expect(!first.unchanged && first.rendered == 6 && first.warnings.isEmpty)
+        let before = Self.inode(dir + "/sheet.png")
+        let second = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        #expect(second.unchanged && second.rendered == 6)
+        #expect(Self.inode(dir + "/sheet.png") == before)
+        // The clip written again (another clip, same name): the sheet is drawn again.
+        try FileManager.default.removeItem(atPath: dir + "/photos/clip.mp4")
+        try VideoSheetTests.clip(dir + "/photos/clip.mp4", black: 30)
+        let third = try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: try Self.cache(dir))
+        #expect(!third.unchanged)
+        // A clip written just now (not settled) never lets the sheet be left as it is.
+        let young = try CardCache(folder: dir + "/cache", codeVersion: "test", settling: 3_600_000_000_000)
+        #expect(!(try CardCacheTests.render(dir + "/photos", to: dir + "/sheet.png", cache: young).unchanged))
+    }
+
     @Test(arguments: ["photo replaced", "photo added", "option changed", "output edited", "output removed", "caption changed"])
     func aChangeDrawsTheSheetAgain(change: String) throws {
         let dir = try CardCacheTests.folder("change-\(change.split(separator: " ").joined(separator: "-"))")

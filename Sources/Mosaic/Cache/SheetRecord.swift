@@ -96,8 +96,16 @@ extension CardCache {
                     return nil
                 } else {
                     // A file its codec reads by path (a video, perhaps of gigabytes) is not
-                    // digested: such a sheet is always drawn.
-                    if let info = card.entry.info, sheet.options.codecs.codec(of: info.format)?.readsFromPath ?? true { return nil }
+                    // read whole to be digested: its identity on this machine (the record is
+                    // this machine's) stands for its content once it has settled; a file
+                    // written just now keeps its sheet drawn every time.
+                    if let info = card.entry.info, sheet.options.codecs.codec(of: info.format)?.readsFromPath ?? true {
+                        guard let status = FileNames.status(card.entry.path), (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+                        let identity = ContentIdentity(status)
+                        guard identity.isSettled(now: ContentIdentity.now(), after: settling) else { return nil }
+                        stream.add("file \(identity.device) \(identity.inode) \(identity.size) \(identity.modified) \(identity.changed)")
+                        continue
+                    }
                     guard let content = contentDigest(of: card.entry.path) else { return nil }
                     stream.add(content.digest)
                 }
