@@ -28,7 +28,7 @@ struct AssembleCommand: ParsableCommand {
             let summary = try PyramidAssembly.assemble(output, threads: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             if !quiet {
                 printError(
-                    "assembled \(summary.shards) shards -> \(summary.files.joined(separator: ", ")) (\(summary.width)x\(summary.height), \(summary.tiles) tiles) (\(String(format: "%.2f", Date().timeIntervalSince(started))) s)")
+                    "assembled \(summary.shards) shards -> \(summary.files.joined(separator: ", ")) (\(summary.width)x\(summary.height), \(summary.tiles) tiles\(summary.unchangedTiles.map { ", \(summary.tiles - $0) changed" } ?? "")) (\(String(format: "%.2f", Date().timeIntervalSince(started))) s)")
             }
         }
     }

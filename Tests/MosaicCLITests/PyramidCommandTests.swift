@@ -1,5 +1,6 @@
 import Foundation
 import Mosaic
+import MosaicTestSupport
 import Testing
 
 /// `mosaic render -o board.dzi` and `--format iiif`: the files, the options, the refusals.
@@ -19,6 +20,30 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir + "/board_files/11/0_0.png"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/board_files/11/0_0.jpeg"))
+    }
+
+
+    /// Drawn again with nothing changed, by one process or by shards and an assembly: no
+    /// tile, descriptor or viewer file is rewritten, and the summary says how many changed.
+    @Test func aPyramidDrawnAgainKeepsItsUnchangedFiles() throws {
+        let dir = CLI.temporaryDirectory()
+        let render = ["render", CLI.sampleImages + "/manifest.json", "-o", dir + "/board.dzi", "--tile-size", "126"]
+        let first = try CLI.run(render)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains(" changed, "), "\(first.stderr)")
+        let before = fileIdentities(dir)
+        #expect(before.keys.contains("board.dzi") && before.keys.contains("board.html") && before.count > 100)
+        let again = try CLI.run(render)
+        #expect(again.status == 0 && again.stderr.contains(" tiles, 0 changed, "), "\(again.stderr)")
+        #expect(fileIdentities(dir) == before)
+        // Two shards and their assembly over it: the same pyramid, nothing rewritten.
+        for shard in ["0/2", "1/2"] {
+            let part = try CLI.run(render + ["--shard", shard])
+            #expect(part.status == 0, "\(part.stderr)")
+        }
+        let assembled = try CLI.run(["assemble", dir + "/board.dzi"])
+        #expect(assembled.status == 0 && assembled.stderr.contains(" tiles, 0 changed)"), "\(assembled.stderr)")
+        #expect(fileIdentities(dir) == before)
     }
 
     @Test func aIIIFFolder() throws {

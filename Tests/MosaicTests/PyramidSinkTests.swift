@@ -1,4 +1,5 @@
 import Foundation
+import MosaicTestSupport
 import Testing
 
 @testable import Mosaic
@@ -197,6 +198,52 @@ import Testing
         let sink = DeepZoomSink(destination: dir + "/b.dzi", format: DeepZoom(), options: PyramidOptions(format: .png), background: .white)
         try Self.write(Self.image(width: 50, height: 50), to: sink)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [".b_files.mosaic-1.tmp", "b.dzi", "b_files"])
+    }
+
+
+    /// A pyramid drawn again over the one a previous run left keeps every tile whose bytes
+    /// did not change (its inode and time: a sync sends only the changed tiles), and is the
+    /// same bytes as a cold render. Before: every tile was a new file.
+    @Test(arguments: [false, true])
+    func aPyramidDrawnAgainRewritesOnlyTheTilesThatChanged(iiif: Bool) throws {
+        let dir = Self.folder()
+        let before = Self.image(width: 900, height: 700)
+        var after = before
+        for y in 300..<320 { for x in 10..<30 { after[x, y] = RGBA(red: 255, green: 0, blue: 0) } }
+        @discardableResult func draw(_ image: Bitmap, _ name: String) throws -> (tileCount: Int, unchangedTiles: Int?) {
+            if iiif {
+                let sink = IIIFSink(
+                    destination: dir + "/" + name, format: IIIF(id: "board"), options: PyramidOptions(tileSize: 128, overlap: 0, format: .png), background: .white,
+                    threads: 2)
+                try Self.write(image, to: sink)
+                return (sink.tileCount, sink.unchangedTiles)
+            }
+            let sink = DeepZoomSink(
+                destination: dir + "/\(name).dzi", format: DeepZoom(), options: PyramidOptions(tileSize: 126, format: .png), background: .white, threads: 2)
+            try Self.write(image, to: sink)
+            return (sink.tileCount, sink.unchangedTiles)
+        }
+        let folder = { (name: String) in iiif ? dir + "/" + name : dir + "/\(name)_files" }
+        try draw(before, "cold-before")
+        try draw(after, "cold-after")
+        let old = Self.files(folder("cold-before")), new = Self.files(folder("cold-after"))
+        let differing = Set(new.keys.filter { old[$0] != new[$0] })
+        #expect(!differing.isEmpty && differing.count < new.count / 4)
+
+        try draw(before, "board")
+        let first = fileIdentities(folder("board"))
+        let descriptor = iiif ? nil : fileIdentities(dir).filter { $0.key == "board.dzi" }
+        let again = try draw(after, "board")
+        #expect(Self.files(folder("board")) == new)
+        let second = fileIdentities(folder("board"))
+        let rewritten = Set(second.keys.filter { first[$0] != second[$0] })
+        #expect(rewritten == differing)
+        #expect(again.tileCount - (again.unchangedTiles ?? -1) == differing.count)
+        if let descriptor { #expect(fileIdentities(dir).filter { $0.key == "board.dzi" } == descriptor) }
+        // Nothing changed: nothing rewritten.
+        let third = try draw(after, "board")
+        #expect(third.unchangedTiles == third.tileCount && fileIdentities(folder("board")) == second)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.hasPrefix(".") })
     }
 
     /// Abandoned: nothing written, the previous pyramid as it was.

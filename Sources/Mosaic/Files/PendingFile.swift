@@ -8,6 +8,9 @@ public final class PendingFile {
     public let path: String
     let temporaryPath: String
     var settled = false
+    /// When set, `commit()` leaves the destination as it is (inode and time) if it is a
+    /// regular file holding the same bytes, and drops the temporary file.
+    public var keepsAnIdenticalFile = false
 
     /// Writes `data` to a temporary file beside `path`.
     ///
@@ -58,6 +61,10 @@ public final class PendingFile {
     /// - Throws: `SheetError.output(.cannotRename)` with the system's reason.
     public func commit() throws(SheetError) {
         guard !settled else { return }
+        if keepsAnIdenticalFile, Self.sameBytes(temporaryPath, path) {
+            discard()
+            return
+        }
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()
@@ -65,6 +72,34 @@ public final class PendingFile {
         }
         settled = true
         TemporaryFiles.unregister(temporaryPath)
+    }
+
+    /// True when `a` and `b` are regular files (never followed through a link) of the same
+    /// bytes, read a block at a time.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let fa = FileNames.withSystemPath(a) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fa >= 0 else { return false }
+        defer { close(fa) }
+        let fb = FileNames.withSystemPath(b) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fb >= 0 else { return false }
+        defer { close(fb) }
+        var sa = stat(), sb = stat()
+        guard fstat(fa, &sa) == 0, fstat(fb, &sb) == 0, (sa.st_mode & S_IFMT) == S_IFREG, (sb.st_mode & S_IFMT) == S_IFREG,
+            sa.st_size == sb.st_size
+        else { return false }
+        var ba = [UInt8](repeating: 0, count: 1 << 16), bb = ba
+        while true {
+            let na = ba.withUnsafeMutableBytes { read(fa, $0.baseAddress!, $0.count) }
+            guard na >= 0 else { return false }
+            if na == 0 { return true }
+            var got = 0
+            while got < na {
+                let nb = bb.withUnsafeMutableBytes { read(fb, $0.baseAddress! + got, na - got) }
+                guard nb > 0 else { return false }
+                got += nb
+            }
+            guard ba.prefix(na) == bb.prefix(na) else { return false }
+        }
     }
 
     /// Removes the temporary file; the destination stays as it was.

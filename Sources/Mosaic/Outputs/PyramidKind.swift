@@ -84,14 +84,18 @@ extension PyramidKind {
                 // The viewer beside it, put in place with the pyramid.
                 guard let viewer else { return [] }
                 let shown = sink.viewerPyramid(levels: levels)
-                return [
+                let files = [
                     try PendingFile(viewer.html(title: viewerTitle), at: viewer.page),
                     try PendingFile(at: viewer.mapScript) { stream throws(SheetError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) },
                 ]
+                // A file whose bytes are the same is left as it was.
+                for file in files { file.keepsAnIdenticalFile = true }
+                return files
             },
             written: { _ in
                 var written = "\(destination) (\(size.width)x\(size.height), \(sink.tileCount) tiles"
                 if sink.skippedTiles > 0 { written += ", \(sink.skippedTiles) blank left out" }
+                if let unchanged = sink.unchangedTiles { written += ", \(sink.tileCount - unchanged) changed" }
                 written += ", \(CaptionMode.humanSize(Self.treeSize(folder))))"
                 if let viewer { written += "; viewer \(viewer.page)" }
                 return written

@@ -19,6 +19,9 @@ public enum PyramidAssembly {
         public var tiles: Int
         /// The files put in place: the descriptor (or the IIIF folder) and the viewer's.
         public var files: [String]
+        /// Of the tiles, those a previous pyramid at the destination held with the same
+        /// bytes, kept as they were; nil when there was none.
+        public var unchangedTiles: Int?
     }
 
     /// A shard's folder and its record.
@@ -107,18 +110,22 @@ public enum PyramidAssembly {
         let viewerFolder = shards[0].folder + "/" + PyramidFiles.viewerFolder + "/"
         let viewerFiles = [("page", viewer.page), ("map", viewer.mapScript)].filter { first.files[PyramidFiles.viewerFolder + "/" + $0.0] != nil }
         for (_, target) in viewerFiles where !PyramidViewer.mayReplace(target) { throw .wouldReplaceAForeignFile(path: target) }
+        // The pyramid a previous assembly or render left here (checked above: mosaic's):
+        // its tiles whose bytes are the same are kept, as a render keeps them.
+        let previous = FileNames.isFolder(folder) && FileManager.default.fileExists(atPath: folder + "/" + PyramidFiles.marker) ? folder : nil
         let staged = try StagedFolder(destination: folder, marker: PyramidFiles.marker)
         // The shards' tiles, linked (copied across file systems): the shards stay whole
         // until the pyramid is in place.
         var tiles = 0
         let writer = TileWriter(
             format: options.format, root: staged.path, hasAlpha: first.hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
-            blank: options.skipBlankTiles ? first.background : nil)
+            blank: options.skipBlankTiles ? first.background : nil, previous: previous)
         for shard in shards {
             for relative in shard.record.files.keys.sorted() where PyramidFiles.isTile(relative) {
                 let target = staged.path + "/" + relative
                 do throws(ImageEncodingError) { try writer.makeFolder(for: target) } catch { throw .output(error) }
                 try linkOrCopy(shard.folder + "/" + relative, to: target)
+                if let previous, StagedFolder.keepUnchanged(relative[...], staged: staged.path, previous: previous) { writer.unchanged.withLock { $0 += 1 } }
                 tiles += 1
             }
         }
@@ -162,19 +169,24 @@ public enum PyramidAssembly {
         }
         // The descriptors, the viewer, and the folder in place; then the shards are removed.
         var pending = try PyramidFiles.place(
-            format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options), in: staged.path)
+            format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options), in: staged.path, previous: previous)
+        if let previous { _ = StagedFolder.keepUnchanged(PyramidFiles.marker[...], staged: staged.path, previous: previous) }
         var files = [destination]
         for (name, target) in viewerFiles {
             guard let data = FileManager.default.contents(atPath: viewerFolder + name) else {
                 throw .output(.cannotCreate(path: target, reason: "shard 0's viewer file \(name) cannot be read"))
             }
-            pending.append(try PendingFile(data, at: target))
+            let file = try PendingFile(data, at: target)
+            file.keepsAnIdenticalFile = true
+            pending.append(file)
             files.append(target)
         }
         try staged.commit()
         for file in pending { try file.commit() }
         removeShards(PyramidFiles.shardsFolder(for: destination))
-        return Summary(shards: shards.count, width: base.width, height: base.height, tiles: tiles, files: files)
+        return Summary(
+            shards: shards.count, width: base.width, height: base.height, tiles: tiles, files: files,
+            unchangedTiles: previous == nil ? nil : writer.unchanged.withLock { $0 })
     }
 
     /// A hard link of `source` at `target`, or where the file system cannot link (another

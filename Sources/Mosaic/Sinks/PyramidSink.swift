@@ -118,7 +118,10 @@ public enum PyramidFiles {
 
     /// Writes `descriptors` inside `folder`, or as pending files beside it, which the
     /// caller commits after the folder.
-    static func place(_ descriptors: [(path: String, inside: Bool, data: Data)], in folder: String) throws(SheetError) -> [PendingFile] {
+    /// Writes the descriptors inside the staged `folder` and returns those beside it, to be
+    /// renamed into place after it. With `previous` (the pyramid being replaced), a
+    /// descriptor whose bytes are the same is left as it was, inside or beside.
+    static func place(_ descriptors: [(path: String, inside: Bool, data: Data)], in folder: String, previous: String? = nil) throws(SheetError) -> [PendingFile] {
         var pending: [PendingFile] = []
         for descriptor in descriptors {
             if descriptor.inside {
@@ -127,8 +130,11 @@ public enum PyramidFiles {
                 } catch {
                     throw .output(.cannotCreate(path: descriptor.path, reason: (error as NSError).localizedDescription))
                 }
+                if let previous { _ = StagedFolder.keepUnchanged(descriptor.path[...], staged: folder, previous: previous) }
             } else {
-                pending.append(try PendingFile(descriptor.data, at: descriptor.path))
+                let file = try PendingFile(descriptor.data, at: descriptor.path)
+                file.keepsAnIdenticalFile = previous != nil
+                pending.append(file)
             }
         }
         return pending
@@ -285,9 +291,12 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         levelCount = allSizes.count
         // A shard builds the levels of its plan, of its strip.
         let sizes = shard.map { Array(allSizes.prefix($0.levels)) } ?? allSizes
+        // The pyramid a previous run wrote here (mosaic's: checked before drawing): its
+        // tiles whose bytes come out the same are kept, so that only changed tiles are new.
+        let previous = shard == nil && FileNames.isFolder(target) && FileManager.default.fileExists(atPath: target + "/" + PyramidFiles.marker) ? target : nil
         let writer = TileWriter(
             format: options.format, root: staged.path, hasAlpha: hasAlpha, compressionLevel: options.compressionLevel, threads: threads,
-            blank: options.skipBlankTiles ? background : nil, recording: shard == nil ? nil : staged.path)
+            blank: options.skipBlankTiles ? background : nil, recording: shard == nil ? nil : staged.path, previous: previous)
         self.writer = writer
         let root = staged.path, format = self.format, options = self.options, base = size, levelCount = allSizes.count
         pyramid = TilePyramid(
@@ -329,6 +338,10 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
     /// The tiles written, once the page has ended.
     public var tileCount: Int { writer?.written.withLock { $0 } ?? 0 }
 
+    /// Of those, the tiles a previous run left at the destination with the same bytes, kept
+    /// as they were; nil when there was no previous pyramid.
+    public var unchangedTiles: Int? { writer?.previous == nil ? nil : writer?.unchanged.withLock { $0 } }
+
     /// Writes the descriptors and renames the folder (then a descriptor beside it) into place.
     /// A shard writes its record and hand-over instead, and renames its folder into place.
     public func commit() throws(ImageEncodingError) {
@@ -363,7 +376,8 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         }
         let descriptors = format.descriptors(destination: destination, base: base, levelCount: levelCount, options: options)
         do throws(SheetError) {
-            let pending = try PyramidFiles.place(descriptors, in: staged.path)
+            let pending = try PyramidFiles.place(descriptors, in: staged.path, previous: writer?.previous)
+            if let previous = writer?.previous { _ = StagedFolder.keepUnchanged(PyramidFiles.marker[...], staged: staged.path, previous: previous) }
             try staged.commit()
             for file in pending { try file.commit() }
         } catch {

@@ -253,10 +253,19 @@ final class TileWriter: @unchecked Sendable {
     /// The tiles written under `recordedFolder`: path in it, CRC-32 as a shard's record
     /// lists it.
     let checksums = Locked<[String: String]>([:])
+    /// The pyramid a previous run left at the destination: a tile whose bytes are the same
+    /// is that run's file (`StagedFolder.keepUnchanged`), not a new one.
+    let previous: String?
+    /// Tiles that were the previous run's, unchanged.
+    let unchanged = Locked(0)
 
-    init(format: TileFormat, root: String, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil, recording folder: String? = nil) {
+    init(
+        format: TileFormat, root: String, hasAlpha: Bool, compressionLevel: Int, threads: Int, blank: RGBA? = nil, recording folder: String? = nil,
+        previous: String? = nil
+    ) {
         self.format = format
         self.root = root
+        self.previous = previous
         self.hasAlpha = hasAlpha
         self.compressionLevel = compressionLevel
         self.blank = blank
@@ -298,6 +307,9 @@ final class TileWriter: @unchecked Sendable {
                 case .jpeg(let quality): try tile.writeJPEG(to: path, quality: quality)
                 }
                 written.withLock { $0 += 1 }
+                if let previous, StagedFolder.keepUnchanged(path.dropFirst(root.count + 1), staged: root, previous: previous) {
+                    unchanged.withLock { $0 += 1 }
+                }
                 if let recordedFolder {
                     // The bytes as they reached the file.
                     guard let data = FileManager.default.contents(atPath: path) else {
