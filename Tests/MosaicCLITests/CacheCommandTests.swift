@@ -1,4 +1,5 @@
 import Foundation
+import MosaicTestSupport
 import Testing
 
 /// `mosaic render` with the card cache, `--each` with unchanged sheets, and `mosaic cache`.
@@ -46,6 +47,42 @@ import Testing
         #expect(again.stderr.contains("3 of 3 sheets written (2 unchanged, left as they were)"), "\(again.stderr)")
         let after = try ["a", "b", "c"].map { try FileManager.default.attributesOfItem(atPath: "\(dir)/sheets/\($0).png")[.systemFileNumber] as? Int }
         #expect(after[0] == inodes[0] && after[2] == inodes[2] && after[1] != inodes[1])
+    }
+
+    /// Two shards of one board, run at once and filling one `--cache` folder, assemble to
+    /// the pyramid one process draws without a cache; run again, they draw from the cache
+    /// and the assembly changes no tile.
+    @Test func shardsSharingACacheAssembleToTheOneProcessPyramid() throws {
+        let dir = try Self.folder("shards")
+        let render = ["render", dir + "/albums", "--recursive", "-o", dir + "/board.dzi", "--tile-size", "62", "--tile-format", "png", "-q", "--cache", dir + "/shared"]
+        for round in 0..<2 {
+            // The two shards at once, each its own process.
+            let shards = try ["0/2", "1/2"].map { shard in
+                let process = Process()
+                process.executableURL = CLI.productsDirectory.appendingPathComponent("mosaic")
+                process.arguments = render + ["--shard", shard]
+                process.environment = ProcessInfo.processInfo.environment.merging(["MOSAIC_CACHE": "on"]) { $1 }
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                return process
+            }
+            for process in shards {
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+            }
+            let assembled = try CLI.run(["assemble", dir + "/board.dzi"])
+            #expect(assembled.status == 0, "\(assembled.stderr)")
+            if round == 1 { #expect(assembled.stderr.contains(" changed)"), "\(assembled.stderr)") }
+        }
+        // Three albums of the same two photos at one card size: two entries.
+        #expect(fileIdentities(dir + "/shared/cards").count == 2)
+        let plain = try CLI.run(["render", dir + "/albums", "--recursive", "-o", dir + "/plain.dzi", "--tile-size", "62", "--tile-format", "png", "--no-cache", "-q"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let board = fileIdentities(dir + "/board_files").keys.sorted(), reference = fileIdentities(dir + "/plain_files").keys.sorted()
+        #expect(board == reference && board.count > 20)
+        for tile in board {
+            #expect(FileManager.default.contents(atPath: dir + "/board_files/" + tile) == FileManager.default.contents(atPath: dir + "/plain_files/" + tile), "\(tile)")
+        }
     }
 
     @Test func badCacheOptionsAreUsageErrors() throws {
