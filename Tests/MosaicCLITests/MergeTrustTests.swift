@@ -60,9 +60,25 @@ import Glibc
         ("a fraction", "", "says \"changed\", but its fraction 0.0 is not 4 of 63: an edited part"),
     ])
     func anEditedPairIsRefused(_ what: String, _ replacement: String, _ message: String) throws {
+        let (run, dir) = try Self.mergeEdited { pair in
+            #expect(pair.contains("\"status\" : \"changed\"") && pair.contains("\"differingPixels\" : 4"), "\(pair)")
+            switch what {
+            case "a negative count": pair = pair.replacingOccurrences(of: "\"differingPixels\" : 4", with: replacement)
+            case "a fraction": pair = pair.replacing(/"fraction" : [0-9.e+-]+/, with: "\"fraction\" : 0")
+            default: pair = pair.replacingOccurrences(of: "\"status\" : \"changed\"", with: replacement)
+            }
+        }
+        #expect(run.status == 2)
+        let pairName = what == "a key twice" ? "" : "pair screens/deep/s0.png "
+        #expect(run.stderr.hasPrefix("error: \(dir)/edited.json: \(pairName)\(message)"), "\(run.stderr)")
+    }
+
+    /// Three shards' parts, the one holding screens/deep/s0.png (changed, 4 pixels, more
+    /// than the 1 that passes) with that pair's JSON object edited by `edit` (and the rest
+    /// of the part by `editPart`), merged: the run and its folder.
+    static func mergeEdited(_ edit: (inout String) throws -> Void, editPart: (String) -> String = { $0 }) throws -> (CommandResult, String) {
         let f = try DiffShardTests.folders()
         let parts = try DiffShardTests.shards(3, f)
-        // The part holding s0.png: changed, 4 pixels (more than the 1 that passes).
         let index = try #require(parts.firstIndex { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("\"path\" : \"screens/deep/s0.png\"") ?? false })
         let text = try String(contentsOfFile: parts[index], encoding: .utf8)
         let object = try #require(text.range(of: "\"path\" : \"screens/deep/s0.png\""))
@@ -71,19 +87,40 @@ import Glibc
         let status = try #require(text[object.upperBound...].range(of: "\"status\" : "))
         let close = try #require(text[status.upperBound...].range(of: "}")).upperBound
         var pair = String(text[open..<close])
-        #expect(pair.contains("\"status\" : \"changed\"") && pair.contains("\"differingPixels\" : 4"), "\(pair)")
-        switch what {
-        case "a negative count": pair = pair.replacingOccurrences(of: "\"differingPixels\" : 4", with: replacement)
-        case "a fraction": pair = pair.replacing(/"fraction" : [0-9.e+-]+/, with: "\"fraction\" : 0")
-        default: pair = pair.replacingOccurrences(of: "\"status\" : \"changed\"", with: replacement)
-        }
+        try edit(&pair)
         var edited = parts
         edited[index] = f.dir + "/edited.json"
-        try (text[..<open] + pair + text[close...]).write(toFile: edited[index], atomically: true, encoding: .utf8)
-        let run = try Self.merge(edited, dir: f.dir)
+        try editPart(text[..<open] + pair + text[close...]).write(toFile: edited[index], atomically: true, encoding: .utf8)
+        return (try Self.merge(edited, dir: f.dir), f.dir)
+    }
+
+    /// Valid JSON whose number no field holds (`2.5` pixels, 2^64, `1e400`, a shard count
+    /// of `1e300`) was "not JSON (The given data was not valid JSON.)"; a height of 2^62
+    /// trapped (an overflow, SIGILL); bounds at 2^63 were printed as they were. Each is
+    /// named now, with the field and its range.
+    @Test(arguments: [
+        (#""differingPixels" : 4"#, #""differingPixels" : 2.5"#,
+            "not a whole part of a sharded mosaic diff: pairs[0].differingPixels is 2.5, not a whole number from 0 to 9223372036854775807"),
+        (#""comparedPixels" : 63"#, #""comparedPixels" : 18446744073709551616"#,
+            "not a whole part of a sharded mosaic diff: pairs[0].comparedPixels is 18446744073709551616, not a whole number from 0 to 9223372036854775807"),
+        (#""largestDelta" : [0-9.e-]+"#, #""largestDelta" : 1e400"#,
+            "not a whole part of a sharded mosaic diff: pairs[0].largestDelta is 1e400, more than a number holds"),
+        (#""size" : \{\s*"height" : 8"#, #""size" : { "height" : 4611686018427387904"#,
+            #"pair screens/deep/s0.png says "changed", but its size's height 4611686018427387904 is not a whole number from 0 to 2147483647: an edited part"#),
+        (#""x" : [0-9]+"#, #""x" : 9223372036854775807"#,
+            #"pair screens/deep/s0.png says "changed", but its bounds (9223372036854775807, "#),
+        ("shard.count", "1e300", "not a whole part of a sharded mosaic diff: shard.count is 1e300, not a whole number from 1 to 10000"),
+    ])
+    func aNumberNoFieldHoldsIsNamed(_ pattern: String, _ replacement: String, _ message: String) throws {
+        let isShard = pattern == "shard.count"
+        let (run, dir) = try Self.mergeEdited({ pair in
+            guard !isShard else { return }
+            let regex = try Regex(pattern)
+            #expect(pair.contains(regex), "\(pair)")
+            pair = pair.replacing(regex, with: replacement, maxReplacements: 1)
+        }, editPart: { isShard ? $0.replacing(/"count" : 3,/, with: "\"count\" : 1e300,") : $0 })
         #expect(run.status == 2)
-        let pairName = what == "a key twice" ? "" : "pair screens/deep/s0.png "
-        #expect(run.stderr.hasPrefix("error: \(f.dir)/edited.json: \(pairName)\(message)"), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: \(dir)/edited.json: \(message)"), "\(run.stderr)")
     }
 
     /// `--merge --html` copied a link from a shard's `_files` folder (to any file) into the

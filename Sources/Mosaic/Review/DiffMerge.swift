@@ -136,7 +136,7 @@ public struct DiffMerge: Sendable {
             do {
                 part = try decoder.decode(Part.self, from: data)
             } catch {
-                throw .damaged(path: path, reason: Self.decodingProblem(error))
+                throw .damaged(path: path, reason: Self.decodingProblem(error, in: bytes))
             }
             guard part.schemaVersion == DiffReport.schemaVersion else { throw .otherSchema(path: path, version: part.schemaVersion) }
             guard let record = part.shard else { throw .notAPart(path: path) }
@@ -451,9 +451,29 @@ public struct DiffMerge: Sendable {
             throw refuse("it has the figures of a pair compared")
         }
         let d = difference
+        // Sides checked before their product: a height of 2^62 trapped on the overflow.
+        for (name, side) in [("width", d.size.width), ("height", d.size.height)] where !(0...sideLimit).contains(side) {
+            throw refuse("its size's \(name) \(side) is not a whole number \(range(of: name))")
+        }
         guard d.differingPixels >= 0, d.antialiasedPixels >= 0, d.comparedPixels >= 0, d.differingPixels <= d.comparedPixels,
-            d.size.width >= 0, d.size.height >= 0, d.comparedPixels <= d.size.width * d.size.height
+            d.comparedPixels <= d.size.width * d.size.height
         else { throw refuse("its figures do not add up (\(d.differingPixels) of \(d.comparedPixels) pixels compared in \(d.size))") }
+        // Every rectangle and row it states lies in the images compared (a bounds at 2^63
+        // was printed as it was, and an edge past Int.max would trap wherever it is drawn).
+        func inside(_ r: Rect) -> Bool {
+            r.minX >= 0 && r.minY >= 0 && r.width >= 0 && r.height >= 0 && r.minX <= d.size.width - r.width && r.minY <= d.size.height - r.height
+        }
+        if let bounds = d.bounds, !inside(bounds) { throw refuse("its bounds \(bounds) are not inside its \(d.size) pixels") }
+        if let region = d.regions.first(where: { !inside($0.bounds) }) { throw refuse("a region's bounds \(region.bounds) are not inside its \(d.size) pixels") }
+        guard d.regionCount >= d.regions.count else { throw refuse("it counts \(d.regionCount) regions and lists \(d.regions.count)") }
+        for shift in d.alignment ?? [] {
+            guard [shift.baselineY, shift.currentY, shift.height].allSatisfy({ (0...sideLimit).contains($0) }) else {
+                throw refuse("an aligned run of rows (\(shift.baselineY), \(shift.currentY), \(shift.height)) is not inside the images")
+            }
+        }
+        if let aligned = d.alignedDifferingPixels, !(0...d.comparedPixels).contains(aligned) {
+            throw refuse("its \(aligned) differing pixels aligned are not from 0 to the \(d.comparedPixels) compared")
+        }
         if metric == .pixelmatch && d.ssim != nil { throw refuse("it has an SSIM score in a run compared with pixelmatch") }
         if metric == .ssim && d.ssim == nil && d.sizeMismatch == nil { throw refuse("it has no SSIM score in a run compared with SSIM") }
         if let fraction = pair.fraction, fraction != d.fraction { throw refuse("its fraction \(fraction) is not \(d.differingPixels) of \(d.comparedPixels)") }
@@ -467,15 +487,43 @@ public struct DiffMerge: Sendable {
         }
     }
 
-    /// The decoder's complaint for people: what is wrong, and where.
-    static func decodingProblem(_ error: Error) -> String {
+    /// The decoder's complaint for people: what is wrong, and where. Valid JSON whose
+    /// number no field holds (`"comparedPixels": 2.5`, `1e400`, 2^64), which Foundation
+    /// calls "not valid JSON" without a place, is found in `bytes` and named with its range.
+    static func decodingProblem(_ error: Error, in bytes: [UInt8] = []) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): return "not JSON (\(context.debugDescription))"
+        case DecodingError.dataCorrupted(let context):
+            if context.codingPath.isEmpty, let found = JSONNumbers.firstUnfitting(in: bytes, isWhole: wholeKeys.contains) {
+                guard wholeKeys.contains(found.key) else { return "\(found.path) is \(found.literal), more than a number holds" }
+                return "\(found.path) is \(found.literal), not a whole number \(Self.range(of: found.key))"
+            }
+            return "not JSON (\(context.debugDescription))"
         case DecodingError.keyNotFound(let key, let context):
             return "\"\(key.stringValue)\" missing" + Self.location(context.codingPath)
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "\(context.debugDescription)" + Self.location(context.codingPath)
         default: return "\(error)"
+        }
+    }
+
+    /// The fields of a part that hold whole numbers (the others hold any finite number).
+    static let wholeKeys: Set<String> = [
+        "schemaVersion", "added", "changed", "failed", "removed", "unchanged", "withinTolerance", "index", "count",
+        "maxDiffPixels", "pairsInRun", "differingPixels", "antialiasedPixels", "comparedPixels", "alignedDifferingPixels",
+        "regionCount", "width", "height", "x", "y", "baselineY", "currentY",
+    ]
+
+    /// The largest side of an image a part may state (the side of the largest image a
+    /// codec reads is far smaller): its area is an Int without overflow.
+    static let sideLimit = Int(Int32.max)
+
+    /// The values a part holds in the whole-number field `key`.
+    static func range(of key: String) -> String {
+        switch key {
+        case "width", "height", "x", "y", "baselineY", "currentY": return "from 0 to \(sideLimit)"
+        case "index": return "from 0 to \(ShardPlan.maximumCount - 1)"
+        case "count": return "from 1 to \(ShardPlan.maximumCount)"
+        default: return "from 0 to \(Int.max)"
         }
     }
 
