@@ -166,6 +166,53 @@ import Glibc
         #expect(path.status == 2 && path.stderr.contains("path.json: not a whole part of a sharded mosaic diff: \"../../secret.txt\" is not the name of a diff image"), "\(path.stderr)")
     }
 
+    /// A part of 1,000 MiB (under the cap: sparse, a string or a name that never ends) was
+    /// read whole, and copied, before the scan refused it (1.98 GB for a 1 GB string); under
+    /// a 600 MB address space that was a crash. It is read in chunks now, and refused at the
+    /// cap of the string or name, having read no more than that and a chunk.
+    @Test(arguments: [
+        (#"{"metric" : ""#, "a string of more than 64 KiB at byte 13"),
+        (#"{"pairs" : [{"path" : ""#, "a name of more than 4096 bytes (more than a path can hold) at byte 23"),
+    ])
+    func aHugeStringOrNameIsRefusedUnread(_ start: String, _ message: String) throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(2, f)
+        let huge = f.dir + "/huge.json"
+        try Data(start.utf8).write(to: URL(fileURLWithPath: huge))
+        #expect(truncate(huge, 1000 << 20) == 0)
+        let result = try CLI.runInShell("ulimit -v 600000 && exec \"$0\" diff --merge \"$1\" \"$2\"", arguments: [parts[0], huge])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: \(huge): not a part of a sharded mosaic diff: \(message)\n", "\(result.stderr)")
+    }
+
+    /// A part of 3,000 pairs (1.3 MB) is decoded in two batches: merged, it is the run in one
+    /// piece; a number no field holds and a key missing in its last pair are named there.
+    @Test func aPartOfMoreThanOneBatch() throws {
+        let dir = CLI.temporaryDirectory()
+        for side in ["b", "c"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        for i in 0..<3000 {
+            let name = String(repeating: "0", count: 5 - String(i).count) + "\(i).png"
+            try Bitmap(width: 4, height: 4, fill: RGBA(red: UInt8(i % 256), green: 0, blue: 0)).writePNG(to: dir + "/b/" + name)
+            try Bitmap(width: 4, height: 4, fill: RGBA(red: UInt8(i % 256), green: i % 7 == 0 ? 200 : 0, blue: 0)).writePNG(to: dir + "/c/" + name)
+        }
+        #expect(try CLI.run(["diff", dir + "/b", dir + "/c", "--json", dir + "/whole.json", "-q"]).status == 1)
+        #expect(try CLI.run(["diff", dir + "/b", dir + "/c", "--shard", "0/1", "--json", dir + "/part.json", "-q"]).status == 1)
+        let part = try String(contentsOfFile: dir + "/part.json", encoding: .utf8)
+        #expect(part.utf8.count > 1 << 20)
+        #expect(try Self.merge([dir + "/part.json"], dir: dir, extra: ["--json", dir + "/merged.json"]).status == 1)
+        // (`merge` removes merged.json: the last --json wins, so write it again elsewhere.)
+        #expect(try CLI.run(["diff", "--json", dir + "/again.json", "-q", "--merge", dir + "/part.json"]).status == 1)
+        #expect(try String(contentsOfFile: dir + "/again.json", encoding: .utf8) == String(contentsOfFile: dir + "/whole.json", encoding: .utf8))
+        let last = try #require(part.range(of: "\"comparedPixels\" : 16", options: .backwards))
+        try part.replacingCharacters(in: last, with: "\"comparedPixels\" : 16.5").write(toFile: dir + "/number.json", atomically: true, encoding: .utf8)
+        let number = try Self.merge([dir + "/number.json"], dir: dir)
+        #expect(number.status == 2 && number.stderr.hasSuffix("pairs[2999].comparedPixels is 16.5, not a whole number from 0 to 9223372036854775807\n"), "\(number.stderr)")
+        let path = try #require(part.range(of: "\"path\" : ", options: .backwards))
+        try part.replacingCharacters(in: path, with: "\"name\" : ").write(toFile: dir + "/key.json", atomically: true, encoding: .utf8)
+        let key = try Self.merge([dir + "/key.json"], dir: dir)
+        #expect(key.status == 2 && key.stderr.hasSuffix("\"path\" missing at .pairs[2999]\n"), "\(key.stderr)")
+    }
+
     /// A part of 2 GiB (sparse) is refused from its size, unread; a string over 64 KiB
     /// from the scan, before the decoder holds it; a name over 4 KiB as a name.
     @Test func partsAndTheirStringsAreCapped() throws {
@@ -182,7 +229,12 @@ import Glibc
         try (text[..<at.upperBound] + String(repeating: "a", count: 70_000) + text[at.upperBound...]).write(toFile: f.dir + "/long.json", atomically: true, encoding: .utf8)
         let long = try Self.merge([parts[0], f.dir + "/long.json"], dir: f.dir)
         #expect(long.status == 2)
-        #expect(long.stderr == "error: \(f.dir)/long.json: not a part of a sharded mosaic diff: a string of more than 64 KiB at byte \(text.utf8.distance(from: text.startIndex, to: at.upperBound))\n", "\(long.stderr)")
+        #expect(long.stderr == "error: \(f.dir)/long.json: not a part of a sharded mosaic diff: a name of more than 4096 bytes (more than a path can hold) at byte \(text.utf8.distance(from: text.startIndex, to: at.upperBound))\n", "\(long.stderr)")
+        let metric = try #require(text.range(of: "\"metric\" : \""))
+        try (text[..<metric.upperBound] + String(repeating: "a", count: 70_000) + text[metric.upperBound...]).write(toFile: f.dir + "/message.json", atomically: true, encoding: .utf8)
+        let message = try Self.merge([parts[0], f.dir + "/message.json"], dir: f.dir)
+        #expect(message.status == 2)
+        #expect(message.stderr == "error: \(f.dir)/message.json: not a part of a sharded mosaic diff: a string of more than 64 KiB at byte \(text.utf8.distance(from: text.startIndex, to: metric.upperBound))\n", "\(message.stderr)")
         try (text[..<at.upperBound] + String(repeating: "a", count: 5_000) + text[at.upperBound...]).write(toFile: f.dir + "/name.json", atomically: true, encoding: .utf8)
         let name = try Self.merge([parts[0], f.dir + "/name.json"], dir: f.dir)
         #expect(name.status == 2 && name.stderr.contains("name.json: not a whole part of a sharded mosaic diff: a name of 50"), "\(name.stderr)")
