@@ -71,6 +71,22 @@ enum RawPNG {
         #expect(try decoder.decode(dir + "/xmp.png").bitmap[3, 2] == RGBA(red: 10, green: 20, blue: 30))
     }
 
+    /// A libpng allocation the system refuses (here the row buffers of an interlaced PNG
+    /// 100,000 pixels wide, over a cap set on this thread) is `.outOfMemory`, as libjpeg's
+    /// and the other codecs' are: it was a codec error, "invalid PNG: Out of memory". The
+    /// same file decodes without the cap.
+    @Test func aPNGTheSystemHasNoMemoryForIsNamedAsSuch() throws {
+        let dir = Fixtures.directory()
+        let path = dir + "/wide-adam7.png"
+        let (width, height) = (100_000, 2)
+        Fixtures.writePNG(path, width: width, height: height, rows: [UInt8](repeating: 90, count: width * height * 3), .init(colorType: 2, interlaced: true))
+        mosaic_png_refuse_allocations_over(100_000)
+        defer { mosaic_png_refuse_allocations_over(0) }
+        #expect(throws: ImageDecodingError.outOfMemory(path: path, bytes: width * height * 4)) { try decoder.decode(path) }
+        mosaic_png_refuse_allocations_over(0)
+        #expect(try decoder.decode(path).bitmap[99_999, 1] == RGBA(red: 90, green: 90, blue: 90))
+    }
+
     /// Strict mode refuses lost data and lets benign warnings through.
     @Test func strictRefusesDataLossOnly() throws {
         let dir = Fixtures.directory()
