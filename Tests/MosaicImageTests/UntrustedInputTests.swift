@@ -87,6 +87,28 @@ enum RawPNG {
         #expect(try decoder.decode(path).bitmap[99_999, 1] == RGBA(red: 90, green: 90, blue: 90))
     }
 
+    /// One rule for every codec: the default per-image limit admits whole the largest input
+    /// the pixel limit admits (16384 x 16384 RGBA, 1 GiB, and the decoder's own buffers).
+    /// A TIFF page of that size (1025 MB with a strip) was refused against 1024 MB while a
+    /// PNG of the same size decoded. An animated WebP's canvas, held three times, is not.
+    @Test func theDefaultLimitAdmitsTheLargestInputInEveryCodec() {
+        let limit = ImageLimits().maximumDecodeMemory
+        #expect(limit == ImageLimits.defaultDecodeMemory && limit >= ImageLimits().maximumInputPixels * 4)
+        func info(_ format: ImageFormat, _ model: ColorModel, decodeMemory: Int = 0) -> ImageInfo {
+            ImageInfo(format: format, width: 16384, height: 16384, orientation: .up, hasAlpha: false, bitDepth: 8, colorModel: model, decodeMemory: decodeMemory)
+        }
+        let largest: [(any ImageCodec, ImageInfo)] = [
+            (PNGCodec(), info(.png, .rgb)), (GIFCodec(), info(.gif, .palette)), (TIFFCodec(), info(.tiff, .rgb)), (WebPCodec(), info(.webp, .rgb)),
+        ]
+        for (codec, info) in largest {
+            #expect(codec.decodedBytes(info, minimumSize: nil) <= limit, "\(info.format)")
+        }
+        // libjpeg takes the limit for its own buffers: a progressive 4:2:0 JPEG's
+        // coefficients (1.5 samples a pixel, 2 bytes each).
+        #expect(16384 * 16384 * 3 <= limit)
+        #expect(WebPCodec().decodedBytes(info(.webp, .animation(frames: 2)), minimumSize: nil) > limit)
+    }
+
     /// Strict mode refuses lost data and lets benign warnings through.
     @Test func strictRefusesDataLossOnly() throws {
         let dir = Fixtures.directory()
