@@ -213,6 +213,21 @@ import Glibc
         #expect(key.status == 2 && key.stderr.hasSuffix("\"path\" missing at .pairs[2999]\n"), "\(key.stderr)")
     }
 
+    /// `--merge --html part-0.html` replaced the shard's report folder the merge copies its
+    /// diff images from (the shards' images gone, the part naming files of other bytes).
+    /// Refused now, nothing written; the shard's images stay.
+    @Test func theReportMayNotReplaceTheImagesItCopies() throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(2, f, html: true)
+        let images = f.dir + "/parts/part-0_files"
+        let before = ShardTests.files(images)
+        #expect(!before.isEmpty)
+        let run = try Self.merge(parts, dir: f.dir, extra: ["--html", f.dir + "/parts/part-0.html"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "error: \(images): the output would overwrite one of the inputs\n", "\(run.stderr)")
+        #expect(ShardTests.files(images) == before)
+    }
+
     /// A part of 2 GiB (sparse) is refused from its size, unread; a string over 64 KiB
     /// from the scan, before the decoder holds it; a name over 4 KiB as a name.
     @Test func partsAndTheirStringsAreCapped() throws {

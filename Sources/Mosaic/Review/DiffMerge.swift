@@ -233,6 +233,10 @@ public struct DiffMerge: Sendable {
     /// The files read.
     public var paths: [String] { parts.map(\.path) }
 
+    /// The shards' diff images the merge would copy (for `--html`), for the check that the
+    /// report's folder holds none of them.
+    public var diffImageFiles: [String] { diffImageSources.compactMap { $0?.file } }
+
     /// The merged JSON report: the one-piece run's, its pairs' objects as the shards wrote
     /// them.
     public func json() throws(SheetError) -> Data {
