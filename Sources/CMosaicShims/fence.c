@@ -1,5 +1,6 @@
 // The handlers of the setjmp fences around libpng and libjpeg (see fence.h).
 #include "fence.h"
+#include "mosaic_png.h"
 
 #include <jerror.h>
 #include <stdlib.h>
@@ -12,8 +13,13 @@ void mosaic_png_error_fn(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/// The tests' cap on libpng's allocations on this thread (0: none).
+static _Thread_local size_t mosaic_png_allocation_cap = 0;
+
+void mosaic_png_refuse_allocations_over(size_t bytes) { mosaic_png_allocation_cap = bytes; }
+
 png_voidp mosaic_png_malloc_fn(png_structp png, png_alloc_size_t size) {
-    void *pointer = malloc(size);
+    void *pointer = mosaic_png_allocation_cap != 0 && size > mosaic_png_allocation_cap ? NULL : malloc(size);
     if (!pointer) {
         mosaic_result *result = (mosaic_result *)png_get_mem_ptr(png);
         if (result) result->status = MOSAIC_OUT_OF_MEMORY;

@@ -60,9 +60,25 @@ import Glibc
         ("a fraction", "", "says \"changed\", but its fraction 0.0 is not 4 of 63: an edited part"),
     ])
     func anEditedPairIsRefused(_ what: String, _ replacement: String, _ message: String) throws {
+        let (run, dir) = try Self.mergeEdited { pair in
+            #expect(pair.contains("\"status\" : \"changed\"") && pair.contains("\"differingPixels\" : 4"), "\(pair)")
+            switch what {
+            case "a negative count": pair = pair.replacingOccurrences(of: "\"differingPixels\" : 4", with: replacement)
+            case "a fraction": pair = pair.replacing(/"fraction" : [0-9.e+-]+/, with: "\"fraction\" : 0")
+            default: pair = pair.replacingOccurrences(of: "\"status\" : \"changed\"", with: replacement)
+            }
+        }
+        #expect(run.status == 2)
+        let pairName = what == "a key twice" ? "" : "pair screens/deep/s0.png "
+        #expect(run.stderr.hasPrefix("error: \(dir)/edited.json: \(pairName)\(message)"), "\(run.stderr)")
+    }
+
+    /// Three shards' parts, the one holding screens/deep/s0.png (changed, 4 pixels, more
+    /// than the 1 that passes) with that pair's JSON object edited by `edit` (and the rest
+    /// of the part by `editPart`), merged: the run and its folder.
+    static func mergeEdited(_ edit: (inout String) throws -> Void, editPart: (String) -> String = { $0 }) throws -> (CommandResult, String) {
         let f = try DiffShardTests.folders()
         let parts = try DiffShardTests.shards(3, f)
-        // The part holding s0.png: changed, 4 pixels (more than the 1 that passes).
         let index = try #require(parts.firstIndex { (try? String(contentsOfFile: $0, encoding: .utf8))?.contains("\"path\" : \"screens/deep/s0.png\"") ?? false })
         let text = try String(contentsOfFile: parts[index], encoding: .utf8)
         let object = try #require(text.range(of: "\"path\" : \"screens/deep/s0.png\""))
@@ -71,19 +87,40 @@ import Glibc
         let status = try #require(text[object.upperBound...].range(of: "\"status\" : "))
         let close = try #require(text[status.upperBound...].range(of: "}")).upperBound
         var pair = String(text[open..<close])
-        #expect(pair.contains("\"status\" : \"changed\"") && pair.contains("\"differingPixels\" : 4"), "\(pair)")
-        switch what {
-        case "a negative count": pair = pair.replacingOccurrences(of: "\"differingPixels\" : 4", with: replacement)
-        case "a fraction": pair = pair.replacing(/"fraction" : [0-9.e+-]+/, with: "\"fraction\" : 0")
-        default: pair = pair.replacingOccurrences(of: "\"status\" : \"changed\"", with: replacement)
-        }
+        try edit(&pair)
         var edited = parts
         edited[index] = f.dir + "/edited.json"
-        try (text[..<open] + pair + text[close...]).write(toFile: edited[index], atomically: true, encoding: .utf8)
-        let run = try Self.merge(edited, dir: f.dir)
+        try editPart(text[..<open] + pair + text[close...]).write(toFile: edited[index], atomically: true, encoding: .utf8)
+        return (try Self.merge(edited, dir: f.dir), f.dir)
+    }
+
+    /// Valid JSON whose number no field holds (`2.5` pixels, 2^64, `1e400`, a shard count
+    /// of `1e300`) was "not JSON (The given data was not valid JSON.)"; a height of 2^62
+    /// trapped (an overflow, SIGILL); bounds at 2^63 were printed as they were. Each is
+    /// named now, with the field and its range.
+    @Test(arguments: [
+        (#""differingPixels" : 4"#, #""differingPixels" : 2.5"#,
+            "not a whole part of a sharded mosaic diff: pairs[0].differingPixels is 2.5, not a whole number from 0 to 9223372036854775807"),
+        (#""comparedPixels" : 63"#, #""comparedPixels" : 18446744073709551616"#,
+            "not a whole part of a sharded mosaic diff: pairs[0].comparedPixels is 18446744073709551616, not a whole number from 0 to 9223372036854775807"),
+        (#""largestDelta" : [0-9.e-]+"#, #""largestDelta" : 1e400"#,
+            "not a whole part of a sharded mosaic diff: pairs[0].largestDelta is 1e400, more than a number holds"),
+        (#""size" : \{\s*"height" : 8"#, #""size" : { "height" : 4611686018427387904"#,
+            #"pair screens/deep/s0.png says "changed", but its size's height 4611686018427387904 is not a whole number from 0 to 2147483647: an edited part"#),
+        (#""x" : [0-9]+"#, #""x" : 9223372036854775807"#,
+            #"pair screens/deep/s0.png says "changed", but its bounds (9223372036854775807, "#),
+        ("shard.count", "1e300", "not a whole part of a sharded mosaic diff: shard.count is 1e300, not a whole number from 1 to 10000"),
+    ])
+    func aNumberNoFieldHoldsIsNamed(_ pattern: String, _ replacement: String, _ message: String) throws {
+        let isShard = pattern == "shard.count"
+        let (run, dir) = try Self.mergeEdited({ pair in
+            guard !isShard else { return }
+            let regex = try Regex(pattern)
+            #expect(pair.contains(regex), "\(pair)")
+            pair = pair.replacing(regex, with: replacement, maxReplacements: 1)
+        }, editPart: { isShard ? $0.replacing(/"count" : 3,/, with: "\"count\" : 1e300,") : $0 })
         #expect(run.status == 2)
-        let pairName = what == "a key twice" ? "" : "pair screens/deep/s0.png "
-        #expect(run.stderr.hasPrefix("error: \(f.dir)/edited.json: \(pairName)\(message)"), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: \(dir)/edited.json: \(message)"), "\(run.stderr)")
     }
 
     /// `--merge --html` copied a link from a shard's `_files` folder (to any file) into the
@@ -129,6 +166,68 @@ import Glibc
         #expect(path.status == 2 && path.stderr.contains("path.json: not a whole part of a sharded mosaic diff: \"../../secret.txt\" is not the name of a diff image"), "\(path.stderr)")
     }
 
+    /// A part of 1,000 MiB (under the cap: sparse, a string or a name that never ends) was
+    /// read whole, and copied, before the scan refused it (1.98 GB for a 1 GB string); under
+    /// a 600 MB address space that was a crash. It is read in chunks now, and refused at the
+    /// cap of the string or name, having read no more than that and a chunk.
+    @Test(arguments: [
+        (#"{"metric" : ""#, "a string of more than 64 KiB at byte 13"),
+        (#"{"pairs" : [{"path" : ""#, "a name of more than 4096 bytes (more than a path can hold) at byte 23"),
+    ])
+    func aHugeStringOrNameIsRefusedUnread(_ start: String, _ message: String) throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(2, f)
+        let huge = f.dir + "/huge.json"
+        try Data(start.utf8).write(to: URL(fileURLWithPath: huge))
+        #expect(truncate(huge, 1000 << 20) == 0)
+        let result = try CLI.runInShell("ulimit -v 600000 && exec \"$0\" diff --merge \"$1\" \"$2\"", arguments: [parts[0], huge])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: \(huge): not a part of a sharded mosaic diff: \(message)\n", "\(result.stderr)")
+    }
+
+    /// A part of 3,000 pairs (1.3 MB) is decoded in two batches: merged, it is the run in one
+    /// piece; a number no field holds and a key missing in its last pair are named there.
+    @Test func aPartOfMoreThanOneBatch() throws {
+        let dir = CLI.temporaryDirectory()
+        for side in ["b", "c"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        for i in 0..<3000 {
+            let name = String(repeating: "0", count: 5 - String(i).count) + "\(i).png"
+            try Bitmap(width: 4, height: 4, fill: RGBA(red: UInt8(i % 256), green: 0, blue: 0)).writePNG(to: dir + "/b/" + name)
+            try Bitmap(width: 4, height: 4, fill: RGBA(red: UInt8(i % 256), green: i % 7 == 0 ? 200 : 0, blue: 0)).writePNG(to: dir + "/c/" + name)
+        }
+        #expect(try CLI.run(["diff", dir + "/b", dir + "/c", "--json", dir + "/whole.json", "-q"]).status == 1)
+        #expect(try CLI.run(["diff", dir + "/b", dir + "/c", "--shard", "0/1", "--json", dir + "/part.json", "-q"]).status == 1)
+        let part = try String(contentsOfFile: dir + "/part.json", encoding: .utf8)
+        #expect(part.utf8.count > 1 << 20)
+        #expect(try Self.merge([dir + "/part.json"], dir: dir, extra: ["--json", dir + "/merged.json"]).status == 1)
+        // (`merge` removes merged.json: the last --json wins, so write it again elsewhere.)
+        #expect(try CLI.run(["diff", "--json", dir + "/again.json", "-q", "--merge", dir + "/part.json"]).status == 1)
+        #expect(try String(contentsOfFile: dir + "/again.json", encoding: .utf8) == String(contentsOfFile: dir + "/whole.json", encoding: .utf8))
+        let last = try #require(part.range(of: "\"comparedPixels\" : 16", options: .backwards))
+        try part.replacingCharacters(in: last, with: "\"comparedPixels\" : 16.5").write(toFile: dir + "/number.json", atomically: true, encoding: .utf8)
+        let number = try Self.merge([dir + "/number.json"], dir: dir)
+        #expect(number.status == 2 && number.stderr.hasSuffix("pairs[2999].comparedPixels is 16.5, not a whole number from 0 to 9223372036854775807\n"), "\(number.stderr)")
+        let path = try #require(part.range(of: "\"path\" : ", options: .backwards))
+        try part.replacingCharacters(in: path, with: "\"name\" : ").write(toFile: dir + "/key.json", atomically: true, encoding: .utf8)
+        let key = try Self.merge([dir + "/key.json"], dir: dir)
+        #expect(key.status == 2 && key.stderr.hasSuffix("\"path\" missing at .pairs[2999]\n"), "\(key.stderr)")
+    }
+
+    /// `--merge --html part-0.html` replaced the shard's report folder the merge copies its
+    /// diff images from (the shards' images gone, the part naming files of other bytes).
+    /// Refused now, nothing written; the shard's images stay.
+    @Test func theReportMayNotReplaceTheImagesItCopies() throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(2, f, html: true)
+        let images = f.dir + "/parts/part-0_files"
+        let before = ShardTests.files(images)
+        #expect(!before.isEmpty)
+        let run = try Self.merge(parts, dir: f.dir, extra: ["--html", f.dir + "/parts/part-0.html"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "error: \(images): the output would overwrite one of the inputs\n", "\(run.stderr)")
+        #expect(ShardTests.files(images) == before)
+    }
+
     /// A part of 2 GiB (sparse) is refused from its size, unread; a string over 64 KiB
     /// from the scan, before the decoder holds it; a name over 4 KiB as a name.
     @Test func partsAndTheirStringsAreCapped() throws {
@@ -145,7 +244,12 @@ import Glibc
         try (text[..<at.upperBound] + String(repeating: "a", count: 70_000) + text[at.upperBound...]).write(toFile: f.dir + "/long.json", atomically: true, encoding: .utf8)
         let long = try Self.merge([parts[0], f.dir + "/long.json"], dir: f.dir)
         #expect(long.status == 2)
-        #expect(long.stderr == "error: \(f.dir)/long.json: not a part of a sharded mosaic diff: a string of more than 64 KiB at byte \(text.utf8.distance(from: text.startIndex, to: at.upperBound))\n", "\(long.stderr)")
+        #expect(long.stderr == "error: \(f.dir)/long.json: not a part of a sharded mosaic diff: a name of more than 4096 bytes (more than a path can hold) at byte \(text.utf8.distance(from: text.startIndex, to: at.upperBound))\n", "\(long.stderr)")
+        let metric = try #require(text.range(of: "\"metric\" : \""))
+        try (text[..<metric.upperBound] + String(repeating: "a", count: 70_000) + text[metric.upperBound...]).write(toFile: f.dir + "/message.json", atomically: true, encoding: .utf8)
+        let message = try Self.merge([parts[0], f.dir + "/message.json"], dir: f.dir)
+        #expect(message.status == 2)
+        #expect(message.stderr == "error: \(f.dir)/message.json: not a part of a sharded mosaic diff: a string of more than 64 KiB at byte \(text.utf8.distance(from: text.startIndex, to: metric.upperBound))\n", "\(message.stderr)")
         try (text[..<at.upperBound] + String(repeating: "a", count: 5_000) + text[at.upperBound...]).write(toFile: f.dir + "/name.json", atomically: true, encoding: .utf8)
         let name = try Self.merge([parts[0], f.dir + "/name.json"], dir: f.dir)
         #expect(name.status == 2 && name.stderr.contains("name.json: not a whole part of a sharded mosaic diff: a name of 50"), "\(name.stderr)")

@@ -41,11 +41,11 @@ import Testing
     /// `-o -` of a board the format's own limit splits into pages says so (it said "drop
     /// --max-height" when none was given); with --max-height, that advice stands.
     @Test func oneImageToStandardOutputSaysWhatSplitTheBoard() throws {
-        for (format, width) in [("webp", "4000"), ("jpeg", "12000")] {
+        for (format, width) in [("webp", "4000"), ("jpeg", "12000"), ("avif", "4000")] {
             let tall = try CLI.run(["render", CLI.sampleImages, "-o", "-", "--format", format, "--columns", "1", "--width", width, "--no-progress"] + Self.font)
             #expect(tall.status == 1, "\(tall.stderr)")
             #expect(!tall.stderr.contains("--max-height"), "\(tall.stderr)")
-            let limit = format == "webp" ? 16383 : 65500
+            let limit = ["webp": 16383, "jpeg": 65500, "avif": 32768][format] ?? 0
             #expect(tall.stderr.contains("--output - writes one \(format.uppercased()), and this board is longer than \(format.uppercased())'s \(limit) px, so it makes "),
                 "\(tall.stderr)")
             #expect(tall.stderr.contains("pages; name a file to write them all, or make the board shorter (more --columns, a smaller --width)"))

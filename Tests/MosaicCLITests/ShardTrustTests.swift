@@ -221,6 +221,37 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: dir + "/board.shards") && Self.hidden(dir).isEmpty)
     }
 
+    /// Issue 35 item 20 (before: a SIGKILLed shard's staged folder stayed until that shard
+    /// ran again; another shard's run and an assembly left it). Shard 1/3 killed while it
+    /// writes tiles: the assembly (refused, shard 1 missing) removes its staged folder; killed
+    /// again, the next run of shard 2 does.
+    @Test func aKilledShardsStagedFolderIsRemovedByTheNextRun() throws {
+        let dir = CLI.temporaryDirectory()
+        let shards = dir + "/board.shards"
+        let arguments = ["render", Self.manifest, "-o", dir + "/board.dzi", "--tile-size", "64", "--tile-format", "png", "--width", "3000", "-q"]
+        #expect(try CLI.run(arguments + ["--shard", "0/3"]).status == 0)
+        func killShardOne() throws {
+            let process = try Self.start(arguments + ["--shard", "1/3"], errors: dir + "/err")
+            var waited = 0
+            while waited < 20_000, process.isRunning, ShardTests.files(shards + "/" + (Self.hidden(shards).first ?? "none")).count < 20 {
+                usleep(2000)
+                waited += 2
+            }
+            #expect(process.isRunning, "finished before it could be killed")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(Self.hidden(shards) == [".1-of-3.mosaic-\(process.processIdentifier).tmp"])
+        }
+        try killShardOne()
+        let assembly = try CLI.run(["assemble", dir + "/board.dzi"])
+        #expect(assembly.status != 0 && assembly.stderr.contains("1/3"), "\(assembly.stderr)")
+        #expect(Self.hidden(shards).isEmpty)
+        try killShardOne()
+        #expect(try CLI.run(arguments + ["--shard", "2/3"]).status == 0)
+        #expect(Self.hidden(shards).isEmpty)
+        try? FileManager.default.removeItem(atPath: dir + "/err")
+    }
+
     /// Item 17 (before: the HTML report's staged folder of diff images was left after
     /// SIGINT until the next run). Interrupted once its staged folder exists, a diff leaves
     /// nothing.

@@ -71,6 +71,44 @@ enum RawPNG {
         #expect(try decoder.decode(dir + "/xmp.png").bitmap[3, 2] == RGBA(red: 10, green: 20, blue: 30))
     }
 
+    /// A libpng allocation the system refuses (here the row buffers of an interlaced PNG
+    /// 100,000 pixels wide, over a cap set on this thread) is `.outOfMemory`, as libjpeg's
+    /// and the other codecs' are: it was a codec error, "invalid PNG: Out of memory". The
+    /// same file decodes without the cap.
+    @Test func aPNGTheSystemHasNoMemoryForIsNamedAsSuch() throws {
+        let dir = Fixtures.directory()
+        let path = dir + "/wide-adam7.png"
+        let (width, height) = (100_000, 2)
+        Fixtures.writePNG(path, width: width, height: height, rows: [UInt8](repeating: 90, count: width * height * 3), .init(colorType: 2, interlaced: true))
+        mosaic_png_refuse_allocations_over(100_000)
+        defer { mosaic_png_refuse_allocations_over(0) }
+        #expect(throws: ImageDecodingError.outOfMemory(path: path, bytes: width * height * 4)) { try decoder.decode(path) }
+        mosaic_png_refuse_allocations_over(0)
+        #expect(try decoder.decode(path).bitmap[99_999, 1] == RGBA(red: 90, green: 90, blue: 90))
+    }
+
+    /// One rule for every codec: the default per-image limit admits whole the largest input
+    /// the pixel limit admits (16384 x 16384 RGBA, 1 GiB, and the decoder's own buffers).
+    /// A TIFF page of that size (1025 MB with a strip) was refused against 1024 MB while a
+    /// PNG of the same size decoded. An animated WebP's canvas, held three times, is not.
+    @Test func theDefaultLimitAdmitsTheLargestInputInEveryCodec() {
+        let limit = ImageLimits().maximumDecodeMemory
+        #expect(limit == ImageLimits.defaultDecodeMemory && limit >= ImageLimits().maximumInputPixels * 4)
+        func info(_ format: ImageFormat, _ model: ColorModel, decodeMemory: Int = 0) -> ImageInfo {
+            ImageInfo(format: format, width: 16384, height: 16384, orientation: .up, hasAlpha: false, bitDepth: 8, colorModel: model, decodeMemory: decodeMemory)
+        }
+        let largest: [(any ImageCodec, ImageInfo)] = [
+            (PNGCodec(), info(.png, .rgb)), (GIFCodec(), info(.gif, .palette)), (TIFFCodec(), info(.tiff, .rgb)), (WebPCodec(), info(.webp, .rgb)),
+        ]
+        for (codec, info) in largest {
+            #expect(codec.decodedBytes(info, minimumSize: nil) <= limit, "\(info.format)")
+        }
+        // libjpeg takes the limit for its own buffers: a progressive 4:2:0 JPEG's
+        // coefficients (1.5 samples a pixel, 2 bytes each).
+        #expect(16384 * 16384 * 3 <= limit)
+        #expect(WebPCodec().decodedBytes(info(.webp, .animation(frames: 2)), minimumSize: nil) > limit)
+    }
+
     /// Strict mode refuses lost data and lets benign warnings through.
     @Test func strictRefusesDataLossOnly() throws {
         let dir = Fixtures.directory()

@@ -135,6 +135,11 @@ mosaic_result mosaic_png_write_image(
 /// The ICC profile of a PNG's iCCP chunk (inflated), or NULL; free() it.
 uint8_t *mosaic_png_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
 
+/// Tests: every libpng allocation of more than `bytes` made on the calling thread fails, as
+/// one the system refuses would (0, the default: none is refused). Per thread, so tests
+/// running beside it are not touched.
+void mosaic_png_refuse_allocations_over(size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

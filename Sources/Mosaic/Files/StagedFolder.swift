@@ -126,8 +126,24 @@ public final class StagedFolder {
     /// and their ".old"), whose process is gone: removed, so they do not pile up. A running
     /// process's folder stays.
     static func removeLeftovers(of name: String, in parent: String) {
-        let prefix = ".\(name).mosaic-"
-        guard let siblings = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        removeLeftovers(in: parent, prefix: ".\(name).mosaic-")
+    }
+
+    /// Every staged folder in `parent` whose process is gone, whatever its destination's
+    /// name: in a shards' folder, a SIGKILLed shard's (".2-of-4.mosaic-PID.tmp") is removed
+    /// by the next shard run or assembly, not only by a run of that shard again.
+    static func removeAllLeftovers(in parent: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries where entry.hasPrefix(".") {
+            guard let marker = entry.range(of: ".mosaic-", options: .backwards) else { continue }
+            removeLeftovers(in: parent, prefix: String(entry[..<marker.upperBound]), only: entry)
+        }
+    }
+
+    /// The entries of `parent` named `PREFIX` + a process ID + ".tmp" (and what follows,
+    /// ".old"), whose process is gone (`only`: that entry alone).
+    static func removeLeftovers(in parent: String, prefix: String, only: String? = nil) {
+        guard let siblings = only.map({ [$0] }) ?? (try? FileManager.default.contentsOfDirectory(atPath: parent)) else { return }
         for sibling in siblings where sibling.hasPrefix(prefix) {
             let rest = sibling.dropFirst(prefix.count)
             guard let pid = Int32(rest.prefix { $0.isNumber }), rest.dropFirst(String(pid).count).hasPrefix(".tmp") else { continue }

@@ -78,7 +78,9 @@ public struct DiffJob: Sendable {
         check.read(merged?.paths ?? [baseline, current])
         try check.check()
         let page = reports.html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
-        try page?.check(reading: [baseline, current])
+        // A merge reads the shards' diff images: the page's folder may not be one of theirs
+        // (`--html part-0.html` replaced the folder it copies from).
+        try page?.check(reading: [baseline, current] + (merged?.diffImageFiles ?? []))
         if page != nil { try merged?.checkDiffImages() }
         let staging = try page?.makeStagingFolder()
         let report: DiffReport

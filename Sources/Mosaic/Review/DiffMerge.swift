@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why the parts of a sharded run cannot be merged. Each names the file; nothing is written.
 public enum DiffMergeError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
@@ -15,8 +19,11 @@ public enum DiffMergeError: Error, Equatable, Sendable, CustomStringConvertible 
     case noDiffImages(path: String, reason: String)
     /// A part larger than `DiffMerge.partLimit` bytes (not read past it).
     case tooLarge(path: String, limit: Int)
-    /// A string of more than `DiffMerge.stringLimit` bytes (a name, a message), at `offset`.
+    /// A string of more than `DiffMerge.stringLimit` bytes (a message), at `offset`.
     case longString(path: String, offset: Int, limit: Int)
+    /// A name (of a pair, a folder, a file) longer than `DiffMerge.nameLimit` bytes, at
+    /// `offset`: found by the scan, unread past the cap.
+    case longName(path: String, offset: Int, limit: Int)
     /// An object with `key` twice: JSON readers differ on which one counts.
     case duplicateKey(path: String, key: String, offset: Int)
     /// A pair whose status is not the one its figures and the run's options give: an
@@ -47,6 +54,8 @@ public enum DiffMergeError: Error, Equatable, Sendable, CustomStringConvertible 
         case .tooLarge(let path, let limit): return "\(FileNames.display(path)): larger than \(limit >> 20) MiB, more than any part of a sharded mosaic diff"
         case .longString(let path, let offset, let limit):
             return "\(FileNames.display(path)): not a part of a sharded mosaic diff: a string of more than \(limit >> 10) KiB at byte \(offset)"
+        case .longName(let path, let offset, let limit):
+            return "\(FileNames.display(path)): not a part of a sharded mosaic diff: a name of more than \(limit) bytes (more than a path can hold) at byte \(offset)"
         case .duplicateKey(let path, let key, let offset):
             return "\(FileNames.display(path)): not a part as mosaic writes it: \"\(FileNames.display(key))\" twice in one object (at byte \(offset))"
         case .verdict(let path, let pair, let stated, let reason):
@@ -116,28 +125,11 @@ public struct DiffMerge: Sendable {
         var problem: DiffMergeError?
         let decoder = JSONDecoder()
         for path in paths {
-            // Regular files only (`FileBytes`), and read no further than the cap: a FIFO or
-            // /dev/zero is refused, not read forever.
-            if let status = FileNames.status(path), (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) > partLimit {
-                throw .tooLarge(path: path, limit: partLimit)
-            }
-            let bytes: [UInt8]
-            do {
-                bytes = try FileBytes.read(path, limit: partLimit + 1).bytes
-            } catch {
-                throw .unreadable(path: path, reason: error.reason)
-            }
-            guard bytes.count <= partLimit else { throw .tooLarge(path: path, limit: partLimit) }
-            let data = Data(bytes)
-            // Before the decoder: strings over the cap and keys given twice (which the
-            // decoder would take one of, silently, where another reader takes the other).
-            let spans = try Self.scan(data, path: path)
-            var part: Part
-            do {
-                part = try decoder.decode(Part.self, from: data)
-            } catch {
-                throw .damaged(path: path, reason: Self.decodingProblem(error))
-            }
+            // Read in chunks and scanned as it comes: a string or name past its cap is
+            // refused before the rest is read; the decoder takes the pairs in batches.
+            let (data, scan) = try Self.readPart(path)
+            let spans = scan.spans
+            var part = try Self.decode(data, scan, path: path, decoder: decoder)
             guard part.schemaVersion == DiffReport.schemaVersion else { throw .otherSchema(path: path, version: part.schemaVersion) }
             guard let record = part.shard else { throw .notAPart(path: path) }
             guard record.fingerprint != nil else { throw .noFingerprint(path: path) }
@@ -145,7 +137,6 @@ public struct DiffMerge: Sendable {
                 throw .damaged(path: path, reason: "shard \(record.index)/\(record.count) is not a shard")
             }
             guard (0..<(1 << 40)).contains(record.pairsInRun) else { throw .damaged(path: path, reason: "a run of \(record.pairsInRun) pairs") }
-            guard spans.count == part.pairs.count else { throw .damaged(path: path, reason: "its pairs cannot be told apart") }
             if let first = read.first {
                 let what =
                     first.part.threshold != part.threshold || first.part.includeAntialiasing != part.includeAntialiasing
@@ -241,6 +232,10 @@ public struct DiffMerge: Sendable {
 
     /// The files read.
     public var paths: [String] { parts.map(\.path) }
+
+    /// The shards' diff images the merge would copy (for `--html`), for the check that the
+    /// report's folder holds none of them.
+    public var diffImageFiles: [String] { diffImageSources.compactMap { $0?.file } }
 
     /// The merged JSON report: the one-piece run's, its pairs' objects as the shards wrote
     /// them.
@@ -451,9 +446,29 @@ public struct DiffMerge: Sendable {
             throw refuse("it has the figures of a pair compared")
         }
         let d = difference
+        // Sides checked before their product: a height of 2^62 trapped on the overflow.
+        for (name, side) in [("width", d.size.width), ("height", d.size.height)] where !(0...sideLimit).contains(side) {
+            throw refuse("its size's \(name) \(side) is not a whole number \(range(of: name))")
+        }
         guard d.differingPixels >= 0, d.antialiasedPixels >= 0, d.comparedPixels >= 0, d.differingPixels <= d.comparedPixels,
-            d.size.width >= 0, d.size.height >= 0, d.comparedPixels <= d.size.width * d.size.height
+            d.comparedPixels <= d.size.width * d.size.height
         else { throw refuse("its figures do not add up (\(d.differingPixels) of \(d.comparedPixels) pixels compared in \(d.size))") }
+        // Every rectangle and row it states lies in the images compared (a bounds at 2^63
+        // was printed as it was, and an edge past Int.max would trap wherever it is drawn).
+        func inside(_ r: Rect) -> Bool {
+            r.minX >= 0 && r.minY >= 0 && r.width >= 0 && r.height >= 0 && r.minX <= d.size.width - r.width && r.minY <= d.size.height - r.height
+        }
+        if let bounds = d.bounds, !inside(bounds) { throw refuse("its bounds \(bounds) are not inside its \(d.size) pixels") }
+        if let region = d.regions.first(where: { !inside($0.bounds) }) { throw refuse("a region's bounds \(region.bounds) are not inside its \(d.size) pixels") }
+        guard d.regionCount >= d.regions.count else { throw refuse("it counts \(d.regionCount) regions and lists \(d.regions.count)") }
+        for shift in d.alignment ?? [] {
+            guard [shift.baselineY, shift.currentY, shift.height].allSatisfy({ (0...sideLimit).contains($0) }) else {
+                throw refuse("an aligned run of rows (\(shift.baselineY), \(shift.currentY), \(shift.height)) is not inside the images")
+            }
+        }
+        if let aligned = d.alignedDifferingPixels, !(0...d.comparedPixels).contains(aligned) {
+            throw refuse("its \(aligned) differing pixels aligned are not from 0 to the \(d.comparedPixels) compared")
+        }
         if metric == .pixelmatch && d.ssim != nil { throw refuse("it has an SSIM score in a run compared with pixelmatch") }
         if metric == .ssim && d.ssim == nil && d.sizeMismatch == nil { throw refuse("it has no SSIM score in a run compared with SSIM") }
         if let fraction = pair.fraction, fraction != d.fraction { throw refuse("its fraction \(fraction) is not \(d.differingPixels) of \(d.comparedPixels)") }
@@ -467,20 +482,57 @@ public struct DiffMerge: Sendable {
         }
     }
 
-    /// The decoder's complaint for people: what is wrong, and where.
-    static func decodingProblem(_ error: Error) -> String {
+    /// The decoder's complaint for people: what is wrong, and where. Valid JSON whose
+    /// number no field holds (`"comparedPixels": 2.5`, `1e400`, 2^64), which Foundation
+    /// calls "not valid JSON" without a place, is found in `bytes` and named with its range.
+    ///
+    /// `firstPair`: `bytes` is a batch of pairs (an array) from that pair on, and the
+    /// places are said in the part (`pairs[N]`).
+    static func decodingProblem(_ error: Error, in bytes: [UInt8] = [], firstPair: Int? = nil) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): return "not JSON (\(context.debugDescription))"
+        case DecodingError.dataCorrupted(let context):
+            if context.codingPath.isEmpty, let found = JSONNumbers.firstUnfitting(in: bytes, isWhole: wholeKeys.contains) {
+                var place = found.path
+                if let firstPair, place.hasPrefix("["), let close = place.firstIndex(of: "]"), let k = Int(place[place.index(after: place.startIndex)..<close]) {
+                    place = "pairs[\(firstPair + k)]" + place[place.index(after: close)...]
+                }
+                guard wholeKeys.contains(found.key) else { return "\(place) is \(found.literal), more than a number holds" }
+                return "\(place) is \(found.literal), not a whole number \(Self.range(of: found.key))"
+            }
+            return "not JSON (\(context.debugDescription))"
         case DecodingError.keyNotFound(let key, let context):
-            return "\"\(key.stringValue)\" missing" + Self.location(context.codingPath)
+            return "\"\(key.stringValue)\" missing" + Self.location(context.codingPath, firstPair: firstPair)
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "\(context.debugDescription)" + Self.location(context.codingPath)
+            return "\(context.debugDescription)" + Self.location(context.codingPath, firstPair: firstPair)
         default: return "\(error)"
         }
     }
 
-    static func location(_ path: [CodingKey]) -> String {
-        path.isEmpty ? "" : " at " + path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+    /// The fields of a part that hold whole numbers (the others hold any finite number).
+    static let wholeKeys: Set<String> = [
+        "schemaVersion", "added", "changed", "failed", "removed", "unchanged", "withinTolerance", "index", "count",
+        "maxDiffPixels", "pairsInRun", "differingPixels", "antialiasedPixels", "comparedPixels", "alignedDifferingPixels",
+        "regionCount", "width", "height", "x", "y", "baselineY", "currentY",
+    ]
+
+    /// The largest side of an image a part may state (the side of the largest image a
+    /// codec reads is far smaller): its area is an Int without overflow.
+    static let sideLimit = Int(Int32.max)
+
+    /// The values a part holds in the whole-number field `key`.
+    static func range(of key: String) -> String {
+        switch key {
+        case "width", "height", "x", "y", "baselineY", "currentY": return "from 0 to \(sideLimit)"
+        case "index": return "from 0 to \(ShardPlan.maximumCount - 1)"
+        case "count": return "from 1 to \(ShardPlan.maximumCount)"
+        default: return "from 0 to \(Int.max)"
+        }
+    }
+
+    static func location(_ path: [CodingKey], firstPair: Int? = nil) -> String {
+        var names = path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }
+        if let firstPair, let k = path.first?.intValue { names[0] = ".pairs[\(firstPair + k)]" }
+        return names.isEmpty ? "" : " at " + names.joined()
     }
 
     /// The longest part read: 1 GiB (a million pairs of about 1 KB each).
@@ -497,24 +549,52 @@ public struct DiffMerge: Sendable {
     /// The deepest nesting of a part (a report nests 5 deep).
     static let depthLimit = 64
 
-    /// Scans a part once, strings and nesting followed: refuses a string longer than
-    /// `stringLimit`, nesting deeper than `depthLimit`, and an object with a key twice
-    /// (keys compared as decoded, so `"\u0073tatus"` is `"status"`); returns the byte
-    /// ranges of the objects in the top-level object's `"pairs"` array, as written.
-    static func scan(_ data: Data, path: String) throws(DiffMergeError) -> [Range<Int>] {
-        let outcome = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[Range<Int>], DiffMergeError> in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var spans: [Range<Int>] = []
-            // One frame per open object or array: an object's keys, and whether a key comes next.
-            var frames: [(isObject: Bool, keys: Set<[UInt8]>, expectKey: Bool)] = []
-            var lastTopKey: [UInt8] = []
-            var inPairs = false, elementStart = -1
-            var i = 0
+    /// What the scan of a part found: the byte ranges of the objects in the top-level
+    /// object's `"pairs"` array, as written, and that array's brackets.
+    struct Scan {
+        var spans: [Range<Int>] = []
+        /// The offsets of the `"pairs"` array's `[` and `]`.
+        var pairsOpen: Int?
+        var pairsClose: Int?
+        /// Something in the `"pairs"` array that is not an object.
+        var pairsHoldOther = false
+    }
+
+    /// Scans a part as its bytes come, strings and nesting followed, resumable where the
+    /// bytes end: refuses a string longer than `stringLimit` (a name longer than
+    /// `nameLimit`) as soon as that many bytes of it are there, nesting deeper than
+    /// `depthLimit`, and an object with a key twice (keys compared as decoded, so
+    /// `"\u0073tatus"` is `"status"`).
+    struct Scanner {
+        let path: String
+        var found = Scan()
+        /// The next byte to look at.
+        var i = 0
+        // One frame per open object or array: an object's keys, whether a key comes next,
+        // and the last key read.
+        var frames: [(isObject: Bool, keys: Set<[UInt8]>, expectKey: Bool, key: [UInt8])] = []
+        var inPairs = false, elementStart = -1
+
+        init(path: String) { self.path = path }
+
+        /// The keys whose values are names: a pair's, its sides', the folders', a diff
+        /// image's, as text or as base64 bytes.
+        static let nameKeys: Set<[UInt8]> = Set(
+            ["path", "pathBytes", "baseline", "baselineBytes", "current", "currentBytes", "file", "folder"].map { Array($0.utf8) })
+
+        /// Scans `bytes[i..<bytes.count]`, stopping at a string not yet closed (it is
+        /// scanned again when more bytes are there).
+        mutating func advance(_ bytes: UnsafeBufferPointer<UInt8>) throws(DiffMergeError) {
             while i < bytes.count {
                 let byte = bytes[i]
                 switch byte {
                 case UInt8(ascii: "\""):
                     let start = i + 1
+                    let isKey = frames.last.map { $0.isObject && $0.expectKey } ?? false
+                    // A name's bytes are at most 6 bytes each as JSON writes them (`\u0001`):
+                    // a longer string is a name longer than `nameLimit`.
+                    let isName = !isKey && (frames.last.map { $0.isObject && Self.nameKeys.contains($0.key) } ?? false)
+                    let limit = isName ? 6 * nameLimit : stringLimit
                     var j = start, escaped = false
                     while j < bytes.count {
                         if bytes[j] == UInt8(ascii: "\\") {
@@ -526,43 +606,133 @@ public struct DiffMerge: Sendable {
                         j += 1
                     }
                     let end = min(j, bytes.count)
-                    if end - start > stringLimit { return .failure(.longString(path: path, offset: start, limit: stringLimit)) }
-                    if let top = frames.indices.last, frames[top].isObject, frames[top].expectKey {
+                    if end - start > limit {
+                        throw isName ? .longName(path: path, offset: start, limit: nameLimit) : .longString(path: path, offset: start, limit: stringLimit)
+                    }
+                    guard j < bytes.count else { return }  // not closed yet
+                    if inPairs, frames.count == 2 { found.pairsHoldOther = true }
+                    if isKey, let top = frames.indices.last {
                         let raw = Array(bytes[start..<end])
-                        let key = escaped ? Self.unescaped(raw) : raw
+                        let key = escaped ? DiffMerge.unescaped(raw) : raw
                         guard frames[top].keys.insert(key).inserted else {
-                            return .failure(.duplicateKey(path: path, key: FileNames.string(fromBytes: key), offset: start - 1))
+                            throw .duplicateKey(path: path, key: FileNames.string(fromBytes: key), offset: start - 1)
                         }
                         frames[top].expectKey = false
-                        if frames.count == 1 { lastTopKey = key }
+                        frames[top].key = key
                     }
                     i = end + 1
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    if frames.count == 1, byte == UInt8(ascii: "["), lastTopKey == Array("pairs".utf8) {
+                    if frames.count == 1, byte == UInt8(ascii: "["), frames[0].key == Array("pairs".utf8), found.pairsOpen == nil {
                         inPairs = true
+                        found.pairsOpen = i
                     } else if inPairs, frames.count == 2 {
                         elementStart = i
+                        if byte == UInt8(ascii: "[") { found.pairsHoldOther = true }
                     }
-                    guard frames.count < depthLimit else { return .failure(.damaged(path: path, reason: "nested more than \(depthLimit) deep")) }
-                    frames.append((byte == UInt8(ascii: "{"), [], byte == UInt8(ascii: "{")))
+                    guard frames.count < depthLimit else { throw .damaged(path: path, reason: "nested more than \(depthLimit) deep") }
+                    frames.append((byte == UInt8(ascii: "{"), [], byte == UInt8(ascii: "{"), []))
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     frames.removeLast(frames.isEmpty ? 0 : 1)
                     if inPairs, frames.count == 2, elementStart >= 0 {
-                        spans.append(elementStart..<(i + 1))
+                        found.spans.append(elementStart..<(i + 1))
                         elementStart = -1
                     } else if inPairs, frames.count == 1 {
                         inPairs = false
+                        found.pairsClose = i
                     }
                 case UInt8(ascii: ","):
                     if let top = frames.indices.last, frames[top].isObject { frames[top].expectKey = true }
-                default: break
+                case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): break
+                default:
+                    // A number, true, false or null among the pairs.
+                    if inPairs, frames.count == 2 { found.pairsHoldOther = true }
                 }
                 i += 1
             }
-            return .success(spans)
         }
-        return try outcome.get()
+    }
+
+    /// Reads the part at `path` in chunks of 1 MiB, scanning each as it comes: at most
+    /// `partLimit` bytes (a larger file is refused from its size, unread; one that grows
+    /// past it while read is refused there), and a string or name over its cap refused
+    /// with no more of the file read than its cap and a chunk.
+    static func readPart(_ path: String) throws(DiffMergeError) -> (Data, Scan) {
+        let fd: Int32, size: Int
+        do {
+            (fd, size) = try FileBytes.openRegular(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        defer { close(fd) }
+        guard size <= partLimit else { throw .tooLarge(path: path, limit: partLimit) }
+        var data = Data()
+        // Room for what the file says it holds, up to 64 MiB (more as it comes): a file
+        // refused early costs no more than it gave.
+        data.reserveCapacity(min(size, 64 << 20))
+        var scanner = Scanner(path: path)
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunk) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            guard data.count + got <= partLimit else { throw .tooLarge(path: path, limit: partLimit) }
+            data.append(contentsOf: buffer[0..<got])
+            let outcome = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, DiffMergeError> in
+                do throws(DiffMergeError) {
+                    try scanner.advance(raw.bindMemory(to: UInt8.self))
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try outcome.get()
+        }
+        return (data, scanner.found)
+    }
+
+    /// Decodes a part: its report without the pairs, then the pairs in batches of about
+    /// 1 MiB (the decoder never holds the whole part's values at once).
+    static func decode(_ data: Data, _ scan: Scan, path: String, decoder: JSONDecoder) throws(DiffMergeError) -> Part {
+        guard !scan.pairsHoldOther else { throw .damaged(path: path, reason: "\"pairs\" holds something that is not a pair") }
+        var part: Part
+        // The report with `"pairs": []`, when the scan found the array whole.
+        var head = data
+        if let open = scan.pairsOpen, let close = scan.pairsClose {
+            head = data[..<(open + 1)] + data[close...]
+        }
+        do {
+            part = try decoder.decode(Part.self, from: head)
+        } catch {
+            throw .damaged(path: path, reason: Self.decodingProblem(error, in: [UInt8](head)))
+        }
+        guard scan.pairsOpen != nil, scan.pairsClose != nil else { return part }
+        var first = 0
+        while first < scan.spans.count {
+            var last = first, bytes = 0
+            while last < scan.spans.count, last == first || bytes + scan.spans[last].count <= 1 << 20 {
+                bytes += scan.spans[last].count
+                last += 1
+            }
+            var batch = Data([UInt8(ascii: "[")])
+            batch.reserveCapacity(bytes + last - first + 1)
+            for k in first..<last {
+                if k > first { batch.append(UInt8(ascii: ",")) }
+                batch.append(data[scan.spans[k]])
+            }
+            batch.append(UInt8(ascii: "]"))
+            do {
+                part.pairs += try decoder.decode([DiffReport.JSONPair].self, from: batch)
+            } catch {
+                throw .damaged(path: path, reason: Self.decodingProblem(error, in: [UInt8](batch), firstPair: first))
+            }
+            first = last
+        }
+        return part
     }
 
     /// A JSON string's bytes with its escapes decoded (`\n`, `\u0073`, surrogate pairs);

@@ -41,6 +41,8 @@ public enum PyramidAssembly {
         StagedFolder.removeLeftovers(of: (root as NSString).lastPathComponent, in: parentFolder(of: root))
         let lock = try ShardsLock(root, exclusive: true)
         defer { lock.release() }
+        // Shards' staged folders that a SIGKILL left (their processes gone).
+        StagedFolder.removeAllLeftovers(in: root)
         let (shards, count) = try readShards(in: root)
         let first = shards[0].record
         for index in 1..<count where shards[index].record.board != first.board {

@@ -274,7 +274,12 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
         let target = shard.map { PyramidFiles.shardFolder(for: destination, index: $0.index, count: $0.count) } ?? folder
         let staged: StagedFolder
         do {
-            if shard != nil { try OutputFolders.make(PyramidFiles.shardsFolder(for: destination)) }
+            if shard != nil {
+                let shards = PyramidFiles.shardsFolder(for: destination)
+                try OutputFolders.make(shards)
+                // Any shard's staged folder that a SIGKILL left (its process gone).
+                StagedFolder.removeAllLeftovers(in: shards)
+            }
             staged = try StagedFolder(destination: target, marker: PyramidFiles.marker)
         } catch let SheetError.output(inner) {
             throw inner

@@ -15,21 +15,8 @@ public enum FileBytes {
     ///   `stat` before opening, and by `fstat` of what was opened, without blocking);
     ///   `.unreadable` when it cannot be opened or read, or is a directory.
     public static func read(_ path: String, limit: Int = Int.max) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
-        if let status = FileNames.status(path), let kind = FileNames.specialKind(status.st_mode) {
-            throw .notAFile(path: path, kind: kind)
-        }
-        // O_NONBLOCK: should the path become a FIFO after the stat, opening it does not wait
-        // for a writer; fstat then refuses it. It changes nothing for a regular file.
-        let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else { throw .unreadable(path: path, reason: systemMessage()) }
+        let (fd, size) = try openRegular(path)
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .unreadable(path: path, reason: systemMessage()) }
-        if let kind = FileNames.specialKind(status.st_mode) { throw .notAFile(path: path, kind: kind) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .unreadable(path: path, reason: (status.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
-        }
-        let size = Int(status.st_size)
         let wanted = min(size, limit)
         // An empty file: no storage to read into (an array of capacity 0 is the shared
         // empty singleton, whose count the initializer would write from every thread).
@@ -52,6 +39,33 @@ public enum FileBytes {
         }
         if let failure { throw .unreadable(path: path, reason: failure) }
         return (bytes, done >= size)
+    }
+
+    /// Opens a regular file for reading (never a FIFO, socket, device or folder, checked
+    /// as `read` does): its descriptor, which the caller closes, and its size then.
+    public static func openRegular(_ path: String) throws(ImageDecodingError) -> (descriptor: Int32, size: Int) {
+        if let status = FileNames.status(path), let kind = FileNames.specialKind(status.st_mode) {
+            throw .notAFile(path: path, kind: kind)
+        }
+        // O_NONBLOCK: should the path become a FIFO after the stat, opening it does not wait
+        // for a writer; fstat then refuses it. It changes nothing for a regular file.
+        let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { throw .unreadable(path: path, reason: systemMessage()) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let reason = systemMessage()
+            close(fd)
+            throw .unreadable(path: path, reason: reason)
+        }
+        if let kind = FileNames.specialKind(status.st_mode) {
+            close(fd)
+            throw .notAFile(path: path, kind: kind)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .unreadable(path: path, reason: (status.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        }
+        return (fd, Int(status.st_size))
     }
 
     static func systemMessage() -> String {
