@@ -77,7 +77,7 @@ public struct DiffJob: Sendable {
         if let markdown = reports.markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
         check.read(merged?.paths ?? [baseline, current])
         try check.check()
-        let page = reports.html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
+        let page = reports.html.map { DiffHTMLReport(path: $0, inputs: (baseline, current), copiesImages: !reports.htmlLinks) }
         try page?.check(reading: [baseline, current])
         if page != nil { try merged?.checkDiffImages() }
         let staging = try page?.makeStagingFolder()

@@ -36,8 +36,12 @@ public struct DiffRequest: Sendable {
         public var boardMaxHeight: Int?
         public var json: String?
         public var junit: String?
-        /// The HTML page (its diff images in `NAME_files/` beside it).
+        /// The HTML page (its diff images, and copies of the images compared, in
+        /// `NAME_files/` beside it).
         public var html: String?
+        /// The HTML page links the images compared where they are instead of copying them
+        /// (`--html-links`: a large local run; the page then does not travel alone).
+        public var htmlLinks = false
         public var markdown: String?
         /// Where the HTML report will be published: the Markdown links its diff images there.
         public var linkBase: String?
