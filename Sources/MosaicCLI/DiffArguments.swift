@@ -18,6 +18,8 @@ struct DiffComparisonArguments: ParsableArguments {
     var align = false
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
+    @Option(help: ArgumentHelp("Per-path rules (JSON; default: mosaic-diff.json beside BASELINE when there).", valueName: "file"))
+    var config: String?
 
     func validate() throws {
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }

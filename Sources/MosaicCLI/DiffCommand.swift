@@ -40,7 +40,7 @@ struct DiffCommand: ParsableCommand {
                 ("--threshold", c.threshold != 0.1), ("--include-aa", c.includeAntialiasing), ("--max-diff-pixels", t.maxDiffPixels != nil),
                 ("--max-diff-ratio", t.maxDiffRatio != nil), ("--ignore", !c.ignore.isEmpty), ("--accept", a.accept), ("--accept-removed", a.acceptRemoved),
                 ("--accept-only", !a.acceptOnly.isEmpty), ("--accept-from", a.acceptFrom != nil), ("--align", c.align),
-                ("--max-delta-e", t.maxDeltaE != nil), ("--max-flip", t.maxFLIP != nil),
+                ("--max-delta-e", t.maxDeltaE != nil), ("--max-flip", t.maxFLIP != nil), ("--config", c.config != nil),
             ]
             if let (option, _) = given.first(where: \.1) {
                 throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (a board needs the images and approving the folders: run them with the shards or a whole run)")
@@ -65,6 +65,7 @@ struct DiffCommand: ParsableCommand {
             request = DiffRequest(
                 baseline: baseline ?? "", current: current ?? "", options: try comparison.options, tolerance: tolerance.tolerance, reports: reports.reports)
         }
+        request.config = comparison.config
         request.jobs = shards.jobs
         request.shard = try shards.diffShard
         request.approval = approval.approval
@@ -84,9 +85,13 @@ struct DiffCommand: ParsableCommand {
                 case .annotations(let lines): try lines.forEach(say)
                 case .approved(let line): if !quiet { try say(line) }
                 case .standardOutput(let data): try Terminal.writeOutput(data)
+                case .warning(let line): printError("warning: \(line)")
                 }
             }
             if !result.passes { throw ExitCode(1) }
+        } catch let error as DiffConfigError {
+            printError("error: \(error)")
+            throw ExitCode(64)
         } catch let error as ApprovalError {
             printError("error: \(error)")
             throw ExitCode(error.isUsage ? 64 : 2)

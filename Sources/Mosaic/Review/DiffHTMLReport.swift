@@ -107,8 +107,10 @@ public struct DiffHTMLReport: Sendable {
             for (side, source) in [("baseline", result.baselinePath), ("current", result.currentPath)] {
                 guard let source else { continue }
                 if !made.contains(side) {
-                    guard mkdir(folder + "/" + side, 0o755) == 0 || errno == EEXIST else {
-                        throw .output(.cannotCreate(path: folder + "/" + side, reason: String(cString: strerror(errno))))
+                    do {
+                        try StagedFolder.makeFolders(side, in: folder)
+                    } catch {
+                        throw .output(error)
                     }
                     made.insert(side)
                 }
@@ -238,6 +240,9 @@ public struct DiffHTMLReport: Sendable {
             settings += ", tolerance \(report.tolerance.maximumPixels) px"
         }
         if !report.options.ignoreRegions.isEmpty { settings += ", \(report.options.ignoreRegions.count) region(s) ignored" }
+        if let config = report.config {
+            settings += ", \(config.rules.count) per-path rule\(config.rules.count == 1 ? "" : "s") (\(FileNames.display(config.path)))"
+        }
         if report.options.metric == .ssim { settings += ", passing at SSIM \(report.tolerance.minimumSSIM) or more (the pair's and each region's)" }
         let counts = [
             "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,

@@ -36,6 +36,9 @@ public struct DiffJob: Sendable {
         case approved(String)
         /// Bytes for standard output: a report whose destination is `-`.
         case standardOutput(Data)
+        /// Something to tell that does not stop the run: an unknown key in the config
+        /// file, a rule whose glob matches no pair.
+        case warning(String)
     }
 
     /// What a review found and wrote.
@@ -75,20 +78,43 @@ public struct DiffJob: Sendable {
         if let junit = reports.junit { check.write(junit, by: "--junit") }
         if let html = reports.html { check.write(html, by: "--html") }
         if let markdown = reports.markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
-        check.read(merged?.paths ?? [baseline, current])
+        // The per-path rules (a comparison only: a merge takes its parts' rules).
+        var config: DiffConfig?
+        if merged == nil {
+            if let path = request.config {
+                config = try DiffConfig.read(path)
+            } else if request.looksForConfig, let baseline = request.baseline {
+                let path = DiffConfig.defaultPath(beside: baseline)
+                if FileManager.default.fileExists(atPath: path) { config = try DiffConfig.read(path) }
+            }
+        }
+        let rules = try config?.pairRules(options: request.options, tolerance: request.tolerance) ?? []
+        check.read((merged?.paths ?? [baseline, current]) + (config.map { [$0.path] } ?? []))
         try check.check()
+        for warning in config?.warnings ?? [] { try events(.warning(warning)) }
         let page = reports.html.map { DiffHTMLReport(path: $0, inputs: (baseline, current), copiesImages: !reports.htmlLinks) }
         try page?.check(reading: [baseline, current])
         if page != nil { try merged?.checkDiffImages() }
         let staging = try page?.makeStagingFolder()
-        let report: DiffReport
+        var report: DiffReport
         if let merged {
             report = try staging.map { try merged.reportWithDiffImages(in: $0.path) } ?? merged.report
         } else {
             let comparison = try FolderComparison.compare(
                 baseline: baseline, current: current, options: request.options, tolerance: request.tolerance, diffImages: staging?.path,
-                jobs: request.jobs, shard: request.shard)
+                jobs: request.jobs, shard: request.shard, rules: rules)
             report = DiffReport(comparison: comparison, options: request.options, tolerance: request.tolerance)
+            (report.rules, report.config) = (rules, config)
+            // A rule that compares nothing is likely a mistyped glob (a shard sees only its
+            // share of the pairs: not said there).
+            if let config, request.shard == nil {
+                let used = Set(comparison.results.compactMap(\.rule))
+                for (index, rule) in rules.enumerated() where !used.contains(index) {
+                    let matches = comparison.results.contains { rule.glob.matches($0.relativePath) }
+                    let why = matches ? "every pair it matches is taken by an earlier rule" : "it matches no pair"
+                    try events(.warning("\(FileNames.display(config.path)): rules[\(index)] (glob \"\(rule.glob.pattern)\") compares nothing: \(why)"))
+                }
+            }
         }
         let comparison = report.comparison
         // The pairs to approve, checked before anything is written.

@@ -26,6 +26,10 @@ public struct DiffRequest: Sendable {
     public var approval: Approval?
     /// Each failing pair also as a GitHub Actions `::error` line (`GitHubAnnotations`).
     public var annotations: Bool
+    /// The per-path rules' file (`DiffConfig`); when nil and `looksForConfig`,
+    /// `mosaic-diff.json` beside `baseline` is read when present.
+    public var config: String?
+    public var looksForConfig = true
 
     /// The reports a review writes, each a path (nil: not written). `-` for `json` or
     /// `markdown` writes that report to standard output (`DiffJob.Event.standardOutput`).
