@@ -18,6 +18,8 @@ struct DiffComparisonArguments: ParsableArguments {
     var align = false
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
+    @Option(help: ArgumentHelp("Read BASELINE from this commit (branch, tag, origin/main, merge-base:BRANCH) through git.", valueName: "ref"))
+    var baselineRef: String?
     @Option(help: ArgumentHelp("Per-path rules (JSON; default: mosaic-diff.json beside BASELINE when there).", valueName: "file"))
     var config: String?
 

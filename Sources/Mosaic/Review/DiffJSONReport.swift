@@ -70,6 +70,8 @@ extension DiffReport {
         /// The per-path rules' file and its rules as it gives them (schema 4).
         var config: String?
         var rules: [DiffConfig.Rule]?
+        /// The commit the baseline was read from (`--baseline-ref`, schema 4).
+        var baselineCommit: String?
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
@@ -122,6 +124,7 @@ extension DiffReport {
             threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,
             maxDeltaE: options.metric == .ssim ? tolerance.maximumDeltaE : nil, maxFLIP: options.metric == .flip ? tolerance.maximumFLIP : nil,
             align: options.align ? true : nil, config: config.map { FileNames.display($0.path) }, rules: config?.rules,
+            baselineCommit: baselineCommit,
             includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
                 "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),

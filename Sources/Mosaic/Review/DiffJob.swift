@@ -92,7 +92,13 @@ public struct DiffJob: Sendable {
         check.read((merged?.paths ?? [baseline, current]) + (config.map { [$0.path] } ?? []))
         try check.check()
         for warning in config?.warnings ?? [] { try events(.warning(warning)) }
-        let page = reports.html.map { DiffHTMLReport(path: $0, inputs: (baseline, current), copiesImages: !reports.htmlLinks) }
+        // A baseline from git: read into a private copy, removed after the run (its files
+        // are compared, copied into the HTML report and drawn on the board).
+        let git = try request.baselineRef.map { (ref) throws(GitBaselineError) in try GitBaseline(baseline: baseline, ref: ref) }
+        defer { git?.remove() }
+        let page = reports.html.map {
+            DiffHTMLReport(path: $0, inputs: (baseline, current), copiesImages: !reports.htmlLinks || git != nil)
+        }
         try page?.check(reading: [baseline, current])
         if page != nil { try merged?.checkDiffImages() }
         let staging = try page?.makeStagingFolder()
@@ -101,10 +107,10 @@ public struct DiffJob: Sendable {
             report = try staging.map { try merged.reportWithDiffImages(in: $0.path) } ?? merged.report
         } else {
             let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: request.options, tolerance: request.tolerance, diffImages: staging?.path,
+                baseline: git?.path ?? baseline, current: current, options: request.options, tolerance: request.tolerance, diffImages: staging?.path,
                 jobs: request.jobs, shard: request.shard, rules: rules)
             report = DiffReport(comparison: comparison, options: request.options, tolerance: request.tolerance)
-            (report.rules, report.config) = (rules, config)
+            (report.rules, report.config, report.baselineCommit) = (rules, config, git?.commit)
             // A rule that compares nothing is likely a mistyped glob (a shard sees only its
             // share of the pairs: not said there).
             if let config, request.shard == nil {
@@ -123,6 +129,8 @@ public struct DiffJob: Sendable {
             approval = try BaselineApproval(
                 comparison: comparison, baseline: request.baseline ?? "", acceptChanged: asked.changed || names != nil,
                 acceptRemoved: asked.removed, names: names)
+            // Into the work tree, never over an uncommitted edit.
+            if let approval { try git?.checkWorkTree(approval) }
         }
         if let page, let staging { try page.commit(report, staging: staging) }
         var boardFiles: [String]?
@@ -135,6 +143,8 @@ public struct DiffJob: Sendable {
                 removedBoard = try Self.removeBoard(board)
             }
         }
+        // From here the pairs are named as BASELINE's files, not the private copy's.
+        if let git { report = git.named(report) }
         if let json = reports.json { try writeJSON(json, report: report, merged: merged, board: boardFiles, page: page, events: events) }
         // Written beside their destination and renamed: a full disk names the file and its
         // reason, and leaves an earlier report as it was.

@@ -228,6 +228,7 @@ public struct DiffMerge: Sendable {
         let (options, tolerance) = try Self.settings(first.part, first.record, in: first.path)
         var report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
         report.rules = try Self.rules(first.record, options: options, tolerance: tolerance, in: first.path)
+        report.baselineCommit = first.record.fingerprint?.baselineCommit
         if let rules = first.record.rules {
             report.config = DiffConfig(path: first.record.config ?? "", rules: rules, warnings: [], digest: first.record.fingerprint?.config ?? "")
         }
@@ -377,7 +378,7 @@ public struct DiffMerge: Sendable {
             comparison.results[index].diffImagePath = name
         }
         var withImages = DiffReport(comparison: comparison, options: report.options, tolerance: report.tolerance)
-        (withImages.rules, withImages.config) = (report.rules, report.config)
+        (withImages.rules, withImages.config, withImages.baselineCommit) = (report.rules, report.config, report.baselineCommit)
         return withImages
     }
 

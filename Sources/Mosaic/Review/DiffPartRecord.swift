@@ -42,7 +42,7 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
         var options: String
         /// The CRC-64 of the config file the run read (`DiffConfig.digest`).
         var config: String?
-        /// The commit the baseline was read from; none yet.
+        /// The commit the baseline was read from (`--baseline-ref`).
         var baselineCommit: String?
     }
 
@@ -113,7 +113,7 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
         let optionsText = Array(Self.optionsText(report.options, report.tolerance).utf8)
         fingerprint = Fingerprint(
             pairs: CRC64.hex(report.comparison.pairsDigest ?? 0), options: CRC64.hex(optionsText.withUnsafeBytes { CRC64.checksum($0) }),
-            config: report.config?.digest)
+            config: report.config?.digest, baselineCommit: report.baselineCommit)
         (config, rules) = (report.config.map { FileNames.display($0.path) }, report.config?.rules)
     }
 

@@ -15,6 +15,8 @@ public struct DiffReport: Sendable {
     /// indexes them), and the file they came from.
     public var rules: [PairRule] = []
     public var config: DiffConfig?
+    /// The commit the baseline was read from (`--baseline-ref`), when it was.
+    public var baselineCommit: String?
 
     /// A report of `comparison`.
     public init(comparison: FolderComparison, options: ComparisonOptions, tolerance: DiffTolerance) {

@@ -30,6 +30,8 @@ public struct DiffRequest: Sendable {
     /// `mosaic-diff.json` beside `baseline` is read when present.
     public var config: String?
     public var looksForConfig = true
+    /// Read BASELINE's images from this commit (`GitBaseline`) instead of the work tree.
+    public var baselineRef: String?
 
     /// The reports a review writes, each a path (nil: not written). `-` for `json` or
     /// `markdown` writes that report to standard output (`DiffJob.Event.standardOutput`).
