@@ -72,6 +72,20 @@ struct GitBaselineTests {
         #expect(try Self.run(["status", "--porcelain", "--", "shots"], in: dir) == "M shots/ui/button.png")
     }
 
+    /// Files the work tree holds as committed are copied from it; the others are read
+    /// from git (one cat-file process).
+    @Test func unchangedFilesComeFromTheWorkTree() throws {
+        let (dir, shots, _) = try Self.repository()
+        let baseline = try GitBaseline(baseline: shots, ref: "main")
+        defer { baseline.remove() }
+        #expect(baseline.blobCount == 1 && baseline.workTreeCopies == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: baseline.path + "/ui/button.png")) == Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/text-changed-a.png")))
+        // A single file too.
+        let file = try GitBaseline(baseline: dir + "/shots/same.png", ref: "main")
+        defer { file.remove() }
+        #expect(file.path.hasSuffix("/same.png") && file.workTreeCopies == 1 && file.blobCount == 0)
+    }
+
     @Test func aMergeBaseIsAReference() throws {
         let (dir, shots, current) = try Self.repository()
         try Self.run(["checkout", "-q", "-b", "feature"], in: dir)
@@ -141,6 +155,10 @@ struct GitBaselineTests {
         let result = try CLI.run(["diff", shots, current, "--baseline-ref", "HEAD"])
         #expect(result.status == 2)
         #expect(result.stderr == "error: ui/button.png: an LFS pointer, not the image: run git lfs pull (or git lfs fetch origin <ref>)\n", "\(result.stderr)")
+        // The work tree holding the image (as git-lfs's smudge leaves it) differs from the
+        // pointer: the blob is read from git, and is still a pointer.
+        try image.write(to: URL(fileURLWithPath: shots + "/ui/button.png"))
+        #expect(try CLI.run(["diff", shots, current, "--baseline-ref", "HEAD"]).stderr == result.stderr)
         // Once git lfs pull brought the object, it is read from .git/lfs/objects.
         let folder = dir + "/.git/lfs/objects/" + oid.prefix(2) + "/" + oid.dropFirst(2).prefix(2)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

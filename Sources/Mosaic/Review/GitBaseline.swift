@@ -23,8 +23,10 @@ public final class GitBaseline: @unchecked Sendable {
     public let folder: String
     /// BASELINE as given (where approving writes).
     public let baseline: String
-    /// The blobs read, and the LFS objects taken from `.git/lfs/objects`.
+    /// The blobs read from git, the files copied from the work tree (unchanged there),
+    /// and the LFS objects taken from `.git/lfs/objects`.
     public private(set) var blobCount = 0
+    public private(set) var workTreeCopies = 0
     public private(set) var lfsObjects = 0
 
     /// Reads BASELINE (a folder or a file of the work tree; it need not exist there) from
@@ -57,7 +59,7 @@ public final class GitBaseline: @unchecked Sendable {
         var arguments = ["ls-tree", "-r", "-z", "--full-tree", commit]
         if !prefix.isEmpty { arguments += ["--", ":(literal)" + prefix] }
         let listing = try git.run(arguments, in: top, failure: { .git(command: "git ls-tree", message: $0) }).bytes
-        var entries: [(relative: [UInt8], object: String)] = []
+        var entries: [Entry] = []
         var isFile = false
         let prefixBytes = FileNames.bytes(of: prefix)
         for record in listing.split(separator: 0, omittingEmptySubsequences: true) {
@@ -68,11 +70,11 @@ public final class GitBaseline: @unchecked Sendable {
             guard fields.count == 3, fields[1] == "blob", fields[0] == "100644" || fields[0] == "100755" else { continue }
             if name == prefixBytes {
                 isFile = true
-                entries = [(Array(FileNames.bytes(of: (prefix as NSString).lastPathComponent)), String(fields[2]))]
+                entries = [Entry(relative: Array(FileNames.bytes(of: (prefix as NSString).lastPathComponent)), object: String(fields[2]), full: name)]
                 break
             }
             let relative = prefixBytes.isEmpty ? name : Array(name.dropFirst(prefixBytes.count + 1))
-            entries.append((relative, String(fields[2])))
+            entries.append(Entry(relative: relative, object: String(fields[2]), full: name))
         }
         guard !entries.isEmpty else { throw .notInCommit(path: baseline, ref: ref, commit: commit) }
         // The private folder.
@@ -120,9 +122,99 @@ public final class GitBaseline: @unchecked Sendable {
         return commit
     }
 
-    /// Streams the blobs through one `git cat-file --batch` into `root`, each under its
-    /// relative name's bytes.
-    func write(_ entries: [(relative: [UInt8], object: String)], into root: String, git: Git, top: String, lfsFolder: String) throws(GitBaselineError) {
+    /// A file of the commit: its name below BASELINE and in the repository (bytes), and
+    /// its blob.
+    struct Entry {
+        var relative: [UInt8]
+        var object: String
+        var full: [UInt8]
+    }
+
+    /// Places every file of the commit into `root`, each under its relative name's bytes:
+    /// a file the work tree holds unchanged (`git diff --name-only COMMIT`, which trusts
+    /// the index's stat data and hashes what it cannot) is copied from there (reflinked
+    /// where the file system can, else by the kernel); the rest stream through one `git
+    /// cat-file --batch`.
+    func write(_ entries: [Entry], into root: String, git: Git, top: String, lfsFolder: String) throws(GitBaselineError) {
+        let pathspec = entries.count == 1 && entries[0].relative.count == entries[0].full.count
+            ? FileNames.string(fromBytes: entries[0].full) : Self.commonPrefix(entries)
+        let changed = try git.run(
+            ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", commit, "--", ":(literal)" + pathspec], in: top,
+            failure: { .git(command: "git diff", message: $0) }).bytes
+        let differing = Set(changed.split(separator: 0, omittingEmptySubsequences: true).map { Array($0) })
+        var made: Set<[UInt8]> = []
+        var pointers: [String] = []
+        var fromGit: [Entry] = []
+        for entry in entries {
+            let destination = try place(entry.relative, in: root, made: &made)
+            guard !differing.contains(entry.full) else {
+                fromGit.append(entry)
+                continue
+            }
+            let source = top + "/" + FileNames.string(fromBytes: entry.full)
+            let copied: FileCopy.Outcome
+            do {
+                copied = try FileCopy.copy(source, to: destination)
+            } catch {
+                throw .cannotWrite(path: destination, reason: "\(error)")
+            }
+            guard case .copied = copied else {
+                fromGit.append(entry)
+                continue
+            }
+            // Without git-lfs's filter the work tree holds the pointer too.
+            if let status = FileNames.status(destination), status.st_size < 1024,
+                let bytes = FileManager.default.contents(atPath: destination).map({ [UInt8]($0) }), let pointer = LFSPointer(bytes)
+            {
+                try? FileManager.default.removeItem(atPath: destination)
+                if try !placeLFS(pointer, at: destination, lfsFolder: lfsFolder) { pointers.append(FileNames.string(fromBytes: entry.relative)) }
+            } else {
+                workTreeCopies += 1
+            }
+        }
+        if !fromGit.isEmpty { try stream(fromGit, into: root, git: git, top: top, lfsFolder: lfsFolder, pointers: &pointers) }
+        if !pointers.isEmpty { throw .lfsPointers(paths: pointers.sorted(by: FileNames.precedes)) }
+    }
+
+    /// The folder (as bytes) every entry lies in: BASELINE's path in the repository.
+    static func commonPrefix(_ entries: [Entry]) -> String {
+        guard let first = entries.first else { return "" }
+        let cut = first.full.count - first.relative.count - 1
+        return cut > 0 ? FileNames.string(fromBytes: first.full.prefix(cut)) : "."
+    }
+
+    /// Makes the folders of `relative` under `root` (once each); its destination.
+    func place(_ relative: [UInt8], in root: String, made: inout Set<[UInt8]>) throws(GitBaselineError) -> String {
+        let parts = relative.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        var folder: [UInt8] = []
+        for part in parts.dropLast() {
+            folder += (folder.isEmpty ? [] : [UInt8(ascii: "/")]) + part
+            if made.insert(folder).inserted {
+                let path = root + "/" + FileNames.string(fromBytes: folder)
+                guard OutputFolders.makeFolder(path, mode: 0o700) || errno == EEXIST else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            }
+        }
+        return root + "/" + FileNames.string(fromBytes: relative)
+    }
+
+    /// An LFS pointer's object from `.git/lfs/objects` into `destination`; false when it
+    /// is not there.
+    func placeLFS(_ pointer: LFSPointer, at destination: String, lfsFolder: String) throws(GitBaselineError) -> Bool {
+        let object = lfsFolder + "/" + pointer.oid.prefix(2) + "/" + pointer.oid.dropFirst(2).prefix(2) + "/" + pointer.oid
+        guard let status = FileNames.status(object), (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == pointer.size else { return false }
+        let outcome: FileCopy.Outcome
+        do {
+            outcome = try FileCopy.copy(object, to: destination)
+        } catch {
+            throw .cannotWrite(path: destination, reason: "\(error)")
+        }
+        if case .notCopied(let reason) = outcome { throw .cannotWrite(path: object, reason: reason) }
+        lfsObjects += 1
+        return true
+    }
+
+    /// Streams `entries`' blobs through one `git cat-file --batch` into `root`.
+    func stream(_ entries: [Entry], into root: String, git: Git, top: String, lfsFolder: String, pointers: inout [String]) throws(GitBaselineError) {
         let batch = try git.start(["cat-file", "--batch"], in: top)
         defer { batch.finish() }
         // The requests from another thread: git answers as it reads, and a pipe that
@@ -148,8 +240,6 @@ public final class GitBaseline: @unchecked Sendable {
         }
         writer.start()
         var reader = PipeReader(fd: batch.output)
-        var made: Set<[UInt8]> = []
-        var pointers: [String] = []
         for entry in entries {
             let header = String(decoding: reader.line() ?? [], as: UTF8.self).split(separator: " ")
             guard header.count == 3, header[1] == "blob", let size = Int(header[2]), size >= 0 else {
@@ -157,37 +247,14 @@ public final class GitBaseline: @unchecked Sendable {
                 throw .git(command: "git cat-file --batch", message: batch.errorText())
             }
             guard let bytes = reader.bytes(size), reader.line() != nil else { throw .git(command: "git cat-file --batch", message: "the output was cut short. " + batch.errorText()) }
-            // Its folders, once each (names as bytes: split at "/").
-            let parts = entry.relative.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-            var folder: [UInt8] = []
-            for part in parts.dropLast() {
-                folder += (folder.isEmpty ? [] : [UInt8(ascii: "/")]) + part
-                if made.insert(folder).inserted {
-                    let path = root + "/" + FileNames.string(fromBytes: folder)
-                    guard OutputFolders.makeFolder(path, mode: 0o700) || errno == EEXIST else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-                }
-            }
             let destination = root + "/" + FileNames.string(fromBytes: entry.relative)
             if let pointer = LFSPointer(bytes) {
-                let object = lfsFolder + "/" + pointer.oid.prefix(2) + "/" + pointer.oid.dropFirst(2).prefix(2) + "/" + pointer.oid
-                guard let status = FileNames.status(object), (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == pointer.size else {
-                    pointers.append(FileNames.string(fromBytes: entry.relative))
-                    continue
-                }
-                do {
-                    if case .notCopied(let reason) = try FileCopy.copy(object, to: destination) { throw GitBaselineError.cannotWrite(path: object, reason: reason) }
-                } catch let error as GitBaselineError {
-                    throw error
-                } catch {
-                    throw .cannotWrite(path: destination, reason: "\(error)")
-                }
-                lfsObjects += 1
+                if try !placeLFS(pointer, at: destination, lfsFolder: lfsFolder) { pointers.append(FileNames.string(fromBytes: entry.relative)) }
             } else {
                 try Self.writeFile(bytes, to: destination)
             }
             blobCount += 1
         }
-        if !pointers.isEmpty { throw .lfsPointers(paths: pointers) }
     }
 
     static func writeFile(_ bytes: [UInt8], to path: String) throws(GitBaselineError) {
@@ -402,59 +469,95 @@ struct Git {
     }
 }
 
-/// Reads a pipe in large chunks: lines and counted bytes.
+/// Reads a pipe: lines through a small buffer, and counted bytes (a blob) read straight
+/// into their own array (no copy through the buffer, no zeroed chunk per read).
 struct PipeReader {
     let fd: Int32
-    var buffer: [UInt8] = []
-    var start = 0
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var start = 0, end = 0
     var ended = false
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) {
+        self.fd = fd
+        // A larger pipe: fewer trips between git and this process (Linux; best effort).
+        #if os(Linux)
+        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ, not imported by Glibc's module */, Int32(1 << 20))
+        #endif
+    }
 
+    /// Reads more into the buffer (kept from `start`); false at the end of the output.
     mutating func fill() -> Bool {
         guard !ended else { return false }
-        if start > 0 && start > buffer.count / 2 {
-            buffer.removeFirst(start)
-            start = 0
+        if start == end {
+            (start, end) = (0, 0)
+        } else if end == buffer.count {
+            if start > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    guard let base = raw.baseAddress else { return }
+                    memmove(base, base + start, end - start)
+                }
+                (start, end) = (0, end - start)
+            } else {
+                buffer += [UInt8](repeating: 0, count: buffer.count)
+            }
         }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + end, raw.count - end) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 ended = true
                 return false
             }
-            buffer.append(contentsOf: chunk[..<count])
+            end += count
             return true
         }
     }
 
     /// The next line, without its newline; nil at the end.
     mutating func line() -> [UInt8]? {
+        // How far past `start` has been searched (the buffer may move under `fill`).
+        var scanned = 0
         while true {
-            if let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[start..<end])
-                start = end + 1
+            if let newline = buffer[(start + scanned)..<end].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
                 return line
             }
+            scanned = end - start
             guard fill() else { return nil }
         }
     }
 
     /// The next `count` bytes; nil when the output ends first.
     mutating func bytes(_ count: Int) -> [UInt8]? {
-        while buffer.count - start < count { guard fill() else { return nil } }
-        let bytes = Array(buffer[start..<(start + count)])
-        start += count
-        return bytes
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            let buffered = min(count, end - start)
+            buffer.withUnsafeBytes { raw in
+                if buffered > 0 { memcpy(out.baseAddress!, raw.baseAddress! + start, buffered) }
+            }
+            start += buffered
+            var done = buffered
+            while done < count {
+                let got = read(fd, out.baseAddress! + done, count - done)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else {
+                    ended = true
+                    complete = false
+                    break
+                }
+                done += got
+            }
+            initialized = complete ? count : done
+        }
+        return complete ? bytes : nil
     }
 
     /// Everything left.
     mutating func rest() -> [UInt8] {
         while fill() {}
-        let bytes = Array(buffer[start...])
-        start = buffer.count
+        let bytes = Array(buffer[start..<end])
+        start = end
         return bytes
     }
 }
