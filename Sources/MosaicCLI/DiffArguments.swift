@@ -18,6 +18,10 @@ struct DiffComparisonArguments: ParsableArguments {
     var align = false
     @Option(help: ArgumentHelp("Leave a rectangle out (repeatable).", valueName: "x,y,w,h"))
     var ignore: [String] = []
+    @Option(help: ArgumentHelp("Read BASELINE from this commit (branch, tag, origin/main, merge-base:BRANCH) through git.", valueName: "ref"))
+    var baselineRef: String?
+    @Option(help: ArgumentHelp("Per-path rules (JSON; default: mosaic-diff.json beside BASELINE when there).", valueName: "file"))
+    var config: String?
 
     func validate() throws {
         guard threshold.isFinite, (0...1).contains(threshold) else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
@@ -84,8 +88,10 @@ struct DiffReportArguments: ParsableArguments {
     var json: String?
     @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "file"))
     var junit: String?
-    @Option(help: ArgumentHelp("Write an HTML report to FILE (.html), its diff images in FILE_files/ beside it.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write an HTML report to FILE (.html), its images in FILE_files/ beside it: the two travel alone.", valueName: "file"))
     var html: String?
+    @Flag(name: .customLong("html-links"), help: "With --html: link the images compared where they are instead of copying them in.")
+    var htmlLinks = false
     @Option(help: ArgumentHelp("Write a GitHub Flavored Markdown summary to FILE, or - for standard output.", valueName: "file"))
     var markdown: String?
     @Option(help: ArgumentHelp("With --markdown and --html: link the diff images as URL/NAME_files/00001.png.", valueName: "url"))
@@ -94,6 +100,7 @@ struct DiffReportArguments: ParsableArguments {
     func validate() throws {
         try SheetArguments.checkOutputNames([("--output", output), ("--json", json), ("--junit", junit), ("--html", html), ("--markdown", markdown)])
         if json == "-" && markdown == "-" { throw ValidationError("--json and --markdown cannot both go to standard output") }
+        if htmlLinks && html == nil { throw ValidationError("--html-links says how --html shows the images compared: give --html FILE") }
         if linkBase != nil && (markdown == nil || html == nil) { throw ValidationError("--link-base sets where --markdown links the diff images of --html: give both") }
         if let maxHeight, maxHeight < 100 || maxHeight > 100_000 { throw ValidationError("--max-height must be between 100 and 100000, got \(maxHeight)") }
         if maxHeight != nil && output == nil { throw ValidationError("--max-height cuts the board into pages: give the board with -o") }
@@ -104,7 +111,9 @@ struct DiffReportArguments: ParsableArguments {
     }
 
     var reports: DiffRequest.Reports {
-        DiffRequest.Reports(board: output, boardMaxHeight: maxHeight, json: json, junit: junit, html: html, markdown: markdown, linkBase: linkBase)
+        var reports = DiffRequest.Reports(board: output, boardMaxHeight: maxHeight, json: json, junit: junit, html: html, markdown: markdown, linkBase: linkBase)
+        reports.htmlLinks = htmlLinks
+        return reports
     }
 }
 

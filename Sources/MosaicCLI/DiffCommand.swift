@@ -40,11 +40,14 @@ struct DiffCommand: ParsableCommand {
                 ("--threshold", c.threshold != 0.1), ("--include-aa", c.includeAntialiasing), ("--max-diff-pixels", t.maxDiffPixels != nil),
                 ("--max-diff-ratio", t.maxDiffRatio != nil), ("--ignore", !c.ignore.isEmpty), ("--accept", a.accept), ("--accept-removed", a.acceptRemoved),
                 ("--accept-only", !a.acceptOnly.isEmpty), ("--accept-from", a.acceptFrom != nil), ("--align", c.align),
-                ("--max-delta-e", t.maxDeltaE != nil), ("--max-flip", t.maxFLIP != nil),
+                ("--max-delta-e", t.maxDeltaE != nil), ("--max-flip", t.maxFLIP != nil), ("--config", c.config != nil), ("--baseline-ref", c.baselineRef != nil),
             ]
             if let (option, _) = given.first(where: \.1) {
                 throw ValidationError("\(option) does not go with --merge: the parts say how the pairs were compared (a board needs the images and approving the folders: run them with the shards or a whole run)")
             }
+        }
+        if comparison.baselineRef != nil && reports.htmlLinks {
+            throw ValidationError("--html-links links the images where they are, and a baseline read with --baseline-ref is in git only: drop --html-links")
         }
         if shards.shard != nil && reports.json == nil { throw ValidationError("--shard compares a part of the pairs: give --json FILE for the part that 'mosaic diff --merge' reads") }
         if tolerance.minSSIM != nil && comparison.metric != .ssim { throw ValidationError("--min-ssim is the SSIM metric's threshold: give --metric ssim") }
@@ -65,6 +68,8 @@ struct DiffCommand: ParsableCommand {
             request = DiffRequest(
                 baseline: baseline ?? "", current: current ?? "", options: try comparison.options, tolerance: tolerance.tolerance, reports: reports.reports)
         }
+        request.config = comparison.config
+        request.baselineRef = comparison.baselineRef
         request.jobs = shards.jobs
         request.shard = try shards.diffShard
         request.approval = approval.approval
@@ -84,9 +89,16 @@ struct DiffCommand: ParsableCommand {
                 case .annotations(let lines): try lines.forEach(say)
                 case .approved(let line): if !quiet { try say(line) }
                 case .standardOutput(let data): try Terminal.writeOutput(data)
+                case .warning(let line): printError("warning: \(line)")
                 }
             }
             if !result.passes { throw ExitCode(1) }
+        } catch let error as GitBaselineError {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        } catch let error as DiffConfigError {
+            printError("error: \(error)")
+            throw ExitCode(64)
         } catch let error as ApprovalError {
             printError("error: \(error)")
             throw ExitCode(error.isUsage ? 64 : 2)

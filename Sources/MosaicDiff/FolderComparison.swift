@@ -60,10 +60,14 @@ public struct FolderComparison: Sendable {
     /// With `shard`, only that shard's pairs are compared and reported (`DiffShard`: every
     /// N-th in the order of the names' bytes; two files make one pair, shard 0's); the
     /// special files skipped are listed by every shard.
+    ///
+    /// With `rules`, a pair whose relative path a rule's glob matches (the first that
+    /// does) is compared and judged by that rule's options and tolerance, and its result's
+    /// `rule` says which.
     public static func compare(
         baseline: String, current: String, options: ComparisonOptions = ComparisonOptions(),
         tolerance: DiffTolerance = DiffTolerance(), decoder: ImageDecoder = ImageDecoder(), diffImages: String? = nil,
-        jobs: Int? = nil, shard: DiffShard? = nil
+        jobs: Int? = nil, shard: DiffShard? = nil, rules: [PairRule] = []
     ) throws(DiffError) -> FolderComparison {
         // By the name's bytes (`FileNames`): a name that is not UTF-8 is compared too.
         guard FileNames.status(baseline) != nil else { throw .notFound(path: baseline) }
@@ -73,14 +77,15 @@ public struct FolderComparison: Sendable {
         // Pairs of the same size come one after another: their bitmaps reuse the freed
         // heap instead of fresh pages (process-wide; see `Allocator.reuseLargeBlocks`).
         Allocator.reuseLargeBlocks(keepFreed: 256 << 20)
-        let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages)
+        let work = PairWork(options: options, tolerance: tolerance, decoder: decoder, diffImages: diffImages, rules: rules)
         if !baselineIsFolder {
             let name = (current as NSString).lastPathComponent
             var comparison = FolderComparison(results: [], pairsInRun: shard == nil ? nil : 1)
             if shard?.holds(position: 0) ?? true {
                 let pair = Pair(relativePath: name, baseline: baseline, current: current)
                 // One pair: its two images decoded at once when there are threads to spare.
-                var result = try work.compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
+                var result = try work.forPair(name).compare(pair, index: 0, decodeTogether: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) > 1)
+                result.rule = PairRule.index(in: rules, matching: name)
                 result.diffImagePath = try numberDiffImages([result.diffImagePath], in: diffImages)[0]
                 comparison.results = [result]
             }
@@ -142,6 +147,9 @@ public struct FolderComparison: Sendable {
             results[index] = compared[k]
             results[index].diffImagePath = names[k]
         }
+        if !rules.isEmpty {
+            for index in results.indices { results[index].rule = PairRule.index(in: rules, matching: results[index].relativePath) }
+        }
         var comparison = FolderComparison(results: results, pairsInRun: shard == nil ? nil : all.count)
         if shard != nil {
             // Every pair of the run, read or not here: what the other shards compare too.
@@ -164,6 +172,13 @@ public struct FolderComparison: Sendable {
         let tolerance: DiffTolerance
         let decoder: ImageDecoder
         let diffImages: String?
+        var rules: [PairRule] = []
+
+        /// The work for the pair at `path`: its rule's options and tolerance, or these.
+        func forPair(_ path: String) -> PairWork {
+            guard let index = PairRule.index(in: rules, matching: path) else { return self }
+            return PairWork(options: rules[index].options, tolerance: rules[index].tolerance, decoder: decoder, diffImages: diffImages)
+        }
 
         /// Compares `pairs` on `jobs` threads under `memoryBudget`: the results in the
         /// pairs' order. An image that cannot be read makes a failed pair (every other
@@ -185,7 +200,7 @@ public struct FolderComparison: Sendable {
                     guard let index else { return }
                     let pair = pairs[index]
                     do throws(DiffError) {
-                        let result = try compare(pair, index: index, budget: budget, decodeTogether: together)
+                        let result = try forPair(pair.relativePath).compare(pair, index: index, budget: budget, decodeTogether: together)
                         state.withLock { $0.results[index] = result }
                     } catch {
                         let problem: PairError

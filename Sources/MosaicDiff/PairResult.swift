@@ -21,6 +21,9 @@ public struct PairResult: Sendable {
     public var error: PairError?
     /// Where the pair's diff image was written, when the comparison was asked to write them.
     public var diffImagePath: String?
+    /// The index of the per-path rule (`PairRule`) the pair was compared by; nil for the
+    /// run's own settings.
+    public var rule: Int?
     /// What the baseline and the current file held when the comparison read them (nil for
     /// a side it did not read: a removed pair's current, an added pair's baseline, a pair
     /// that failed). Approving writes a current file only while it still has this digest.

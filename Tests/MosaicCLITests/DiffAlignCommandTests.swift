@@ -35,7 +35,7 @@ import Testing
         #expect(aligned.status == 1)
         #expect(aligned.stderr.contains("changed    banner.png: 40 px inserted at y 0 (9600 px counted aligned"), "\(aligned.stderr)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(aligned.stdout.utf8)) as? [String: Any])
-        #expect(report["schemaVersion"] as? Int == 3 && report["align"] as? Bool == true)
+        #expect(report["schemaVersion"] as? Int == 4 && report["align"] as? Bool == true)
         let pair = try #require((report["pairs"] as? [[String: Any]])?.first)
         #expect(pair["alignedDifferingPixels"] as? Int == 9600 && pair["regionCount"] as? Int == 1)
         #expect(pair["alignmentSummary"] as? String == "40 px inserted at y 0")

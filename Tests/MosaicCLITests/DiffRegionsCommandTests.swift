@@ -31,7 +31,7 @@ import Testing
         let result = try CLI.run(["diff", a, b, "--json", "-", "--junit", junit])
         #expect(result.status == 1)
         let report = try Self.json(result)
-        #expect(report["schemaVersion"] as? Int == 3)
+        #expect(report["schemaVersion"] as? Int == 4)
         #expect(report["metric"] as? String == "pixelmatch" && report["minSSIM"] == nil)
         let pair = try #require((report["pairs"] as? [[String: Any]])?.first)
         #expect(pair["regionCount"] as? Int == 3 && pair["ssim"] == nil)

@@ -255,7 +255,7 @@ import Testing
         object["schemaVersion"] = 99
         let schema = other + "/schema.json"
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: schema))
-        try refused([parts[0], schema, parts[2], parts[3]], "schema.json: written with schemaVersion 99; this mosaic merges parts of schemaVersion 3")
+        try refused([parts[0], schema, parts[2], parts[3]], "schema.json: written with schemaVersion 99; this mosaic merges parts of schemaVersion 4")
         object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         object["pairs"] = nil
         let noPairs = other + "/nopairs.json"

@@ -33,6 +33,7 @@
 #include "mosaic_hash.h"
 #include "mosaic_versions.h"
 #include "mosaic_flip.h"
+#include "mosaic_filecopy.h"
 
 // The sheet encoders, a header each.
 #include "mosaic_jpeg_write.h"

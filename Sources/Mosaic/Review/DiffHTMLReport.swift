@@ -1,9 +1,11 @@
 import Foundation
 
 /// `mosaic diff --html report.html`: a static page, one file, its diff images in
-/// `report_files/` beside it; baseline and current images linked where they are (relative
-/// links, as reg-cli does), not copied, so a report of 10,000 screenshots weighs its diff
-/// images and a few hundred bytes a pair.
+/// `report_files/` beside it, and there too a copy of each listed pair's baseline and
+/// current image (`report_files/baseline/00001.png`, reflinked where the file system can,
+/// `FileCopy`), so the page and its folder travel alone (a CI artifact). With
+/// `copiesImages` false (`--html-links`) they are linked where they are (relative links, as
+/// reg-cli does), so a large local run weighs its diff images and a few hundred bytes a pair.
 ///
 /// The page lists problems first (changed worst first, failed, added, removed), then pairs
 /// within the tolerance; unchanged pairs are counted, not listed. Rows are built from the
@@ -20,10 +22,15 @@ public struct DiffHTMLReport: Sendable {
     /// pairs lie in.
     public var inputs: (baseline: String, current: String)?
 
+    /// True: the listed pairs' images are copied into `folder`, so the page and its folder
+    /// are the whole report; false (`--html-links`): linked where they are.
+    public var copiesImages: Bool
+
     /// A report to be written at `path` (a `.html` file).
-    public init(path: String, inputs: (baseline: String, current: String)? = nil) {
+    public init(path: String, inputs: (baseline: String, current: String)? = nil, copiesImages: Bool = true) {
         self.path = path
         self.inputs = inputs
+        self.copiesImages = copiesImages
     }
 
     /// The folder beside the page that holds the diff images: `report_files` for
@@ -63,9 +70,70 @@ public struct DiffHTMLReport: Sendable {
     ///
     /// - Throws: `SheetError.output` when a file cannot be written or renamed.
     public func commit(_ report: DiffReport, staging: StagedFolder) throws(SheetError) {
-        let pending = try PendingFile(Data(html(report).utf8), at: path)
+        let copies = copiesImages ? try copyImages(report, into: staging.path) : nil
+        let pending = try PendingFile(Data(html(report, copies: copies).utf8), at: path)
         try staging.commit()
         try pending.commit()
+    }
+
+    /// A listed pair's images as copied into the folder: their links (relative to the
+    /// page) and, for a side not copied, why.
+    struct Copies {
+        var baseline: String?
+        var current: String?
+        var notes: [String] = []
+    }
+
+    /// The pairs whose images the page shows: changed, worst first; added; removed;
+    /// within the tolerance (failed pairs show their error, not their files, so a file
+    /// that is not an image is never copied into a report that is shared).
+    static func pairsShown(_ report: DiffReport) -> [PairResult] {
+        let c = report.comparison
+        return report.changedBySeverity + c.added + c.removed + c.withinTolerance
+    }
+
+    /// Copies the images of the pairs the page shows into `baseline/` and `current/` in
+    /// `folder` (the staging folder), numbered in the page's order with each file's own
+    /// extension: `baseline/00001.png`. A symbolic link, or a file that is not a regular
+    /// one, is not copied: the pair says so.
+    ///
+    /// - Throws: `SheetError.output(.cannotCreate)` when a copy cannot be written.
+    func copyImages(_ report: DiffReport, into folder: String) throws(SheetError) -> [String: Copies] {
+        let folderName = WebText.percentEncoded((self.folder as NSString).lastPathComponent)
+        var copies: [String: Copies] = [:]
+        var made: Set<String> = []
+        for (number, result) in Self.pairsShown(report).enumerated() {
+            var copy = Copies()
+            for (side, source) in [("baseline", result.baselinePath), ("current", result.currentPath)] {
+                guard let source else { continue }
+                if !made.contains(side) {
+                    do {
+                        try StagedFolder.makeFolders(side, in: folder)
+                    } catch {
+                        throw .output(error)
+                    }
+                    made.insert(side)
+                }
+                let name = String(format: "%05d", number + 1) + Self.fileExtension(of: source)
+                switch try FileCopy.copy(source, to: folder + "/" + side + "/" + name) {
+                case .copied:
+                    let link = folderName + "/" + side + "/" + name
+                    if side == "baseline" { copy.baseline = link } else { copy.current = link }
+                case .notCopied(let reason):
+                    copy.notes.append("\(side) image not copied into the report: \(reason)")
+                }
+            }
+            copies[result.relativePath] = copy
+        }
+        return copies
+    }
+
+    /// `.png` for `a/b.PNG`: a short extension of letters and digits, lowercased, so that
+    /// a web server names the type; "" for none.
+    static func fileExtension(of path: String) -> String {
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return "" }
+        return "." + ext
     }
 
     // MARK: The page
@@ -95,6 +163,8 @@ public struct DiffHTMLReport: Sendable {
         var cs: [Int]?
         /// Why a failed pair could not be read.
         var e: String?
+        /// An image of the pair not copied into the report, and why.
+        var x: [String]?
         /// A pair the reviewer may approve (changed, added, removed): its name as one shell
         /// word (`ShellText.quoted`), and its exact bytes in base64 when not UTF-8 (for the
         /// downloadable `--accept-from` list).
@@ -115,8 +185,8 @@ public struct DiffHTMLReport: Sendable {
     }
 
     /// The page's HTML for `report`, its diff images linked as they will be once their
-    /// folder is in place.
-    func html(_ report: DiffReport) -> String {
+    /// folder is in place; with `copies`, the images compared linked as copied there.
+    func html(_ report: DiffReport, copies: [String: Copies]? = nil) -> String {
         let c = report.comparison
         let listed = report.changedBySeverity + c.failed + c.added + c.removed + c.withinTolerance
         let pageFolder = OutputCheck.resolved((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
@@ -126,8 +196,14 @@ public struct DiffHTMLReport: Sendable {
         }
         let rows = listed.map { r -> Row in
             var row = Row(p: FileNames.display(r.relativePath), s: r.status.rawValue)
-            row.b = link(r.baselinePath)
-            row.c = link(r.currentPath)
+            if let copies {
+                let copy = copies[r.relativePath]
+                (row.b, row.c) = (copy?.baseline, copy?.current)
+                if let notes = copy?.notes, !notes.isEmpty { row.x = notes }
+            } else {
+                row.b = link(r.baselinePath)
+                row.c = link(r.currentPath)
+            }
             if let diff = r.diffImagePath {
                 row.d = WebText.percentEncoded(folderName) + "/" + WebText.percentEncoded((diff as NSString).lastPathComponent)
             }
@@ -164,6 +240,9 @@ public struct DiffHTMLReport: Sendable {
             settings += ", tolerance \(report.tolerance.maximumPixels) px"
         }
         if !report.options.ignoreRegions.isEmpty { settings += ", \(report.options.ignoreRegions.count) region(s) ignored" }
+        if let config = report.config {
+            settings += ", \(config.rules.count) per-path rule\(config.rules.count == 1 ? "" : "s") (\(FileNames.display(config.path)))"
+        }
         if report.options.metric == .ssim { settings += ", passing at SSIM \(report.tolerance.minimumSSIM) or more (the pair's and each region's)" }
         let counts = [
             "changed": c.changed.count, "added": c.added.count, "removed": c.removed.count, "unchanged": c.unchanged.count,

@@ -38,6 +38,14 @@ extension DiffReport {
         var alignmentSummary: String?
         var baselineSize: Size?
         var currentSize: Size?
+        /// The per-path rule that compared the pair (schema 4): its place in the config's
+        /// list and its glob.
+        var rule: JSONRule?
+    }
+
+    struct JSONRule: Codable, Hashable {
+        var index: Int
+        var glob: String
     }
 
     /// A rectangle as the report's schema writes it: x, y, width, height.
@@ -59,6 +67,11 @@ extension DiffReport {
         var maxFLIP: Double?
         /// Pairs compared aligned and judged so (schema 3); absent when not.
         var align: Bool?
+        /// The per-path rules' file and its rules as it gives them (schema 4).
+        var config: String?
+        var rules: [DiffConfig.Rule]?
+        /// The commit the baseline was read from (`--baseline-ref`, schema 4).
+        var baselineCommit: String?
         var includeAntialiasing: Bool
         var passes: Bool
         var counts: [String: Int]
@@ -70,10 +83,10 @@ extension DiffReport {
     }
 
     /// The JSON report's `schemaVersion`.
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// A pair as the JSON writes it.
-    static func jsonPair(_ r: PairResult) -> JSONPair {
+    static func jsonPair(_ r: PairResult, rules: [PairRule] = []) -> JSONPair {
         let (path, baseline, current) = (ReportedName(r.relativePath), r.baselinePath.map(ReportedName.init), r.currentPath.map(ReportedName.init))
         return JSONPair(
             path: path.display, pathBytes: path.sourceBytes, status: r.status.rawValue,
@@ -85,10 +98,12 @@ extension DiffReport {
             regions: r.difference?.regions, regionCount: r.difference?.regionCount, ssim: r.difference?.ssim, flip: r.difference?.flip,
             alignment: r.difference?.alignment, alignedDifferingPixels: r.difference?.alignedDifferingPixels,
             alignmentSummary: r.difference?.alignmentSummary,
-            baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current)
+            baselineSize: r.difference?.sizeMismatch?.baseline, currentSize: r.difference?.sizeMismatch?.current,
+            rule: r.rule.flatMap { $0 < rules.count ? JSONRule(index: $0, glob: rules[$0].glob.pattern) : nil })
     }
 
-    /// The report as JSON (schema 3: schema 2 with each region's `change`, `offset`,
+    /// The report as JSON (schema 4: schema 3 with each pair's `rule` and the report's
+    /// `config` and `rules`, per-path settings; schema 3: schema 2 with each region's `change`, `offset`,
     /// `deltaE` and `flip`, each pair's `flip`, `alignment`, `alignedDifferingPixels` and
     /// `alignmentSummary`, the report's `align`, `maxDeltaE` and `maxFLIP`; schema 2:
     /// schema 1 with each pair's `regions`, `regionCount` and, in SSIM mode, `ssim`; the
@@ -99,7 +114,7 @@ extension DiffReport {
     /// which shard of which run it is, for `mosaic diff --merge`.
     public func json(board: [String]? = nil, shard: DiffPartRecord? = nil) throws(SheetError) -> Data {
         let results = comparison.results
-        return try json(board: board, shard: shard, pairs: reportOrder.map { Self.jsonPair(results[$0]) })
+        return try json(board: board, shard: shard, pairs: reportOrder.map { Self.jsonPair(results[$0], rules: rules) })
     }
 
     /// The report with `pairs` (in `reportOrder`) as its pairs.
@@ -108,7 +123,8 @@ extension DiffReport {
         let report = JSONReport(
             threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,
             maxDeltaE: options.metric == .ssim ? tolerance.maximumDeltaE : nil, maxFLIP: options.metric == .flip ? tolerance.maximumFLIP : nil,
-            align: options.align ? true : nil,
+            align: options.align ? true : nil, config: config.map { FileNames.display($0.path) }, rules: config?.rules,
+            baselineCommit: baselineCommit,
             includeAntialiasing: options.includeAntialiasing, passes: c.passes,
             counts: [
                 "changed": c.count(of: .changed), "added": c.count(of: .added), "removed": c.count(of: .removed),

@@ -36,6 +36,9 @@ public struct DiffJob: Sendable {
         case approved(String)
         /// Bytes for standard output: a report whose destination is `-`.
         case standardOutput(Data)
+        /// Something to tell that does not stop the run: an unknown key in the config
+        /// file, a rule whose glob matches no pair.
+        case warning(String)
     }
 
     /// What a review found and wrote.
@@ -75,22 +78,51 @@ public struct DiffJob: Sendable {
         if let junit = reports.junit { check.write(junit, by: "--junit") }
         if let html = reports.html { check.write(html, by: "--html") }
         if let markdown = reports.markdown, markdown != "-" { check.write(markdown, by: "--markdown") }
-        check.read(merged?.paths ?? [baseline, current])
+        // The per-path rules (a comparison only: a merge takes its parts' rules).
+        var config: DiffConfig?
+        if merged == nil {
+            if let path = request.config {
+                config = try DiffConfig.read(path)
+            } else if request.looksForConfig, let baseline = request.baseline {
+                let path = DiffConfig.defaultPath(beside: baseline)
+                if FileManager.default.fileExists(atPath: path) { config = try DiffConfig.read(path) }
+            }
+        }
+        let rules = try config?.pairRules(options: request.options, tolerance: request.tolerance) ?? []
+        check.read((merged?.paths ?? [baseline, current]) + (config.map { [$0.path] } ?? []))
         try check.check()
-        let page = reports.html.map { DiffHTMLReport(path: $0, inputs: (baseline, current)) }
+        for warning in config?.warnings ?? [] { try events(.warning(warning)) }
+        // A baseline from git: read into a private copy, removed after the run (its files
+        // are compared, copied into the HTML report and drawn on the board).
+        let git = try request.baselineRef.map { (ref) throws(GitBaselineError) in try GitBaseline(baseline: baseline, ref: ref) }
+        defer { git?.remove() }
+        let page = reports.html.map {
+            DiffHTMLReport(path: $0, inputs: (baseline, current), copiesImages: !reports.htmlLinks || git != nil)
+        }
         // A merge reads the shards' diff images: the page's folder may not be one of theirs
         // (`--html part-0.html` replaced the folder it copies from).
         try page?.check(reading: [baseline, current] + (merged?.diffImageFiles ?? []))
         if page != nil { try merged?.checkDiffImages() }
         let staging = try page?.makeStagingFolder()
-        let report: DiffReport
+        var report: DiffReport
         if let merged {
             report = try staging.map { try merged.reportWithDiffImages(in: $0.path) } ?? merged.report
         } else {
             let comparison = try FolderComparison.compare(
-                baseline: baseline, current: current, options: request.options, tolerance: request.tolerance, diffImages: staging?.path,
-                jobs: request.jobs, shard: request.shard)
+                baseline: git?.path ?? baseline, current: current, options: request.options, tolerance: request.tolerance, diffImages: staging?.path,
+                jobs: request.jobs, shard: request.shard, rules: rules)
             report = DiffReport(comparison: comparison, options: request.options, tolerance: request.tolerance)
+            (report.rules, report.config, report.baselineCommit) = (rules, config, git?.commit)
+            // A rule that compares nothing is likely a mistyped glob (a shard sees only its
+            // share of the pairs: not said there).
+            if let config, request.shard == nil {
+                let used = Set(comparison.results.compactMap(\.rule))
+                for (index, rule) in rules.enumerated() where !used.contains(index) {
+                    let matches = comparison.results.contains { rule.glob.matches($0.relativePath) }
+                    let why = matches ? "every pair it matches is taken by an earlier rule" : "it matches no pair"
+                    try events(.warning("\(FileNames.display(config.path)): rules[\(index)] (glob \"\(rule.glob.pattern)\") compares nothing: \(why)"))
+                }
+            }
         }
         let comparison = report.comparison
         // The pairs to approve, checked before anything is written.
@@ -99,6 +131,8 @@ public struct DiffJob: Sendable {
             approval = try BaselineApproval(
                 comparison: comparison, baseline: request.baseline ?? "", acceptChanged: asked.changed || names != nil,
                 acceptRemoved: asked.removed, names: names)
+            // Into the work tree, never over an uncommitted edit.
+            if let approval { try git?.checkWorkTree(approval) }
         }
         if let page, let staging { try page.commit(report, staging: staging) }
         var boardFiles: [String]?
@@ -111,6 +145,8 @@ public struct DiffJob: Sendable {
                 removedBoard = try Self.removeBoard(board)
             }
         }
+        // From here the pairs are named as BASELINE's files, not the private copy's.
+        if let git { report = git.named(report) }
         if let json = reports.json { try writeJSON(json, report: report, merged: merged, board: boardFiles, page: page, events: events) }
         // Written beside their destination and renamed: a full disk names the file and its
         // reason, and leaves an earlier report as it was.

@@ -154,8 +154,19 @@ public struct DiffMerge: Sendable {
                 throw .damaged(path: path, reason: "it holds \(part.pairs.count) pairs; shard \(record.index)/\(record.count) of a run of \(record.pairsInRun) pairs has \(share)")
             }
             let (options, tolerance) = try Self.settings(part, record, in: path)
+            let rules = try Self.rules(record, options: options, tolerance: tolerance, in: path)
             for (k, pair) in part.pairs.enumerated() {
-                results.append(try Self.result(pair, in: path, options: options, tolerance: tolerance))
+                // A pair compared by a per-path rule is judged by it.
+                var settings = (options, tolerance)
+                if let rule = pair.rule {
+                    guard rules.indices.contains(rule.index), rules[rule.index].glob.pattern == rule.glob else {
+                        throw .damaged(path: path, reason: "pair \(pair.path): rule \(rule.index) (\(rule.glob)) is not one of the part's rules")
+                    }
+                    settings = (rules[rule.index].options, rules[rule.index].tolerance)
+                }
+                var result = try Self.result(pair, in: path, options: settings.0, tolerance: settings.1)
+                result.rule = pair.rule?.index
+                results.append(result)
                 origins.append((read.count, k))
             }
             part.pairs = []
@@ -206,8 +217,14 @@ public struct DiffMerge: Sendable {
         let comparison = FolderComparison(results: results, skippedSpecialFiles: skipped)
         results = []
         let (options, tolerance) = try Self.settings(first.part, first.record, in: first.path)
+        var report = DiffReport(comparison: comparison, options: options, tolerance: tolerance)
+        report.rules = try Self.rules(first.record, options: options, tolerance: tolerance, in: first.path)
+        report.baselineCommit = first.record.fingerprint?.baselineCommit
+        if let rules = first.record.rules {
+            report.config = DiffConfig(path: first.record.config ?? "", rules: rules, warnings: [], digest: first.record.fingerprint?.config ?? "")
+        }
         return DiffMerge(
-            report: DiffReport(comparison: comparison, options: options, tolerance: tolerance),
+            report: report,
             baseline: try Self.name(first.record.baseline, bytes: first.record.baselineBytes, in: first.path),
             current: try Self.name(first.record.current, bytes: first.record.currentBytes, in: first.path),
             parts: read.map { ($0.path, $0.data, $0.pairs) }, origins: origins,
@@ -355,7 +372,9 @@ public struct DiffMerge: Sendable {
             guard close(fd) == 0 else { throw SheetError.output(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
             comparison.results[index].diffImagePath = name
         }
-        return DiffReport(comparison: comparison, options: report.options, tolerance: report.tolerance)
+        var withImages = DiffReport(comparison: comparison, options: report.options, tolerance: report.tolerance)
+        (withImages.rules, withImages.config, withImages.baselineCommit) = (report.rules, report.config, report.baselineCommit)
+        return withImages
     }
 
     // MARK: Reading
@@ -373,6 +392,16 @@ public struct DiffMerge: Sendable {
         let count = FileNames.bytes(of: name).count
         guard count <= nameLimit else { throw .damaged(path: path, reason: "a name of \(count) bytes, more than a path can hold (\(nameLimit))") }
         return name
+    }
+
+    /// The per-path rules a part's record lists, over its settings.
+    static func rules(_ record: DiffPartRecord, options: ComparisonOptions, tolerance: DiffTolerance, in path: String) throws(DiffMergeError) -> [PairRule] {
+        guard let rules = record.rules else { return [] }
+        do {
+            return try DiffConfig(path: record.config ?? "", rules: rules, warnings: [], digest: "").pairRules(options: options, tolerance: tolerance)
+        } catch {
+            throw .damaged(path: path, reason: "its rules: \(error)")
+        }
     }
 
     /// How a part's pairs were compared and when they pass, as its report and record say.

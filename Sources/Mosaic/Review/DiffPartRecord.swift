@@ -22,6 +22,10 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
     var skipped: [Skipped]
     /// With `--html`: the part's diff images.
     var diffImages: DiffImages?
+    /// The per-path rules' file (as named) and its rules, when the run read one: the
+    /// merge judges each pair by its rule.
+    var config: String?
+    var rules: [DiffConfig.Rule]?
     /// What makes the run this one: parts whose fingerprints differ are of different runs.
     /// Optional only to name a part written without one (by an older mosaic) as such.
     var fingerprint: Fingerprint?
@@ -36,9 +40,9 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
         /// The CRC-64 of every comparison option and the tolerance, as text
         /// (`optionsText`): the diff images' colours too.
         var options: String
-        /// The digest of the config file the run read; none yet.
+        /// The CRC-64 of the config file the run read (`DiffConfig.digest`).
         var config: String?
-        /// The commit the baseline was read from; none yet.
+        /// The commit the baseline was read from (`--baseline-ref`).
         var baselineCommit: String?
     }
 
@@ -108,7 +112,9 @@ public struct DiffPartRecord: Codable, Hashable, Sendable {
         }
         let optionsText = Array(Self.optionsText(report.options, report.tolerance).utf8)
         fingerprint = Fingerprint(
-            pairs: CRC64.hex(report.comparison.pairsDigest ?? 0), options: CRC64.hex(optionsText.withUnsafeBytes { CRC64.checksum($0) }))
+            pairs: CRC64.hex(report.comparison.pairsDigest ?? 0), options: CRC64.hex(optionsText.withUnsafeBytes { CRC64.checksum($0) }),
+            config: report.config?.digest, baselineCommit: report.baselineCommit)
+        (config, rules) = (report.config.map { FileNames.display($0.path) }, report.config?.rules)
     }
 
     /// What differs between this part's run and `other`'s, for the message; nil when they

@@ -11,6 +11,12 @@ public struct DiffReport: Sendable {
     public let options: ComparisonOptions
     /// How many differing pixels still pass.
     public let tolerance: DiffTolerance
+    /// The per-path rules the pairs were compared by (`DiffConfig`; a pair's `rule`
+    /// indexes them), and the file they came from.
+    public var rules: [PairRule] = []
+    public var config: DiffConfig?
+    /// The commit the baseline was read from (`--baseline-ref`), when it was.
+    public var baselineCommit: String?
 
     /// A report of `comparison`.
     public init(comparison: FolderComparison, options: ComparisonOptions, tolerance: DiffTolerance) {

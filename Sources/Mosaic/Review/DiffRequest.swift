@@ -26,6 +26,12 @@ public struct DiffRequest: Sendable {
     public var approval: Approval?
     /// Each failing pair also as a GitHub Actions `::error` line (`GitHubAnnotations`).
     public var annotations: Bool
+    /// The per-path rules' file (`DiffConfig`); when nil and `looksForConfig`,
+    /// `mosaic-diff.json` beside `baseline` is read when present.
+    public var config: String?
+    public var looksForConfig = true
+    /// Read BASELINE's images from this commit (`GitBaseline`) instead of the work tree.
+    public var baselineRef: String?
 
     /// The reports a review writes, each a path (nil: not written). `-` for `json` or
     /// `markdown` writes that report to standard output (`DiffJob.Event.standardOutput`).
@@ -36,8 +42,12 @@ public struct DiffRequest: Sendable {
         public var boardMaxHeight: Int?
         public var json: String?
         public var junit: String?
-        /// The HTML page (its diff images in `NAME_files/` beside it).
+        /// The HTML page (its diff images, and copies of the images compared, in
+        /// `NAME_files/` beside it).
         public var html: String?
+        /// The HTML page links the images compared where they are instead of copying them
+        /// (`--html-links`: a large local run; the page then does not travel alone).
+        public var htmlLinks = false
         public var markdown: String?
         /// Where the HTML report will be published: the Markdown links its diff images there.
         public var linkBase: String?
