@@ -35,6 +35,8 @@ struct InputArguments: ParsableArguments {
     var strict = false
     @Option(help: ArgumentHelp("Sections by the day, month or year taken, or by camera. (default: none)", valueName: "grouping"))
     var groupBy: Grouping?
+    @Option(help: "RAW + JPEG, a Live Photo's still + MOV, a GoPro clip + proxies: one card (merge) or a card each.")
+    var pairs: PairMode = .merge
     @Option(help: ArgumentHelp("Date groups' headers, strftime-like: '%A %-d %B' (default: 2024-03-14, March 2024, 2024).", valueName: "pattern"))
     var dateFormat: String?
 
@@ -113,6 +115,7 @@ struct InputArguments: ParsableArguments {
         var decoder = decoder
         decoder.readsCaptureDate = sort == .date || groupBy?.isByDate == true
         decoder.readsCamera = groupBy == .camera
+        decoder.findsMotionPhotos = pairs == .merge
         decoder.video = video.decoding
         let catalog = try readCatalog(decoder: decoder, output: output, jobs: jobs)
         guard let groupBy else { return video.arrange(catalog, columns: columns) }
@@ -140,7 +143,7 @@ struct InputArguments: ParsableArguments {
             let ext = (input as NSString).pathExtension.lowercased()
             if FileNames.isFolder(input) {
                 addFiles()
-                var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+                var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, pairs: pairs, decoder: decoder, jobs: jobs)
                 if let output { folder.leaveOut(sheetsAt: output) }
                 if folder.entries.isEmpty {
                     throw CatalogError.noImages(

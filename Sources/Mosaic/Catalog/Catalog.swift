@@ -98,9 +98,11 @@ public struct Catalog: Sendable {
 
     /// The images of a folder, found by signature. With `recursive`, every subfolder (at
     /// any depth) is a section of its own, headed by its path; the folder's own images come
-    /// first, unheaded.
+    /// first, unheaded. With `pairs` `.merge` (the default), the files of one stem that
+    /// make one photo (`FilePairs`) are one card: the still's, the others its companions,
+    /// never probed.
     public static func folder(
-        _ path: String, sort: FileOrder = .natural, reverse: Bool = false, recursive: Bool = false,
+        _ path: String, sort: FileOrder = .natural, reverse: Bool = false, recursive: Bool = false, pairs: PairMode = .merge,
         decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(CatalogError) -> Catalog {
         guard let status = FileNames.status(path) else { throw .notFound(path: path) }
@@ -112,7 +114,19 @@ public struct Catalog: Sendable {
         for folder in folders {
             var files = CatalogEntries()
             files.reserveCapacity(folder.files.count)
-            for file in folder.files { files.append(path: path + "/" + file, relativePath: file) }
+            if pairs == .merge {
+                for card in FilePairs.group(folder.files) {
+                    guard !card.companions.isEmpty else {
+                        files.append(path: path + "/" + card.file, relativePath: card.file)
+                        continue
+                    }
+                    var entry = CatalogEntry(path: path + "/" + card.file, relativePath: card.file)
+                    entry.companions = card.companions.map { Companion(role: $0.role, path: path + "/" + $0.file, relativePath: $0.file) }
+                    files.append(entry)
+                }
+            } else {
+                for file in folder.files { files.append(path: path + "/" + file, relativePath: file) }
+            }
             var entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog)
             sortEntries(&entries, by: sort, reverse: reverse)
             if entries.isEmpty { continue }

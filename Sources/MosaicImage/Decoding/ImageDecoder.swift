@@ -20,6 +20,10 @@ public struct ImageDecoder: Sendable {
     public var readsCaptureDate = false
     /// Probes also read the camera's make and model (`ImageInfo.camera`), likewise.
     public var readsCamera = false
+    /// Probes also tell a Motion Photo (`ImageInfo.motionPhoto`): from the XMP packet of
+    /// the bytes read anyway, and for a format that may carry a trailer and whose EXIF
+    /// names Samsung, from the file's last 4 KiB.
+    public var findsMotionPhotos = false
     /// How videos' frames are chosen and decoded (poster time, exact frames, time limit).
     public var video = VideoDecoding()
 
@@ -47,7 +51,15 @@ public struct ImageDecoder: Sendable {
                 request.video = video
                 return try codec.probe(file: path, request: request)
             }
-            if let info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) { return info }
+            if var info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) {
+                if findsMotionPhotos, info.motionPhoto == nil, !isWhole, let codec = codecs.codec(of: info.format), codec.mayCarryTrailer,
+                    let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
+                    let tail = MotionPhoto.tail(path), MotionPhoto.samsungTrailer(tail)
+                {
+                    info.motionPhoto = .samsung
+                }
+                return info
+            }
             prefix *= 4
         }
     }
@@ -61,6 +73,15 @@ public struct ImageDecoder: Sendable {
             let text = Self.cameraText(exif: block)
             if readsCaptureDate { info.captured = text.date.flatMap { CaptureDate(exif: $0, offset: text.offset) } }
             if readsCamera, !text.camera.isEmpty { info.camera = text.camera }
+        }
+        if findsMotionPhotos {
+            if let xmp = codec.xmpPacket(bytes), let kind = MotionPhoto(xmp: xmp) {
+                info.motionPhoto = kind
+            } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
+                MotionPhoto.samsungTrailer(bytes.suffix(MotionPhoto.trailerLength))
+            {
+                info.motionPhoto = .samsung
+            }
         }
         return info
     }

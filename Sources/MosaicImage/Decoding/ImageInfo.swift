@@ -30,6 +30,9 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// The embedded previews a codec may draw from instead of the image itself (a camera
     /// RAW's JPEGs), as stored, largest first; nil when there are none.
     public var previews: [Size]? = nil
+    /// A Motion Photo's kind (a still that carries a clip in its own file), read only when
+    /// the decoder is asked to (`ImageDecoder.findsMotionPhotos`); nil for any other image.
+    public var motionPhoto: MotionPhoto? = nil
 
     /// A video's facts (duration, codec, frame rate...) and the frame a card shows; nil
     /// for a still image.
