@@ -22,6 +22,9 @@ public struct Companion: Sendable, Hashable {
         case proxy
         /// A GoPro thumbnail (`.THM`).
         case thumbnail
+        /// An XMP sidecar (`IMG_1.CR2.xmp` or `IMG_1.xmp`): its rating, title and
+        /// description are the photo's.
+        case sidecar
     }
 
     public var role: Role
@@ -66,22 +69,36 @@ enum FilePairs {
     /// GoPro companions: a low-resolution proxy and a thumbnail.
     static let goProRoles: [String: Companion.Role] = ["lrv": .proxy, "thm": .thumbnail]
 
+    /// A relative path's stem (the path without its last extension) and its extension,
+    /// lowercased ("" when the name has none; a leading dot starts no extension).
+    static func split(_ file: String) -> (stem: String, ext: String) {
+        let utf8 = file.utf8
+        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        guard let dot = utf8[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return (file, "") }
+        return (String(file[..<dot]), String(file[file.index(after: dot)...]).lowercased())
+    }
+
     /// The files of `files` (relative paths, in order) that get cards, each with its
-    /// companions, in the order of `files`: a companion's place is its card's.
-    static func group(_ files: [String]) -> [(file: String, companions: [(role: Companion.Role, file: String)])] {
+    /// companions, in the order of `files`: a companion's place is its card's. Without
+    /// `merge` (`--pairs separate`) only XMP sidecars go with the files they describe
+    /// (a sidecar named for a whole name, `IMG_1.CR2.xmp`, with that file; one named for
+    /// a stem, `IMG_1.xmp`, with every file of the stem).
+    static func group(_ files: [String], merge: Bool = true) -> [(file: String, companions: [(role: Companion.Role, file: String)])] {
         // By folder and stem: the extension lowercased.
         var byStem: [String: [(index: Int, ext: String)]] = [:]
         var stems: [String] = []
         stems.reserveCapacity(files.count)
+        var extensions: [String] = []
+        extensions.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
-            let ns = file as NSString
-            let stem = ns.deletingPathExtension
+            let (stem, ext) = split(file)
             stems.append(stem)
-            byStem[stem, default: []].append((index, ns.pathExtension.lowercased()))
+            extensions.append(ext)
+            byStem[stem, default: []].append((index, ext))
         }
         var companionOf: [Int: Int] = [:]  // companion index -> card index
         var roles: [Int: Companion.Role] = [:]
-        for (_, group) in byStem where group.count > 1 {
+        for (_, group) in byStem where merge && group.count > 1 {
             guard let still = stillExtensions.lazy.compactMap({ ext in group.first(where: { $0.ext == ext }) }).first else { continue }
             for member in group where member.index != still.index {
                 if rawExtensions.contains(member.ext) {
@@ -96,18 +113,14 @@ enum FilePairs {
         }
         // GoPro: GOPR0001.MP4 with GOPR0001.LRV/.THM; GX010001.MP4 (or GH...) with
         // GL010001.LRV and GX010001.THM.
-        for (index, file) in files.enumerated() {
-            let ext = (file as NSString).pathExtension.lowercased()
-            guard let role = goProRoles[ext], companionOf[index] == nil else { continue }
+        for index in files.indices {
+            let ext = extensions[index]
+            guard merge, let role = goProRoles[ext], companionOf[index] == nil else { continue }
             let stem = stems[index]
             var candidates = [stem]
-            let name = (stem as NSString).lastPathComponent
-            if name.hasPrefix("GL") {
-                let folder = (stem as NSString).deletingLastPathComponent
-                for prefix in ["GX", "GH"] {
-                    let other = prefix + name.dropFirst(2)
-                    candidates.append(folder.isEmpty ? other : folder + "/" + other)
-                }
+            let slash = stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex
+            if stem[slash...].hasPrefix("GL") {
+                for prefix in ["GX", "GH"] { candidates.append(stem[..<slash] + prefix + stem[stem.index(slash, offsetBy: 2)...]) }
             }
             for candidate in candidates {
                 if let clip = byStem[candidate]?.first(where: { clipExtensions.contains($0.ext) }), companionOf[clip.index] == nil {
@@ -121,9 +134,26 @@ enum FilePairs {
         for (index, card) in companionOf.sorted(by: { $0.key < $1.key }) {
             if let role = roles[index] { companions[card, default: []].append((role, files[index])) }
         }
+        // XMP sidecars: with the card of the file they name (by its whole name), else with
+        // the cards of every file of their stem; one that names no file stays a file.
+        var sidecars = Set<Int>()
+        let indexByName = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, file) in files.enumerated() where extensions[index] == "xmp" {
+            let stem = stems[index]
+            var described: [Int] = []
+            if let named = indexByName[stem] {
+                described = [named]
+            } else {
+                described = (byStem[stem] ?? []).map(\.index).filter { $0 != index && extensions[$0] != "xmp" }
+            }
+            let cards = Set(described.map { companionOf[$0] ?? $0 })
+            guard !cards.isEmpty else { continue }
+            sidecars.insert(index)
+            for card in cards.sorted() { companions[card, default: []].append((.sidecar, file)) }
+        }
         var cards: [(file: String, companions: [(role: Companion.Role, file: String)])] = []
-        cards.reserveCapacity(files.count - companionOf.count)
-        for (index, file) in files.enumerated() where companionOf[index] == nil {
+        cards.reserveCapacity(files.count - companionOf.count - sidecars.count)
+        for (index, file) in files.enumerated() where companionOf[index] == nil && !sidecars.contains(index) {
             cards.append((file, companions[index] ?? []))
         }
         return cards

@@ -235,12 +235,9 @@ extension ContactSheet {
             try stream.write(",")
         }
         if let companions = e.companions {
-            try stream.write("\"companions\":[")
-            for (i, companion) in companions.enumerated() {
-                if i > 0 { try stream.write(",") }
-                try stream.write(string: companion)
-            }
-            try stream.write("],")
+            try stream.write("\"companions\":")
+            try write(strings: companions, to: stream)
+            try stream.write(",")
         }
         if let continued = e.continued { try stream.write(continued ? "\"continued\":true," : "\"continued\":false,") }
         if let description = e.description {
@@ -268,12 +265,8 @@ extension ContactSheet {
         try stream.write(",\"page\":")
         try stream.write(e.page)
         if let marks = e.marks {
-            try stream.write(",\"marks\":[")
-            for (i, mark) in marks.enumerated() {
-                if i > 0 { try stream.write(",") }
-                try stream.write(string: mark)
-            }
-            try stream.write("]")
+            try stream.write(",\"marks\":")
+            try write(strings: marks, to: stream)
         }
         if let problem = e.problem {
             try stream.write(",\"problem\":")
@@ -320,6 +313,16 @@ extension ContactSheet {
             try stream.write("]")
         }
         try stream.write("}")
+    }
+
+    /// An array of strings.
+    func write(strings: [String], to stream: JSONStream) throws(SheetError) {
+        try stream.write("[")
+        for (i, text) in strings.enumerated() {
+            if i > 0 { try stream.write(",") }
+            try stream.write(string: text)
+        }
+        try stream.write("]")
     }
 
     /// A problem's object, its keys in sorted order.

@@ -55,9 +55,14 @@ public protocol ImageCodec: Sendable {
     func colorProfile(_ bytes: [UInt8]) -> ColorProfile?
 
     /// The EXIF block (a TIFF structure, perhaps after JPEG's "Exif\0\0") in the first
-    /// bytes of a file, or nil: what `ImageDecoder.cameraText` reads the date and camera
+    /// bytes of a file, or nil: what the probe reads the date, camera and exposure
     /// from.
     func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
+
+    /// True when the EXIF block may lie anywhere in the file, past the headers a probe reads
+    /// (a HEIF's Exif item, whose data the `iloc` box may place at the end): when a probe's
+    /// bytes hold none, the whole file is read for it, and only when EXIF fields are asked.
+    var exifMayFollowHeaders: Bool { get }
 
     /// The embedded XMP packet (RDF/XML) in the first bytes of a file, or nil: where a
     /// Motion Photo says it holds a clip, and where ratings and titles are kept.
@@ -100,6 +105,7 @@ extension ImageCodec {
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public var mayCarryTrailer: Bool { false }
+    public var exifMayFollowHeaders: Bool { false }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
     public var readsFromPath: Bool { false }
     public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {
