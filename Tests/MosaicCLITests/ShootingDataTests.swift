@@ -1,3 +1,5 @@
+import CMosaicFixtures
+import CMosaicShims
 import Foundation
 import Testing
 
@@ -132,6 +134,29 @@ import Testing
         let dir = try Self.ratedCard("minRating\(minimum)")
         let cards = try Self.cards(["layout", dir, "--caption", "name", "--min-rating", String(minimum)])
         #expect(cards.compactMap { $0["title"] as? String } == kept)
+    }
+
+    /// Issue 37: `{camera}` was empty for a HEIC whose Exif item lies past its first 256 KiB
+    /// (libheif writes it after the image's data) unless `--group-by camera` was given: the
+    /// caption read the file again, a prefix of it. Now it shows what the probe read.
+    @Test func aHEICsExifItemAtItsEndIsInTheCaption() throws {
+        let path = CLI.temporaryDirectory() + "/IMG_0001.HEIC"
+        let tiff = Self.tiff([(0x010F, .ascii("Apple")), (0x0110, .ascii("iPhone 15"))], exif: [(0x9003, .ascii("2024:03:14 09:26:53"))])
+        // Noise does not compress: the image's data passes 256 KiB, the Exif item follows it.
+        var random = SystemRandomNumberGenerator()
+        let (width, height) = (1024, 768)
+        let pixels = (0..<(width * height * 4)).map { $0 % 4 == 3 ? UInt8(255) : UInt8.random(in: 0...255, using: &random) }
+        let result = tiff.withUnsafeBufferPointer { block in
+            pixels.withUnsafeBufferPointer {
+                mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), 0, 90, 0, nil, 0, 0, 0, 0, 0, block.baseAddress, tiff.count)
+            }
+        }
+        try #require(result.status == MOSAIC_OK)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let exifAt = try #require(bytes.indices.first { bytes[$0..<min(bytes.count, $0 + 4)].elementsEqual([0x49, 0x49, 0x2A, 0x00]) })
+        try #require(exifAt > 256 * 1024, "the Exif item is within the first 256 KiB (at \(exifAt))")
+        let cards = try Self.cards(["layout", path, "--caption", "{camera}|{date}"])
+        #expect(cards.first?["title"] as? String == "Apple iPhone 15|2024-03-14 09:26")
     }
 
     @Test func badValuesAreUsageErrors() throws {

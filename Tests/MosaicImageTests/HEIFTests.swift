@@ -37,41 +37,6 @@ import Testing
     /// The capture date and camera from the file's Exif item (before: HEIF's EXIF was not
     /// read, so phone photos were all "Undated"). The block holds IFD0's DateTime, Make and
     /// Model only (DateTime is the fallback for DateTimeOriginal).
-    /// Issue 37: a HEIC whose Exif item's data lies past the probe's first 64 KiB (libheif
-    /// writes it after the image's) had no date nor camera in captions. The probe reads the
-    /// rest of the file for it, only when a field of it is asked; not asked, nothing more.
-    @Test func readsAnExifItemPastTheFirstRead() throws {
-        let path = Fixtures.directory() + "/large.heic"
-        let strings = ["2024:03:14 09:26:53", "Apple", "iPhone 15"].map { Array($0.utf8) + [0] }
-        var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 3]
-        var offset = 8 + 2 + 3 * 12 + 4
-        for (tag, bytes) in zip([0x0132, 0x010F, 0x0110], strings) {
-            tiff += [UInt8(tag >> 8), UInt8(tag & 0xFF), 0, 2, 0, 0, 0, UInt8(bytes.count), 0, 0, UInt8(offset >> 8), UInt8(offset & 0xFF)]
-            offset += bytes.count
-        }
-        tiff += [0, 0, 0, 0] + strings.joined()
-        // Noise does not compress: the image's data passes 64 KiB, the Exif item follows it.
-        var random = SystemRandomNumberGenerator()
-        let (width, height) = (640, 480)
-        let pixels = (0..<(width * height * 4)).map { $0 % 4 == 3 ? UInt8(255) : UInt8.random(in: 0...255, using: &random) }
-        let result = tiff.withUnsafeBufferPointer { block in
-            pixels.withUnsafeBufferPointer {
-                mosaic_heif_encode_file(path, $0.baseAddress, Int32(width), Int32(height), 0, 90, 0, nil, 0, 0, 0, 0, 0, block.baseAddress, tiff.count)
-            }
-        }
-        try #require(result.status == MOSAIC_OK)
-        let bytes = Fixtures.bytes(path)
-        try #require(bytes.count > 4 * 64 * 1024)
-        let exifAt = try #require(bytes.indices.first { bytes[$0..<min(bytes.count, $0 + 4)].elementsEqual(Array("MM".utf8) + [0, 42]) })
-        try #require(exifAt > 64 * 1024, "the Exif item is within the first read (at \(exifAt))")
-        var reading = ImageDecoder()
-        reading.readsCamera = true
-        reading.readsCaptureDate = true
-        let info = try reading.probe(path)
-        #expect(info.camera == "Apple iPhone 15")
-        #expect(info.captured == CaptureDate(exif: "2024:03:14 09:26:53"))
-    }
-
     @Test(arguments: [false, true])
     func readsTheExifItem(avif: Bool) throws {
         let path = Fixtures.directory() + (avif ? "/dated.avif" : "/dated.heic")

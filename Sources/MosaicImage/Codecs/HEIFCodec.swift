@@ -59,9 +59,6 @@ public struct HEIFCodec: ImageCodec {
         return .coded(primaries: Int(nclx.primaries), transfer: Int(nclx.transfer), source: "the nclx colour box")
     }
 
-    /// The Exif item's data may sit anywhere in the file (in `mdat`, often at its end).
-    public var exifMayFollowHeaders: Bool { true }
-
     /// The primary image's Exif metadata item (libheif reads the boxes): its TIFF data.
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
         var exif: UnsafeMutablePointer<UInt8>? = nil

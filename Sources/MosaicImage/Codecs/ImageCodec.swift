@@ -59,11 +59,6 @@ public protocol ImageCodec: Sendable {
     /// from.
     func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
 
-    /// True when the EXIF block may lie anywhere in the file, past the headers a probe reads
-    /// (a HEIF's Exif item, whose data the `iloc` box may place at the end): when a probe's
-    /// bytes hold none, the whole file is read for it, and only when EXIF fields are asked.
-    var exifMayFollowHeaders: Bool { get }
-
     /// The embedded XMP packet (RDF/XML) in the first bytes of a file, or nil: where a
     /// Motion Photo says it holds a clip, and where ratings and titles are kept.
     func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
@@ -105,7 +100,6 @@ extension ImageCodec {
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public var mayCarryTrailer: Bool { false }
-    public var exifMayFollowHeaders: Bool { false }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
     public var readsFromPath: Bool { false }
     public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {

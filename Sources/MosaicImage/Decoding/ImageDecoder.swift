@@ -57,11 +57,6 @@ public struct ImageDecoder: Sendable {
                 return try codec.probe(file: path, request: request)
             }
             if var info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) {
-                // An Exif item past the bytes read (a HEIF's, at its end): read whole for it.
-                if readsExif, !isWhole, let codec = codecs.codec(of: info.format), codec.exifMayFollowHeaders, codec.exifBlock(bytes) == nil {
-                    let whole = try FileBytes.read(path).bytes
-                    if let block = codec.exifBlock(whole) { readExif(block, into: &info) }
-                }
                 if findsMotionPhotos, info.motionPhoto == nil, !isWhole, let codec = codecs.codec(of: info.format), codec.mayCarryTrailer,
                     let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
                     let tail = MotionPhoto.tail(path), MotionPhoto.samsungTrailer(tail)
