@@ -87,6 +87,9 @@ import Testing
         try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/screenshot.png")
         let cards = try Self.cards(["layout", dir + "/screenshot.png", "--caption", "[{date}] [{date:%Y}] [{iso}] [{rating}]\\n{mtime}"])
         #expect(cards.first?["title"] as? String == "[] [] [] []")
+        // What a photo lacks leaves no gap between the values it has.
+        let spaced = try Self.cards(["layout", dir + "/screenshot.png", "--caption", "{camera} {iso}  {name} {rating}"])
+        #expect(spaced.first?["title"] as? String == "screenshot.png")
         let mtime = cards.first?["description"] as? String ?? ""
         #expect(mtime.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d$"#, options: .regularExpression) != nil, "\(mtime)")
     }
@@ -121,7 +124,7 @@ import Testing
     @Test func ratingsTitlesAndSidecars() throws {
         let dir = try Self.ratedCard()
         let cards = try Self.cards(["layout", dir, "--caption", "{name} {rating}"])
-        #expect(cards.compactMap { $0["title"] as? String } == ["a.jpg ★★★★★", "b.jpg ★★★★☆", "c.jpg ★★★☆☆", "d.jpg ", "e.jpg "])
+        #expect(cards.compactMap { $0["title"] as? String } == ["a.jpg ★★★★★", "b.jpg ★★★★☆", "c.jpg ★★★☆☆", "d.jpg", "e.jpg"])
         // The sidecars are the cards' companions, not skipped files.
         #expect(cards.map { (($0["companions"] as? [String]) ?? []).map { ($0 as NSString).lastPathComponent } } == [[], ["b.jpg.xmp", "b.xmp"], ["c.xmp"], [], []])
         // The default caption is the photo's own title, else its stem.

@@ -164,7 +164,16 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
                     return entry.info?.captured.map(format.string(from:)) ?? ""
                 }
             }
-            let title = Self.substitute(parts[0], value), description = parts.count > 1 ? Self.substitute(parts[1], value) : ""
+            // A value a photo lacks leaves no gap: "{camera} {iso} {rating}" of a photo with
+            // a rating alone is "★★★★☆", not "  ★★★★☆".
+            var lacking = false
+            let known = { (placeholder: Substring) -> String? in
+                let text = value(placeholder)
+                if text?.isEmpty == true { lacking = true }
+                return text
+            }
+            var title = Self.substitute(parts[0], known), description = parts.count > 1 ? Self.substitute(parts[1], known) : ""
+            if lacking { (title, description) = (Self.closingGaps(title), Self.closingGaps(description)) }
             let caption = Caption(title: title, description: description)
             return caption.isEmpty ? nil : caption
         }
@@ -201,6 +210,24 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         guard rating > 0 else { return "" }
         let filled = min(5, rating)
         return String(repeating: "★", count: filled) + String(repeating: "☆", count: 5 - filled)
+    }
+
+    /// `text` without runs of spaces (one kept) and without spaces at its ends: what empty
+    /// values leave between the spaces around them.
+    static func closingGaps(_ text: String) -> String {
+        var out = ""
+        var lastWasSpace = true
+        for character in text {
+            if character == " " {
+                if !lastWasSpace { out.append(character) }
+                lastWasSpace = true
+            } else {
+                out.append(character)
+                lastWasSpace = false
+            }
+        }
+        if out.last == " " { out.removeLast() }
+        return out
     }
 
     /// A video placeholder's value for `entry`: "" for a still image (and an unknown
