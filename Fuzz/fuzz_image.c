@@ -230,5 +230,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (r.status == MOSAIC_OK) profile_of(data, size);
     // The EXIF reader on its own, over the raw input.
     (void)mosaic_exif_orientation(data, size);
+    mosaic_exif_text text;
+    mosaic_exif_exposure exposure;
+    mosaic_exif_fields(data, size, &text, &exposure);
     return 0;
 }

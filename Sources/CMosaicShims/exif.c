@@ -57,8 +57,31 @@ static void mosaic_exif_ascii(ExifData *exif, ExifIfd ifd, ExifTag tag, char *ou
     out[n] = 0;
 }
 
-void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text *out) {
+/// A RATIONAL entry's value; 0 when absent, of another format, or its denominator is 0.
+static double mosaic_exif_rational(ExifData *exif, ExifTag tag) {
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], tag);
+    if (!entry || entry->format != EXIF_FORMAT_RATIONAL || entry->components < 1 || !entry->data || entry->size < 8) return 0;
+    ExifRational value = exif_get_rational(entry->data, exif_data_get_byte_order(exif));
+    return value.denominator == 0 ? 0 : (double)value.numerator / (double)value.denominator;
+}
+
+/// The exposure fields of `exif` into `out`.
+static void mosaic_exif_exposure_of(ExifData *exif, mosaic_exif_exposure *out) {
+    mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_LENS_MODEL, out->lens, sizeof out->lens);
+    ExifEntry *iso = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_ISO_SPEED_RATINGS);
+    if (iso && iso->components >= 1 && iso->data) {
+        ExifByteOrder order = exif_data_get_byte_order(exif);
+        if (iso->format == EXIF_FORMAT_SHORT && iso->size >= 2) out->iso = exif_get_short(iso->data, order);
+        else if (iso->format == EXIF_FORMAT_LONG && iso->size >= 4) out->iso = (long)exif_get_long(iso->data, order);
+    }
+    out->f_number = mosaic_exif_rational(exif, EXIF_TAG_FNUMBER);
+    out->exposure_time = mosaic_exif_rational(exif, EXIF_TAG_EXPOSURE_TIME);
+    out->focal_length = mosaic_exif_rational(exif, EXIF_TAG_FOCAL_LENGTH);
+}
+
+void mosaic_exif_fields(const uint8_t *data, size_t size, mosaic_exif_text *out, mosaic_exif_exposure *exposure) {
     memset(out, 0, sizeof *out);
+    if (exposure) memset(exposure, 0, sizeof *exposure);
     ExifData *exif = mosaic_exif_load(data, size);
     if (!exif) return;
     mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL, out->date, sizeof out->date);
@@ -67,5 +90,6 @@ void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text 
     if (!out->offset[0]) mosaic_exif_ascii(exif, EXIF_IFD_EXIF, EXIF_TAG_OFFSET_TIME, out->offset, sizeof out->offset);
     mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_MAKE, out->make, sizeof out->make);
     mosaic_exif_ascii(exif, EXIF_IFD_0, EXIF_TAG_MODEL, out->model, sizeof out->model);
+    if (exposure) mosaic_exif_exposure_of(exif, exposure);
     exif_data_unref(exif);
 }

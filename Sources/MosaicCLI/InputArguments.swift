@@ -35,6 +35,10 @@ struct InputArguments: ParsableArguments {
     var strict = false
     @Option(help: ArgumentHelp("Sections by the day, month or year taken, or by camera. (default: none)", valueName: "grouping"))
     var groupBy: Grouping?
+    @Option(help: "RAW + JPEG, a Live Photo's still + MOV, a GoPro clip + proxies: one card (merge) or a card each.")
+    var pairs: PairMode = .merge
+    @Option(help: ArgumentHelp("Only photos rated N stars or more (XMP, embedded or a sidecar); a rejected one never. (default: all)", valueName: "n"))
+    var minRating: Int?
     @Option(help: ArgumentHelp("Date groups' headers, strftime-like: '%A %-d %B' (default: 2024-03-14, March 2024, 2024).", valueName: "pattern"))
     var dateFormat: String?
 
@@ -45,6 +49,7 @@ struct InputArguments: ParsableArguments {
 
     mutating func validate() throws {
         if nullSeparated && filesFrom == nil { throw ValidationError("-0 goes with --files-from") }
+        if let minRating, !(0...5).contains(minRating) { throw ValidationError("--min-rating must be between 0 and 5 (stars), got \(minRating)") }
         if let dateFormat {
             guard let groupBy, groupBy.isByDate else { throw ValidationError("--date-format goes with --group-by day, month or year") }
             do throws(DateFormat.Error) { _ = try DateFormat(dateFormat) } catch { throw ValidationError("--date-format: \(error)") }
@@ -111,10 +116,14 @@ struct InputArguments: ParsableArguments {
     /// left out, so that `mosaic render . -o sheet.png` can run again.
     func catalog(decoder: ImageDecoder, output: String? = nil, jobs: Int, columns: Int? = nil) throws -> Catalog {
         var decoder = decoder
-        decoder.readsCaptureDate = sort == .date || groupBy?.isByDate == true
-        decoder.readsCamera = groupBy == .camera
+        // Besides what the captions asked for (`ImageDecoder.readFields(for:)`).
+        decoder.readsCaptureDate = decoder.readsCaptureDate || sort == .date || groupBy?.isByDate == true
+        decoder.readsCamera = decoder.readsCamera || groupBy == .camera
+        decoder.findsMotionPhotos = pairs == .merge
+        decoder.readsXMP = decoder.readsXMP || minRating != nil
         decoder.video = video.decoding
-        let catalog = try readCatalog(decoder: decoder, output: output, jobs: jobs)
+        var catalog = try readCatalog(decoder: decoder, output: output, jobs: jobs)
+        if let minRating { catalog = try catalog.keepingRated(atLeast: minRating) }
         guard let groupBy else { return video.arrange(catalog, columns: columns) }
         return video.arrange(catalog.grouped(by: groupBy, format: try dateFormat.map { try DateFormat($0) }, order: sort, reverse: reverse), columns: columns)
     }
@@ -140,7 +149,7 @@ struct InputArguments: ParsableArguments {
             let ext = (input as NSString).pathExtension.lowercased()
             if FileNames.isFolder(input) {
                 addFiles()
-                var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, decoder: decoder, jobs: jobs)
+                var folder = try Catalog.folder(input, sort: sort, reverse: reverse, recursive: recursive, pairs: pairs, decoder: decoder, jobs: jobs)
                 if let output { folder.leaveOut(sheetsAt: output) }
                 if folder.entries.isEmpty {
                     throw CatalogError.noImages(

@@ -19,7 +19,9 @@ struct LayoutCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let options = SheetArguments.options(input: input, layout: layout, text: text)
-            let catalog = try input.catalog(decoder: ImageDecoder(limits: options.limits, strict: options.strict), output: output, jobs: options.jobs, columns: layout.columns)
+            var decoder = ImageDecoder(limits: options.limits, strict: options.strict)
+            decoder.readFields(for: options.caption)
+            let catalog = try input.catalog(decoder: decoder, output: output, jobs: options.jobs, columns: layout.columns)
             for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
             // As render does: with --strict, an input whose headers cannot be read fails.
             let problems = catalog.strictProblems

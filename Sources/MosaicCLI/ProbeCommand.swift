@@ -38,6 +38,10 @@ struct ProbeCommand: ParsableCommand {
         var captured: String?
         /// The camera's make and model (EXIF; a video's container).
         var camera: String?
+        /// The exposure (EXIF) and the rating, title and description (embedded XMP).
+        var shooting: ShootingData?
+        /// "google" or "samsung" for a Motion Photo (a clip inside the still).
+        var motionPhoto: String?
         /// A video's facts: seconds, frames a second, codec, container, stored frame size,
         /// pixel format, bits a second.
         var duration: Double?
@@ -86,10 +90,26 @@ struct ProbeCommand: ParsableCommand {
         return line
     }
 
+    /// ", 24-70mm, ISO 400, f/2.8, 1/250 s, 50 mm, rated 4, titled ..." for what is known.
+    static func shootingText(_ shooting: ShootingData) -> String {
+        var parts: [String] = []
+        if let lens = shooting.lens { parts.append(lens) }
+        if let iso = shooting.iso { parts.append("ISO \(iso)") }
+        if let f = shooting.aperture { parts.append(CaptionMode.apertureText(f)) }
+        if let t = shooting.exposureTime { parts.append(CaptionMode.shutterText(t)) }
+        if let mm = shooting.focalLength { parts.append(CaptionMode.focalText(mm)) }
+        if let rating = shooting.rating { parts.append(rating < 0 ? "rejected" : "rated \(rating)") }
+        if let title = shooting.title { parts.append("titled \"\(title)\"") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
+    }
+
     func probeFiles() throws {
         var decoder = ImageDecoder()
         decoder.readsCaptureDate = true
         decoder.readsCamera = true
+        decoder.readsExposure = true
+        decoder.readsXMP = true
+        decoder.findsMotionPhotos = true
         var entries: [Entry] = []
         var failed = 0
         for path in files {
@@ -109,6 +129,7 @@ struct ProbeCommand: ParsableCommand {
                 orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
                 bitDepth: info.bitDepth, colorModel: info.colorModel.name, colorProfile: profile?.description, decodeMemory: info.decodeMemory)
             (entry.captured, entry.camera) = (info.captured?.description, info.camera)
+            (entry.shooting, entry.motionPhoto) = (info.shooting, info.motionPhoto?.rawValue)
             if let video = info.video {
                 (entry.duration, entry.frameRate, entry.codec, entry.container) = (video.duration, video.frameRate, video.codec, video.container)
                 (entry.codedWidth, entry.codedHeight, entry.pixelFormat, entry.bitRate) = (video.codedWidth, video.codedHeight, video.pixelFormat, video.bitRate)
@@ -127,6 +148,8 @@ struct ProbeCommand: ParsableCommand {
                 if let profile { line += ", \(profile)" }
                 if let captured = info.captured { line += ", taken \(captured)" }
                 if let camera = info.camera { line += ", \(camera)" }
+                if let shooting = info.shooting { line += Self.shootingText(shooting) }
+                if let motion = info.motionPhoto { line += ", a \(motion) Motion Photo" }
                 try Terminal.print(line)
             }
         }

@@ -48,7 +48,8 @@ extension RenderCommand {
         var sheetCount = 0
         var unchangedSheets = 0
         try reportingErrors {
-            let decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
+            var decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
+            decoder.readFields(for: options.caption)
             // Loaded once for every sheet.
             let typesetter = try SheetArguments.typesetter()
             // The sheets: each a folder's catalog read when its turn comes, or a group of

@@ -146,7 +146,8 @@ struct RenderCommand: ParsableCommand {
     /// The inputs read, their problems named, laid out; and the problems already named. The
     /// catalog read is not kept: the sheet keeps its own, out of memory.
     func makeSheet(_ options: SheetOptions, job: RenderJob) throws -> (ContactSheet, Set<CardProblem>) {
-        let decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
+        var decoder = ImageDecoder(limits: options.limits, strict: options.strict, codecs: options.codecs)
+        decoder.readFields(for: options.caption)
         let catalog = try input.catalog(decoder: decoder, output: job.request.resolvedDestination, jobs: options.jobs, columns: layout.columns)
         return try layOut(catalog, options: options, typesetter: try SheetArguments.typesetter())
     }

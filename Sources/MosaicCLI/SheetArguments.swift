@@ -4,6 +4,7 @@ import Mosaic
 
 extension Direction: ExpressibleByArgument {}
 extension FileOrder: ExpressibleByArgument {}
+extension PairMode: ExpressibleByArgument {}
 extension Grouping: ExpressibleByArgument {}
 extension ResamplingFilter: ExpressibleByArgument {}
 extension RawDrawing: ExpressibleByArgument {}

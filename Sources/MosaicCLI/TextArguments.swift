@@ -5,7 +5,7 @@ import Mosaic
 /// What the captions, headers and title say, and the type they are set in (it decides the
 /// cards' lengths, so `layout` has it too).
 struct TextArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Caption: none, name, stem, title, or a template such as '{stem} {width}x{height}'.", valueName: "mode"))
+    @Option(help: ArgumentHelp("Caption: none, name, stem, title (a manifest's, else the photo's XMP title, else the stem), or '{stem} {iso}'.", valueName: "mode"))
     var caption = "title"
     @Option(parsing: .unconditional, help: "Most lines of a caption's description.")
     var captionLines = 2

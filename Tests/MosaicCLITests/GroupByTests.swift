@@ -159,9 +159,9 @@ import Testing
     }
 
     /// One reading of a date for every use: an EXIF date that is no date (month 13, year 0,
-    /// full-width digits) leaves a file undated in `{date}` as in probe and --group-by, and
-    /// the caption shows the file's time as for a file without a date; a file modified
-    /// before 1970 shows that time (it showed nothing).
+    /// full-width digits) leaves a file undated in `{date}` as in probe and --group-by:
+    /// `{date}` is empty (issue 37: it showed the file's time, as if taken then), and
+    /// `{mtime}` shows the file's time; a file modified before 1970 shows that time.
     @Test func captionsProbeAndGroupsReadDatesAlike() throws {
         let dir = CLI.temporaryDirectory() + "/dates"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -171,17 +171,17 @@ import Testing
         try Self.photo(dir + "/old.jpg", date: nil)
         let old = Date(timeIntervalSince1970: -300_000_000)  // 1960-06-29 UTC
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dir + "/old.jpg")
-        let result = try CLI.run(["layout", dir, "--caption", "{date}"])
+        let result = try CLI.run(["layout", dir, "--caption", "{date}|{mtime}"])
         #expect(result.status == 0, "\(result.stderr)")
         let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let cards = ((map?["elements"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "card" }
         let captions = Dictionary(uniqueKeysWithValues: cards.map { (($0["source"] as? String ?? "") as NSString).lastPathComponent }.enumerated().map { ($1, cards[$0]["title"] as? String ?? "") })
         #expect(captions.count == 4)
         for (name, caption) in captions {
-            #expect(caption.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d$"#, options: .regularExpression) != nil, "\(name): \(caption)")
+            #expect(caption.range(of: #"^\|\d{4}-\d\d-\d\d \d\d:\d\d$"#, options: .regularExpression) != nil, "\(name): \(caption)")
             #expect(!caption.hasPrefix("0000") && !caption.hasPrefix("2024-13") && !caption.contains("?"), "\(name): \(caption)")
         }
-        #expect(captions["old.jpg"]?.hasPrefix("1960-06-") == true, "\(captions)")
+        #expect(captions["old.jpg"]?.hasPrefix("|1960-06-") == true, "\(captions)")
         let grouped = try Self.sections(try CLI.run(["layout", dir, "--group-by", "month", "--caption", "none"]).stdout)
         #expect(grouped.map(\.header) == ["Undated"])
         let probe = try CLI.run(["probe", dir + "/m.jpg", dir + "/z.jpg", dir + "/w.jpg"])

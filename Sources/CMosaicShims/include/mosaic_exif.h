@@ -25,7 +25,23 @@ typedef struct {
     char offset[16];
 } mosaic_exif_text;
 
-void mosaic_exif_text_fields(const uint8_t *data, size_t size, mosaic_exif_text *out);
+/// The exposure of an EXIF block (as for mosaic_exif_orientation): 0 (or empty) when absent
+/// or not a positive value.
+typedef struct {
+    /// LensModel (EXIF 2.3), else the lens named in no standard tag: empty.
+    char lens[96];
+    /// PhotographicSensitivity (ISOSpeedRatings).
+    long iso;
+    /// FNumber.
+    double f_number;
+    /// ExposureTime, seconds.
+    double exposure_time;
+    /// FocalLength, millimetres.
+    double focal_length;
+} mosaic_exif_exposure;
+
+/// The text fields and, when `exposure` is not NULL, the exposure, from one parse.
+void mosaic_exif_fields(const uint8_t *data, size_t size, mosaic_exif_text *text, mosaic_exif_exposure *exposure);
 
 #ifdef __cplusplus
 }

@@ -90,6 +90,10 @@ extension CardCache {
                 guard card.entry.bitmap == nil, card.entry.pixels == nil else { return nil }
                 stream.add(bytes: FileNames.bytes(of: card.entry.path))
                 stream.add(card.caption.map { "\($0.title)|\($0.description)" } ?? "-")
+                // A pair's mark is drawn and its companions are in the map: a MOV added
+                // beside a photo changes the sheet.
+                for companion in card.entry.companions { stream.add(bytes: Array(companion.role.rawValue.utf8) + FileNames.bytes(of: companion.path)) }
+                stream.add(card.entry.marks.map(\.rawValue).joined(separator: " "))
                 if let problem = card.entry.problem {
                     stream.add(problem.description)
                 } else if card.entry.summarizedFailures != nil {

@@ -21,6 +21,8 @@ public struct Catalog: Sendable {
     public var unreadableFolders: [CatalogError] = []
     /// Subfolders of a folder read without `recursive`: not looked in.
     public var unvisitedFolders = 0
+    /// Photos left out by `keepingRated(atLeast:)` (`--min-rating`).
+    public var belowRating = 0
 
     /// A catalog of `sections` (for programs that list the inputs themselves).
     public init(sections: [CatalogSection], title: String? = nil) {
@@ -98,9 +100,11 @@ public struct Catalog: Sendable {
 
     /// The images of a folder, found by signature. With `recursive`, every subfolder (at
     /// any depth) is a section of its own, headed by its path; the folder's own images come
-    /// first, unheaded.
+    /// first, unheaded. With `pairs` `.merge` (the default), the files of one stem that
+    /// make one photo (`FilePairs`) are one card: the still's, the others its companions,
+    /// never probed.
     public static func folder(
-        _ path: String, sort: FileOrder = .natural, reverse: Bool = false, recursive: Bool = false,
+        _ path: String, sort: FileOrder = .natural, reverse: Bool = false, recursive: Bool = false, pairs: PairMode = .merge,
         decoder: ImageDecoder = ImageDecoder(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(CatalogError) -> Catalog {
         guard let status = FileNames.status(path) else { throw .notFound(path: path) }
@@ -112,7 +116,15 @@ public struct Catalog: Sendable {
         for folder in folders {
             var files = CatalogEntries()
             files.reserveCapacity(folder.files.count)
-            for file in folder.files { files.append(path: path + "/" + file, relativePath: file) }
+            for card in FilePairs.group(folder.files, merge: pairs == .merge) {
+                guard !card.companions.isEmpty else {
+                    files.append(path: path + "/" + card.file, relativePath: card.file)
+                    continue
+                }
+                var entry = CatalogEntry(path: path + "/" + card.file, relativePath: card.file)
+                entry.companions = card.companions.map { Companion(role: $0.role, path: path + "/" + $0.file, relativePath: $0.file) }
+                files.append(entry)
+            }
             var entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog)
             sortEntries(&entries, by: sort, reverse: reverse)
             if entries.isEmpty { continue }
@@ -185,7 +197,9 @@ public struct Catalog: Sendable {
                 entry.modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
             }
             do throws(ImageDecodingError) {
-                entry.info = try decoder.probe(path)
+                var info = try decoder.probe(path)
+                if decoder.readsXMP { readSidecars(of: entry, into: &info) }
+                entry.info = info
                 results.set(i, .image(entry))
             } catch {
                 // Skipped wherever it was found: a FIFO, socket or device (never read).
@@ -231,6 +245,23 @@ public struct Catalog: Sendable {
         }
         return left.isEmpty ? entries : entries.filtered { !left.contains($0) }
     }
+
+    /// The rating, title and description of `entry`'s XMP sidecars (`Companion.Role.sidecar`)
+    /// over what its own file says; the sidecar that names the whole file (`IMG_1.CR2.xmp`)
+    /// over one that names its stem (`IMG_1.xmp`). A sidecar that cannot be read adds nothing.
+    static func readSidecars(of entry: CatalogEntry, into info: inout ImageInfo) {
+        let sidecars = entry.companions.filter { $0.role == .sidecar }
+        guard !sidecars.isEmpty else { return }
+        let wholeName = sidecars.filter { FilePairs.split($0.relativePath).stem.count > FilePairs.split(entry.relativePath).stem.count }
+        for sidecar in sidecars.filter({ s in !wholeName.contains(s) }) + wholeName {
+            guard let (bytes, _) = try? FileBytes.read(sidecar.path, limit: Self.sidecarLimit) else { continue }
+            let fields = XMPPacket.fields(bytes[...])
+            if !fields.isEmpty { info.shooting = (info.shooting ?? ShootingData()).overridden(by: fields) }
+        }
+    }
+
+    /// The most of a sidecar read (a Lightroom sidecar is a few kilobytes).
+    static let sidecarLimit = 4 << 20
 
     enum ProbeResult: Sendable {
         case image(CatalogEntry)

@@ -28,12 +28,14 @@ public struct CatalogEntry: Sendable, Hashable {
             let bitmap: Bitmap?
             let pixels: CardPixels?
             let summarizedFailures: Int?
+            let companions: [Companion]
 
-            init(problem: CardProblem?, bitmap: Bitmap?, pixels: CardPixels?, summarizedFailures: Int?) {
+            init(problem: CardProblem?, bitmap: Bitmap?, pixels: CardPixels?, summarizedFailures: Int?, companions: [Companion]) {
                 self.problem = problem
                 self.bitmap = bitmap
                 self.pixels = pixels
                 self.summarizedFailures = summarizedFailures
+                self.companions = companions
             }
         }
 
@@ -41,30 +43,45 @@ public struct CatalogEntry: Sendable, Hashable {
         var bitmap: Bitmap? { other?.bitmap }
         var pixels: CardPixels? { other?.pixels }
         var summarizedFailures: Int? { other?.summarizedFailures }
+        var companions: [Companion] { other?.companions ?? [] }
 
         init(
             problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil,
-            pixels: CardPixels? = nil
+            pixels: CardPixels? = nil, companions: [Companion] = []
         ) {
             self.title = title
             self.description = description
-            other = problem == nil && bitmap == nil && pixels == nil && summarizedFailures == nil
-                ? nil : Other(problem: problem, bitmap: bitmap, pixels: pixels, summarizedFailures: summarizedFailures)
+            other = problem == nil && bitmap == nil && pixels == nil && summarizedFailures == nil && companions.isEmpty
+                ? nil
+                : Other(problem: problem, bitmap: bitmap, pixels: pixels, summarizedFailures: summarizedFailures, companions: companions)
         }
 
         /// Nil when every field is.
         static func make(
             problem: CardProblem?, bitmap: Bitmap?, title: String?, description: String?, summarizedFailures: Int? = nil,
-            pixels: CardPixels? = nil
+            pixels: CardPixels? = nil, companions: [Companion] = []
         ) -> Rare? {
-            problem == nil && bitmap == nil && title == nil && description == nil && summarizedFailures == nil && pixels == nil
+            problem == nil && bitmap == nil && title == nil && description == nil && summarizedFailures == nil && pixels == nil && companions.isEmpty
                 ? nil
-                : Rare(problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels)
+                : Rare(
+                    problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels,
+                    companions: companions)
+        }
+
+        /// A copy with one field changed (the setters of `CatalogEntry`).
+        static func with(
+            _ rare: Rare?, problem: CardProblem?? = nil, bitmap: Bitmap?? = nil, pixels: CardPixels?? = nil, title: String?? = nil,
+            description: String?? = nil, companions: [Companion]? = nil
+        ) -> Rare? {
+            make(
+                problem: problem ?? rare?.problem, bitmap: bitmap ?? rare?.bitmap, title: title ?? rare?.title,
+                description: description ?? rare?.description, summarizedFailures: rare?.summarizedFailures, pixels: pixels ?? rare?.pixels,
+                companions: companions ?? rare?.companions ?? [])
         }
 
         static func == (a: Rare, b: Rare) -> Bool {
             a.problem == b.problem && a.bitmap == b.bitmap && a.title == b.title && a.description == b.description
-                && a.summarizedFailures == b.summarizedFailures && a.pixels == b.pixels
+                && a.summarizedFailures == b.summarizedFailures && a.pixels == b.pixels && a.companions == b.companions
         }
 
         func hash(into hasher: inout Hasher) {
@@ -72,35 +89,53 @@ public struct CatalogEntry: Sendable, Hashable {
             hasher.combine(title)
             hasher.combine(description)
             hasher.combine(summarizedFailures)
+            hasher.combine(companions)
         }
     }
 
     /// Why the file could not be probed: it becomes a placeholder card.
     public var problem: CardProblem? {
         get { rare?.problem }
-        set { rare = .make(problem: newValue, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels) }
+        set { rare = .with(rare, problem: .some(newValue)) }
     }
     /// Pixels already in memory (a diff board's side-by-side strip), upright: drawn instead
     /// of decoding `path`, which then only names the card.
     public var bitmap: Bitmap? {
         get { rare?.bitmap }
-        set { rare = .make(problem: problem, bitmap: newValue, title: title, description: description, summarizedFailures: summarizedFailures, pixels: pixels) }
+        set { rare = .with(rare, bitmap: .some(newValue)) }
     }
     /// Pixels made when the renderer reaches the card (a diff board's strip, from the two
     /// images compared), drawn instead of decoding `path`: the board holds none of them.
     public var pixels: CardPixels? {
         get { rare?.pixels }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: description, summarizedFailures: summarizedFailures, pixels: newValue) }
+        set { rare = .with(rare, pixels: .some(newValue)) }
     }
     /// Manifest captions.
     public var title: String? {
         get { rare?.title }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: newValue, description: description, summarizedFailures: summarizedFailures, pixels: pixels) }
+        set { rare = .with(rare, title: .some(newValue)) }
     }
     /// Manifest description (the caption's second part).
     public var description: String? {
         get { rare?.description }
-        set { rare = .make(problem: problem, bitmap: bitmap, title: title, description: newValue, summarizedFailures: summarizedFailures, pixels: pixels) }
+        set { rare = .with(rare, description: .some(newValue)) }
+    }
+    /// The files drawn as part of this card (`FilePairs`: a RAW beside its JPEG, a Live
+    /// Photo's MOV, a GoPro clip's proxies), in the folder's order; empty for most.
+    public var companions: [Companion] {
+        get { rare?.companions ?? [] }
+        set { rare = .with(rare, companions: newValue) }
+    }
+
+    /// The marks the card's corner shows: RAW for a RAW + JPEG pair, LIVE for a Live
+    /// Photo, MOTION for a Motion Photo; empty for most.
+    public var marks: [PairMark] {
+        var marks: [PairMark] = []
+        let companions = companions
+        if companions.contains(where: { $0.role == .raw }) { marks.append(.raw) }
+        if companions.contains(where: { $0.role == .live }) { marks.append(.live) }
+        if info?.motionPhoto != nil { marks.append(.motion) }
+        return marks
     }
 
     /// Set on the one card that stands for the inputs of its section that could not be read

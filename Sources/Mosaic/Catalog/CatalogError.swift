@@ -8,6 +8,8 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `subfolders`: folders inside it that were not looked in (no `recursive`).
     case noImages(path: String, skipped: Int, unreadable: [CardProblem] = [], subfolders: Int = 0)
     case manifest(path: String, message: String)
+    /// `--min-rating` left no photo: `count` were rated below `minimum` (or not at all).
+    case noneRated(minimum: Int, count: Int)
 
     /// A message for people, naming the path.
     public var description: String {
@@ -29,6 +31,8 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
             }
             return skipped > 0 ? "\(path): no \(CodecRegistry.standard.formatNames) images (\(skipped) other files skipped)" : "\(path): no images: the folder is empty"
         case .manifest(let path, let message): return "\(path): \(message)"
+        case .noneRated(let minimum, let count):
+            return "no photo is rated \(minimum) or more (\(count) photo\(count == 1 ? "" : "s") below it or unrated; the rating is XMP's, embedded or in a sidecar)"
         }
     }
 }

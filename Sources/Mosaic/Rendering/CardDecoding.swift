@@ -83,17 +83,23 @@ struct CardDecoding: Sendable {
         }
         if result.failure == nil, sheet.options.videoBadge, let video = card.entry.info?.video, video.frameTime == nil {
             result.badge = badge(video, imageWidth: frame.width)
+        } else if result.failure == nil, case let marks = card.entry.marks, !marks.isEmpty {
+            result.badge = badge(marks.map(\.rawValue).joined(separator: " · "), imageWidth: frame.width)
         }
         return result
     }
 
-    /// A poster's badge: "▶ 1:23" (the play mark alone when the duration is unknown), set
-    /// in the caption's font, bold, a little smaller; nil on an image too narrow for it.
+    /// A poster's badge: "▶ 1:23" (the play mark alone when the duration is unknown).
     func badge(_ video: VideoInfo, imageWidth: Int) -> CoverageMask? {
+        badge("▶" + (video.duration.map { " " + VideoInfo.timestamp($0) } ?? ""), imageWidth: imageWidth)
+    }
+
+    /// A badge of `text` (a poster's play mark, a pair's marks), set in the caption's font,
+    /// bold, a little smaller; nil on an image too narrow for it.
+    func badge(_ text: String, imageWidth: Int) -> CoverageMask? {
         let style = sheet.options.style
         let size = max(9, style.captionSize * 0.85)
         guard imageWidth >= Int(size * 5) else { return nil }
-        let text = "▶" + (video.duration.map { " " + VideoInfo.timestamp($0) } ?? "")
         let textStyle = TextStyle(font: style.font, bold: true, size: size, maximumLines: 1)
         guard let layout = try? sheet.typesetter.layout(text, style: textStyle, width: imageWidth - 24) else { return nil }
         let width = layout.lines.map(\.width).max() ?? 0

@@ -41,6 +41,11 @@ extension ContactSheet {
         public var unplaced: [MapFailure]?
         /// Cards of a video's frames (`--frames`): the frame's time in its clip, seconds.
         public var time: Double?
+        /// Cards that stand for several files (`--pairs merge`): the others, for people
+        /// (the RAW beside the JPEG drawn, a Live Photo's MOV, a GoPro clip's proxies).
+        public var companions: [String]?
+        /// Cards with a mark in their corner: "RAW", "LIVE", "MOTION" (`PairMark`).
+        public var marks: [String]?
     }
 
     /// An input that could not be read and has no card of its own (see `MapElement.unplaced`).
@@ -84,12 +89,13 @@ extension ContactSheet {
         public var height: Int
     }
 
-    /// The image map's schema version: 2 since cards of video frames carry their `time`.
-    public static let imageMapSchemaVersion = 2
+    /// The image map's schema version: 2 since cards of video frames carry their `time`,
+    /// 3 since a card of a pair lists its `companions` and `marks`.
+    public static let imageMapSchemaVersion = 3
 
     /// The layout as written by `--json` and `mosaic layout`.
     public struct ImageMap: Codable, Sendable {
-        /// 2 (2: a video frame's `time`).
+        /// 3 (2: a video frame's `time`; 3: a pair's `companions` and `marks`).
         public var schemaVersion: Int
         /// "mosaic".
         public var generator: String
@@ -149,6 +155,10 @@ extension ContactSheet {
             mapped.title = card.caption?.title
             mapped.description = card.caption.flatMap { $0.description.isEmpty ? nil : $0.description }
             mapped.time = card.entry.info?.video?.frameTime
+            let companions = card.entry.companions
+            if !companions.isEmpty { mapped.companions = companions.map { ReportedName($0.path).display } }
+            let marks = card.entry.marks
+            if !marks.isEmpty { mapped.marks = marks.map(\.rawValue) }
         case .header:
             mapped.text = headers[element.section]
             mapped.continued = element.continued
@@ -224,6 +234,11 @@ extension ContactSheet {
             try stream.write(rect: frame)
             try stream.write(",")
         }
+        if let companions = e.companions {
+            try stream.write("\"companions\":")
+            try write(strings: companions, to: stream)
+            try stream.write(",")
+        }
         if let continued = e.continued { try stream.write(continued ? "\"continued\":true," : "\"continued\":false,") }
         if let description = e.description {
             try stream.write("\"description\":")
@@ -249,6 +264,10 @@ extension ContactSheet {
         try stream.write(string: e.kind)
         try stream.write(",\"page\":")
         try stream.write(e.page)
+        if let marks = e.marks {
+            try stream.write(",\"marks\":")
+            try write(strings: marks, to: stream)
+        }
         if let problem = e.problem {
             try stream.write(",\"problem\":")
             try write(problem, to: stream)
@@ -294,6 +313,16 @@ extension ContactSheet {
             try stream.write("]")
         }
         try stream.write("}")
+    }
+
+    /// An array of strings.
+    func write(strings: [String], to stream: JSONStream) throws(SheetError) {
+        try stream.write("[")
+        for (i, text) in strings.enumerated() {
+            if i > 0 { try stream.write(",") }
+            try stream.write(string: text)
+        }
+        try stream.write("]")
     }
 
     /// A problem's object, its keys in sorted order.

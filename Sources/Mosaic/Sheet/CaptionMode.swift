@@ -7,21 +7,29 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     case name
     /// The file name without its extension.
     case stem
-    /// The manifest's title and description; the file's stem when there is no title.
+    /// The manifest's title and description, else the photo's own (XMP); the file's stem
+    /// when there is no title.
     case title
-    /// A template with {name} {stem} {ext} {width} {height} {index} {section} {title}
-    /// {description} {size} (the file's, "3.2 MB") {date} (EXIF DateTimeOriginal, else the
-    /// file's time) {camera} (EXIF make and model); for videos {duration} ("1:02:03"), {codec},
-    /// {fps}, {resolution} ("1920x1080", as displayed) and {timestamp} (a frame's place in its
-    /// clip); a line break ("\n") separates the title from the description.
+    /// A template with {name} {stem} {ext} {width} {height} {index} {section} {title} (the
+    /// manifest's, else the photo's XMP title, else the stem) {description} {size} (the
+    /// file's, "3.2 MB") {date} (EXIF DateTimeOriginal, else DateTime, as "2023-07-14 18:22";
+    /// empty when the photo has none, never the file's time) {date:FORMAT} (strftime-like)
+    /// {mtime} (the file's time) {camera} (EXIF make and model) {lens} {iso} ("ISO 400")
+    /// {aperture} ("f/2.8") {shutter} ("1/250 s") {focal} ("50 mm") {rating} (XMP, as stars);
+    /// for videos {duration} ("1:02:03"), {codec}, {fps}, {resolution} ("1920x1080", as
+    /// displayed) and {timestamp} (a frame's place in its clip); a line break ("\n")
+    /// separates the title from the description.
     case template(String)
 
     /// The modes by name.
     public static let modeNames = ["none", "name", "stem", "title"]
     /// The placeholders a template may use.
     public static let placeholders = [
-        "name", "stem", "ext", "width", "height", "index", "section", "title", "description", "size", "date", "camera", "duration", "codec", "fps", "resolution", "timestamp",
+        "name", "stem", "ext", "width", "height", "index", "section", "title", "description", "size", "date", "mtime", "camera", "lens", "iso",
+        "aperture", "shutter", "focal", "rating", "duration", "codec", "fps", "resolution", "timestamp",
     ]
+    /// The placeholders that read the EXIF exposure (`ImageDecoder.readsExposure`).
+    static let exposurePlaceholders: Set<String> = ["lens", "iso", "aperture", "shutter", "focal"]
 
     /// Parses `--caption`: `none`, `name`, `stem`, `title`, or a template (a typed `\n`
     /// becomes a line break).
@@ -40,6 +48,10 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
                 throw .notAModeOrTemplate(text, suggestion: NearestName.nearest(text, among: Self.modeNames))
             }
             for placeholder in Self.placeholdersUsed(in: text) where !Self.placeholders.contains(placeholder) {
+                if placeholder.hasPrefix("date:") {
+                    do throws(DateFormat.Error) { _ = try DateFormat(String(placeholder.dropFirst(5))) } catch { throw .dateFormat(placeholder, error) }
+                    continue
+                }
                 throw .unknownPlaceholder(placeholder, suggestion: NearestName.nearest(placeholder, among: Self.placeholders))
             }
             self = .template(text.replacingOccurrences(of: "\\n", with: "\n"))
@@ -93,11 +105,19 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))
     }
 
-    /// True when a caption reads the file (its EXIF date or camera): such captions are set
-    /// once and kept, others are made again whenever asked for (from the catalog entry).
-    var readsFiles: Bool {
-        guard case .template(let template) = self else { return false }
-        return template.contains("{date}") || template.contains("{camera}")
+    /// What the probe must read for these captions: EXIF dates, camera, exposure, XMP.
+    /// A caption never reads a file itself: what the probe did not read is empty.
+    var fieldsRead: (date: Bool, camera: Bool, exposure: Bool, xmp: Bool) {
+        switch self {
+        case .none, .name, .stem: return (false, false, false, false)
+        case .title: return (false, false, false, true)
+        case .template(let template):
+            let used = Self.placeholdersUsed(in: template)
+            return (
+                used.contains { $0 == "date" || $0.hasPrefix("date:") }, used.contains("camera"), used.contains { Self.exposurePlaceholders.contains($0) },
+                used.contains { $0 == "rating" || $0 == "title" || $0 == "description" }
+            )
+        }
     }
 
     /// The caption for `entry`, the `index`-th card (from 1) in section `section`.
@@ -109,12 +129,12 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         case .none: return nil
         case .name: return Caption(title: entry.name)
         case .stem: return Caption(title: entry.stem)
-        case .title: return Caption(title: entry.title ?? entry.stem, description: entry.description ?? "")
+        case .title: return Caption(title: Self.title(of: entry), description: Self.description(of: entry))
         case .template(let template):
             // The template's own line break separates title from description, before any
             // value is put in: a name holding a newline or "{width}" stays that name.
             let parts = template.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-            var camera: CameraText?
+            let shooting = entry.info?.shooting
             let value = { (placeholder: Substring) -> String? in
                 switch placeholder {
                 case "name": return entry.name
@@ -124,28 +144,90 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
                 case "height": return entry.orientedSize.map { String($0.height) } ?? "?"
                 case "index": return String(index)
                 case "section": return section
-                case "title": return entry.title ?? entry.stem
-                case "description": return entry.description ?? ""
-                // The file's size and its EXIF fields: read only when asked for.
+                case "title": return Self.title(of: entry)
+                case "description": return Self.description(of: entry)
                 case "size": return Self.humanSize(entry.fileSize)
-                // Already read by the probe (--sort date, --group-by): not read again.
-                case "date" where entry.info?.captured != nil:
-                    return entry.info?.captured.map(Self.displayDate.string(from:))
-                case "camera" where entry.info?.camera != nil:
-                    return entry.info?.camera
+                // What the probe read (`fieldsRead`): a photo without a date has none.
+                case "date": return entry.info?.captured.map(Self.displayDate.string(from:)) ?? ""
+                case "mtime": return Self.localTime(entry.modified)
+                case "camera": return entry.info?.camera ?? ""
+                case "lens": return shooting?.lens ?? ""
+                case "iso": return shooting?.iso.map { "ISO \($0)" } ?? ""
+                case "aperture": return shooting?.aperture.map(Self.apertureText) ?? ""
+                case "shutter": return shooting?.exposureTime.map(Self.shutterText) ?? ""
+                case "focal": return shooting?.focalLength.map(Self.focalText) ?? ""
+                case "rating": return shooting?.rating.map(Self.stars) ?? ""
                 case "duration", "codec", "fps", "resolution", "timestamp":
                     return Self.videoValue(placeholder, entry)
-                case "date", "camera":
-                    let read = camera ?? ImageDecoder().cameraText(entry.path)
-                    camera = read
-                    return placeholder == "date" ? read.displayDate ?? Self.localTime(entry.modified) : read.camera
-                default: return nil
+                default:
+                    guard placeholder.hasPrefix("date:"), let format = try? DateFormat(String(placeholder.dropFirst(5))) else { return nil }
+                    return entry.info?.captured.map(format.string(from:)) ?? ""
                 }
             }
-            let title = Self.substitute(parts[0], value), description = parts.count > 1 ? Self.substitute(parts[1], value) : ""
+            // A value a photo lacks leaves no gap: "{camera} {iso} {rating}" of a photo with
+            // a rating alone is "★★★★☆", not "  ★★★★☆".
+            var lacking = false
+            let known = { (placeholder: Substring) -> String? in
+                let text = value(placeholder)
+                if text?.isEmpty == true { lacking = true }
+                return text
+            }
+            var title = Self.substitute(parts[0], known), description = parts.count > 1 ? Self.substitute(parts[1], known) : ""
+            if lacking { (title, description) = (Self.closingGaps(title), Self.closingGaps(description)) }
             let caption = Caption(title: title, description: description)
             return caption.isEmpty ? nil : caption
         }
+    }
+
+    /// The manifest's title, else the photo's own (XMP), else the file's stem.
+    static func title(of entry: CatalogEntry) -> String { entry.title ?? entry.info?.shooting?.title ?? entry.stem }
+
+    /// The manifest's description, else the photo's own (XMP), else nothing.
+    static func description(of entry: CatalogEntry) -> String { entry.description ?? entry.info?.shooting?.description ?? "" }
+
+    /// "f/2.8", "f/8": one decimal at most.
+    public static func apertureText(_ f: Double) -> String { "f/" + oneDecimal(f) }
+
+    /// "1/250 s" below a second (the nearest whole denominator), "2 s", "1.5 s" from one.
+    public static func shutterText(_ seconds: Double) -> String {
+        guard seconds < 1 else { return oneDecimal(seconds) + " s" }
+        return "1/\(Int((1 / seconds).rounded())) s"
+    }
+
+    /// "50 mm"; "4.2 mm" below 10 mm (a phone's lens).
+    public static func focalText(_ millimetres: Double) -> String {
+        (millimetres < 10 ? oneDecimal(millimetres) : String(Int(millimetres.rounded()))) + " mm"
+    }
+
+    /// A number with one decimal, without a trailing ".0".
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// A rating as stars: "★★★☆☆" for 3; "" unrated (0) or rejected (-1).
+    static func stars(_ rating: Int) -> String {
+        guard rating > 0 else { return "" }
+        let filled = min(5, rating)
+        return String(repeating: "★", count: filled) + String(repeating: "☆", count: 5 - filled)
+    }
+
+    /// `text` without runs of spaces (one kept) and without spaces at its ends: what empty
+    /// values leave between the spaces around them.
+    static func closingGaps(_ text: String) -> String {
+        var out = ""
+        var lastWasSpace = true
+        for character in text {
+            if character == " " {
+                if !lastWasSpace { out.append(character) }
+                lastWasSpace = true
+            } else {
+                out.append(character)
+                lastWasSpace = false
+            }
+        }
+        if out.last == " " { out.removeLast() }
+        return out
     }
 
     /// A video placeholder's value for `entry`: "" for a still image (and an unknown

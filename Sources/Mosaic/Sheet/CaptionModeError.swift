@@ -4,6 +4,8 @@ public enum CaptionModeError: Error, Equatable, Sendable, CustomStringConvertibl
     case notAModeOrTemplate(String, suggestion: String?)
     /// A template names a placeholder that does not exist.
     case unknownPlaceholder(String, suggestion: String?)
+    /// A `{date:FORMAT}` placeholder whose format is not one.
+    case dateFormat(String, DateFormat.Error)
 
     /// A message for people, with the suggestion when there is one.
     public var description: String {
@@ -13,7 +15,9 @@ public enum CaptionModeError: Error, Equatable, Sendable, CustomStringConvertibl
             return "\"\(text)\" is neither a mode (\(CaptionMode.modeNames.joined(separator: ", "))) nor a template with {placeholders}\(hint)"
         case .unknownPlaceholder(let name, let suggestion):
             let hint = suggestion.map { " (did you mean {\($0)}?)" } ?? ""
-            return "{\(name)} is not a placeholder\(hint); use \(CaptionMode.placeholders.map { "{\($0)}" }.joined(separator: " "))"
+            return "{\(name)} is not a placeholder\(hint); use \(CaptionMode.placeholders.map { "{\($0)}" }.joined(separator: " ")) or {date:FORMAT}"
+        case .dateFormat(let placeholder, let error):
+            return "{\(placeholder)}: \(error)"
         }
     }
 }

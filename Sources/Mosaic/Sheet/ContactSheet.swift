@@ -13,9 +13,6 @@ public struct ContactSheet: Sendable {
     /// Sets the cards' captions (measured for the layout, drawn by the renderer).
     public let captions: CaptionTypesetter
     let typesetter: Typesetter
-    /// Per layout section: its cards' captions (none for the title section), when they
-    /// read the files; else nil, and a card's caption is made again when asked for.
-    let cardCaptions: [[Caption?]]?
     /// Per layout section: header and footer text.
     let headers: [String?]
     let footers: [String?]
@@ -92,7 +89,6 @@ public struct ContactSheet: Sendable {
         } catch {
             throw .layout(error)
         }
-        cardCaptions = options.caption.readsFiles ? built.captions : nil
         headers = built.headers
         footers = built.footers
     }
@@ -233,7 +229,6 @@ public struct ContactSheet: Sendable {
     func card(_ path: ItemPath) -> SheetCard {
         let section = catalog.sections[path.section - (hasTitle ? 1 : 0)]
         let entry = section.entries[path.item]
-        if let cardCaptions { return SheetCard(entry: entry, caption: cardCaptions[path.section][path.item]) }
         return SheetCard(entry: entry, caption: options.caption.caption(for: entry, index: path.item + 1, section: section.header ?? ""))
     }
 }

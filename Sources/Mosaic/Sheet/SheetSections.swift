@@ -1,11 +1,9 @@
 /// The catalog turned into layout sections: a title section, then one section per catalog
 /// section with its header and footer measured, its items sized from the headers and
-/// captioned; and beside them what the renderer and the image map need per section.
+/// captioned; and beside them what the renderer and the image map need per section. A
+/// card's caption is made again from its entry whenever asked for (it reads no file).
 struct SheetSections {
     var sections: [LayoutSection] = []
-    /// Per layout section: its cards' captions (none for the title section), when they read
-    /// the files (`CaptionMode.readsFiles`); else none, made again from the catalog.
-    var captions: [[Caption?]] = []
     /// Per layout section: header and footer text.
     var headers: [String?] = []
     var footers: [String?] = []
@@ -39,16 +37,15 @@ struct SheetSections {
             if let cut = TextLimits.cut(of: title) { cutTexts.append(ContactSheet.CutText(kind: .title, source: nil, section: nil, cut: cut)) }
             var titleSection = SectionStyle(columns: .count(1))
             titleSection.header = try supplementary(title, self.titleStyle, before: 0, after: options.spacing, across: Self.titleStrip)
-            append(LayoutSection(items: [], style: titleSection), captions: [], header: title, footer: nil)
+            append(LayoutSection(items: [], style: titleSection), header: title, footer: nil)
             hasTitle = true
         }
         for section in catalog.sections { try add(section) }
         spaceSections()
     }
 
-    mutating func append(_ section: LayoutSection, captions: [Caption?], header: String?, footer: String?) {
+    mutating func append(_ section: LayoutSection, header: String?, footer: String?) {
         sections.append(section)
-        self.captions.append(captions)
         headers.append(header)
         footers.append(footer)
     }
@@ -67,14 +64,10 @@ struct SheetSections {
                 cutTexts.append(ContactSheet.CutText(kind: kind, source: nil, section: section.header.map { String($0.prefix(40)) }, cut: cut))
             }
         }
-        var sectionCaptions: [Caption?] = []
-        let keep = options.caption.readsFiles
-        if keep { sectionCaptions.reserveCapacity(section.entries.count) }
         var items: [LayoutItem] = []
         items.reserveCapacity(section.entries.count)
         for (index, entry) in section.entries.enumerated() {
             let caption = options.caption.caption(for: entry, index: index + 1, section: section.header ?? "")
-            if keep { sectionCaptions.append(caption) }
             if let caption, let cut = TextLimits.cut(of: caption.title) ?? TextLimits.cut(of: caption.description) {
                 cutTexts.append(ContactSheet.CutText(kind: .caption, source: entry.path, section: nil, cut: cut))
             }
@@ -83,7 +76,7 @@ struct SheetSections {
             let span = section.spans[index] ?? (index < options.feature ? 2 : 1)
             items.append(LayoutItem(width: size.0, height: size.1, caption: caption, span: span))
         }
-        append(LayoutSection(items: items, style: sectionStyle), captions: sectionCaptions, header: section.header, footer: section.footer)
+        append(LayoutSection(items: items, style: sectionStyle), header: section.header, footer: section.footer)
     }
 
     /// How wide a header or footer strip of a horizontal board may be: section labels wrap

@@ -55,9 +55,18 @@ public protocol ImageCodec: Sendable {
     func colorProfile(_ bytes: [UInt8]) -> ColorProfile?
 
     /// The EXIF block (a TIFF structure, perhaps after JPEG's "Exif\0\0") in the first
-    /// bytes of a file, or nil: what `ImageDecoder.cameraText` reads the date and camera
+    /// bytes of a file, or nil: what the probe reads the date, camera and exposure
     /// from.
     func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
+
+    /// The embedded XMP packet (RDF/XML) in the first bytes of a file, or nil: where a
+    /// Motion Photo says it holds a clip, and where ratings and titles are kept.
+    func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
+
+    /// True when a file of this format may carry a maker's trailer after its image data
+    /// (Samsung's motion photos append their clip to a JPEG): only then is a file's end
+    /// read for it.
+    var mayCarryTrailer: Bool { get }
 
     /// The bytes of pixel memory that `decode` will hold at its peak for `minimumSize`
     /// (nil: full size): what the decode budget reserves before it starts.
@@ -89,6 +98,8 @@ extension ImageCodec {
     public var cacheVersion: String? { nil }
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
+    public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
+    public var mayCarryTrailer: Bool { false }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
     public var readsFromPath: Bool { false }
     public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {

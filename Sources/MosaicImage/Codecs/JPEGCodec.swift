@@ -45,6 +45,22 @@ public struct JPEGCodec: ImageCodec {
 
     /// The APP1 segment that starts with "Exif\0\0", before the first scan.
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        Self.app1(bytes, starting: [0x45, 0x78, 0x69, 0x66, 0, 0])
+    }
+
+    /// The APP1 segment that holds the XMP packet ("http://ns.adobe.com/xap/1.0/\0" and
+    /// the packet), before the first scan; the packet alone.
+    public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        let signature = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+        return Self.app1(bytes, starting: signature).map { $0.dropFirst(signature.count) }
+    }
+
+    /// Samsung's motion photos append their clip after the image's end.
+    public var mayCarryTrailer: Bool { true }
+
+    /// The first APP1 segment (its data, after the length) that starts with `signature`,
+    /// before the first scan; nil when none does or the markers end first.
+    static func app1(_ bytes: [UInt8], starting signature: [UInt8]) -> ArraySlice<UInt8>? {
         var i = 2
         while i + 4 <= bytes.count, bytes[i] == 0xFF {
             let marker = bytes[i + 1]
@@ -53,7 +69,7 @@ public struct JPEGCodec: ImageCodec {
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length >= 2, i + 2 + length <= bytes.count else { return nil }
             let segment = bytes[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE1, segment.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) { return segment }
+            if marker == 0xE1, segment.starts(with: signature) { return segment }
             i += 2 + length
         }
         return nil

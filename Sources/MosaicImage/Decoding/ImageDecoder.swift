@@ -20,6 +20,15 @@ public struct ImageDecoder: Sendable {
     public var readsCaptureDate = false
     /// Probes also read the camera's make and model (`ImageInfo.camera`), likewise.
     public var readsCamera = false
+    /// Probes also read the exposure (`ShootingData`'s lens, ISO, aperture, exposure time
+    /// and focal length) from the EXIF block, likewise.
+    public var readsExposure = false
+    /// Probes also read the rating, title and description from the embedded XMP packet.
+    public var readsXMP = false
+    /// Probes also tell a Motion Photo (`ImageInfo.motionPhoto`): from the XMP packet of
+    /// the bytes read anyway, and for a format that may carry a trailer and whose EXIF
+    /// names Samsung, from the file's last 4 KiB.
+    public var findsMotionPhotos = false
     /// How videos' frames are chosen and decoded (poster time, exact frames, time limit).
     public var video = VideoDecoding()
 
@@ -47,7 +56,15 @@ public struct ImageDecoder: Sendable {
                 request.video = video
                 return try codec.probe(file: path, request: request)
             }
-            if let info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) { return info }
+            if var info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) {
+                if findsMotionPhotos, info.motionPhoto == nil, !isWhole, let codec = codecs.codec(of: info.format), codec.mayCarryTrailer,
+                    let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
+                    let tail = MotionPhoto.tail(path), MotionPhoto.samsungTrailer(tail)
+                {
+                    info.motionPhoto = .samsung
+                }
+                return info
+            }
             prefix *= 4
         }
     }
@@ -57,12 +74,47 @@ public struct ImageDecoder: Sendable {
     public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let (probed, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
         var info = probed
-        if readsCaptureDate || readsCamera, let block = codec.exifBlock(bytes) {
-            let text = Self.cameraText(exif: block)
-            if readsCaptureDate { info.captured = text.date.flatMap { CaptureDate(exif: $0, offset: text.offset) } }
-            if readsCamera, !text.camera.isEmpty { info.camera = text.camera }
+        if readsExif, let block = codec.exifBlock(bytes) { readExif(block, into: &info) }
+        if readsXMP, let packet = codec.xmpPacket(bytes) {
+            let fields = XMPPacket.fields(packet)
+            if !fields.isEmpty { info.shooting = (info.shooting ?? ShootingData()).overridden(by: fields) }
+        }
+        if findsMotionPhotos {
+            if let xmp = codec.xmpPacket(bytes), let kind = MotionPhoto(xmp: xmp) {
+                info.motionPhoto = kind
+            } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
+                MotionPhoto.samsungTrailer(bytes.suffix(MotionPhoto.trailerLength))
+            {
+                info.motionPhoto = .samsung
+            }
         }
         return info
+    }
+
+    /// True when a probe reads any EXIF field.
+    var readsExif: Bool { readsCaptureDate || readsCamera || readsExposure }
+
+    /// The EXIF fields asked for, from `block`, into `info` (parsed once, by libexif).
+    func readExif(_ block: ArraySlice<UInt8>, into info: inout ImageInfo) {
+        var fields = mosaic_exif_text()
+        var exposure = mosaic_exif_exposure()
+        if readsExposure {
+            block.withUnsafeBufferPointer { mosaic_exif_fields($0.baseAddress, $0.count, &fields, &exposure) }
+        } else {
+            block.withUnsafeBufferPointer { mosaic_exif_fields($0.baseAddress, $0.count, &fields, nil) }
+        }
+        let text = Self.cameraText(fields)
+        if readsCaptureDate { info.captured = text.date.flatMap { CaptureDate(exif: $0, offset: text.offset) } }
+        if readsCamera, !text.camera.isEmpty { info.camera = text.camera }
+        if readsExposure {
+            let lens = messageText(exposure.lens).trimming(" ")
+            var shooting = ShootingData(
+                lens: lens.isEmpty ? nil : lens, iso: exposure.iso > 0 ? exposure.iso : nil,
+                aperture: exposure.f_number > 0 ? exposure.f_number : nil, exposureTime: exposure.exposure_time > 0 ? exposure.exposure_time : nil,
+                focalLength: exposure.focal_length > 0 ? exposure.focal_length : nil)
+            if let known = info.shooting { shooting = known.overridden(by: shooting) }
+            if !shooting.isEmpty { info.shooting = shooting }
+        }
     }
 
     func probeWithCodec(bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> (info: ImageInfo, codec: any ImageCodec)? {
@@ -87,20 +139,8 @@ public struct ImageDecoder: Sendable {
         return codec.colorProfile(bytes)
     }
 
-    /// The date the picture was taken and the camera, from the EXIF data in the first
-    /// 256 KiB of the file at `path` (JPEG APP1, PNG eXIf, WebP EXIF, TIFF, HEIF's Exif
-    /// item); nil fields when absent (or for GIF, which has none).
-    public func cameraText(_ path: String) -> CameraText {
-        guard let (bytes, _) = try? FileBytes.read(path, limit: 256 * 1024),
-            let codec = codecs.codec(forHeader: bytes), let block = codec.exifBlock(bytes)
-        else { return CameraText() }
-        return Self.cameraText(exif: block)
-    }
-
-    /// The date, offset, make and model of an EXIF block (parsed once, by libexif).
-    static func cameraText(exif block: ArraySlice<UInt8>) -> CameraText {
-        var fields = mosaic_exif_text()
-        block.withUnsafeBufferPointer { mosaic_exif_text_fields($0.baseAddress, $0.count, &fields) }
+    /// The date, offset, make and model the shim read.
+    static func cameraText(_ fields: mosaic_exif_text) -> CameraText {
         func text<T>(_ tuple: T) -> String? {
             let value = messageText(tuple).trimming(" ")
             return value.isEmpty ? nil : value

@@ -30,6 +30,13 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// The embedded previews a codec may draw from instead of the image itself (a camera
     /// RAW's JPEGs), as stored, largest first; nil when there are none.
     public var previews: [Size]? = nil
+    /// The exposure (EXIF) and the rating, title and description (XMP), read only when the
+    /// decoder is asked to (`ImageDecoder.readsExposure`, `readsXMP`); nil when none is known
+    /// or none was asked.
+    public var shooting: ShootingData? = nil
+    /// A Motion Photo's kind (a still that carries a clip in its own file), read only when
+    /// the decoder is asked to (`ImageDecoder.findsMotionPhotos`); nil for any other image.
+    public var motionPhoto: MotionPhoto? = nil
 
     /// A video's facts (duration, codec, frame rate...) and the frame a card shows; nil
     /// for a still image.
