@@ -32,11 +32,13 @@ let package = Package(
         // The only C code: setjmp fences around libjpeg and libpng, the calls into the other
         // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
-            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw", "CAV"],
+            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw", "CAV", "CJXL"],
             // giflib has no pkg-config file, so its module map's link does not reach C; libwebpmux
             // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's;
-            // CRaw has no pkg-config flags either (see it below).
-            linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("webpmux"), .linkedLibrary("raw_r")]),
+            // CRaw and CJXL have no pkg-config flags either (see them below).
+            linkerSettings: [
+                .linkedLibrary("gif"), .linkedLibrary("webpmux"), .linkedLibrary("raw_r"), .linkedLibrary("jxl"), .linkedLibrary("jxl_threads"),
+            ]),
 
         // giflib ships no pkg-config file (CMosaicShims links it).
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
@@ -46,6 +48,10 @@ let package = Package(
         // Camera RAW files: LibRaw's thread-safe library (libraw_r). Not through pkg-config:
         // its flags carry -fopenmp, which SwiftPM refuses; the header is <libraw/libraw.h>.
         .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        // JPEG XL: libjxl 0.7 (Debian 12) and its thread runner (the encoder's), linked by name:
+        // libjxl's pkg-config flags carry -DHWY_SHARED_DEFINE, which SwiftPM refuses (and
+        // only its Highway headers, which mosaic does not include, read).
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // ISA-L's igzip: the PNG writer's deflate at levels 1 to 3.
@@ -86,7 +92,7 @@ let package = Package(
         // Test support, in no product: files in the formats mosaic reads, written through the
         // same libraries (C), and the check that a README example is the code a test runs.
         .target(
-            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS", "CAV"],
+            name: "CMosaicFixtures", dependencies: ["CMosaicShims", "CGIF", "CTIFF", "CHEIF", "CWebP", "CLCMS", "CAV", "CJXL"],
             // The video fixtures link FFmpeg's encoders and muxers (the library loads
             // FFmpeg on first use instead).
             path: "Tests/CMosaicFixtures",

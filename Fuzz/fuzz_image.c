@@ -1,6 +1,8 @@
 // libFuzzer harness over the shim: probe (from every prefix length the caller might
-// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF, TIFF, camera RAW or video (chosen
-// at build time with -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF, _TIFF, _RAW or _VIDEO); for
+// use) and decode, for JPEG, PNG, WebP, GIF, HEIF/AVIF, TIFF, camera RAW, JPEG XL or video
+// (chosen at build time with -DMOSAIC_FUZZ_PNG, _WEBP, _GIF, _HEIF, _TIFF, _RAW, _JXL or
+// _VIDEO); for JPEG XL the image (an animation's first frame) and its preview, and the
+// container's boxes as the sheet mark's reader walks them; for
 // PNG also a diff's pair read together, checked against each file decoded alone; for RAW
 // the directory walk (recognition, previews, the raw data's extent) from a prefix and
 // whole, and LibRaw's half-size development of small images; a video is written to a
@@ -99,6 +101,8 @@ static void profile_of(const uint8_t *data, size_t size) {
     (void)mosaic_heif_color_profile(data, size, &icc, &length, &nclx);
 #elif defined(MOSAIC_FUZZ_WEBP)
     icc = mosaic_webp_icc_profile(data, size, &length);
+#elif defined(MOSAIC_FUZZ_JXL)
+    icc = mosaic_jxl_icc_profile(data, size, &length);
 #elif defined(MOSAIC_FUZZ_PNG)
     icc = mosaic_png_icc_profile(data, size, &length);
 #elif !defined(MOSAIC_FUZZ_GIF)
@@ -160,6 +164,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (r.status == MOSAIC_OK) {
         decode_at(data, size, &info, 8);
         decode_at(data, size, &info, 1 + (int)(size % 7));
+    }
+#elif defined(MOSAIC_FUZZ_JXL)
+    (void)info;
+    mosaic_jxl_info jxl;
+    (void)mosaic_jxl_probe(data, prefix, 0, &jxl);
+    mosaic_result r = mosaic_jxl_probe(data, size, 1, &jxl);
+    for (int preview = 0; preview < 2 && r.status == MOSAIC_OK; preview++) {
+        int w = preview ? jxl.preview_width : jxl.width, h = preview ? jxl.preview_height : jxl.height;
+        // Within a fuzzer's memory (libjxl holds about 16 bytes a pixel besides the output).
+        if (w <= 0 || h <= 0 || (uint64_t)w * (uint64_t)h > 1024u * 1024u) continue;
+        uint8_t *out = malloc((size_t)w * 4 * (size_t)h), *icc = NULL;
+        size_t icc_size = 0;
+        if (out) (void)mosaic_jxl_decode(data, size, preview, out, (size_t)w * 4, w, h, &icc, &icc_size);
+        free(icc);
+        free(out);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/mosaic-fuzz-jxl-%d", (int)getpid());
+    FILE *file = fopen(path, "wb");
+    if (file) {
+        fwrite(data, 1, size, file);
+        fclose(file);
+        free(mosaic_jxl_xmp(path));
+        unlink(path);
     }
 #elif defined(MOSAIC_FUZZ_VIDEO)
     // A video is read by path: the input as a file, probed, then a frame at its start and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz the C shim (probe, decode, EXIF) with libFuzzer and AddressSanitizer.
-#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif|tiff|raw|video), seconds
+#   bash Fuzz/run.sh jpeg 600     # format (jpeg|png|webp|gif|heif|tiff|raw|jxl|video), seconds
 # Needs the Swift toolchain's clang (it ships libFuzzer). With the libraries built by
 # Fuzz/build-libs.sh (instrumented, so libFuzzer explores their branches too) it links
 # those; otherwise the system's -dev packages (then only the shim is instrumented).
@@ -19,15 +19,16 @@ define=""
 [ "$format" = heif ] && define="-DMOSAIC_FUZZ_HEIF"
 [ "$format" = tiff ] && define="-DMOSAIC_FUZZ_TIFF"
 [ "$format" = raw ] && define="-DMOSAIC_FUZZ_RAW"
+[ "$format" = jxl ] && define="-DMOSAIC_FUZZ_JXL"
 [ "$format" = video ] && define="-DMOSAIC_FUZZ_VIDEO"
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
     includes="-I $libs/include"
-    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r -lm"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r -ljxl -ljxl_threads -lm"
     echo "fuzzing with instrumented libraries from $libs"
 else
     includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc)
-    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r"
+    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r -ljxl -ljxl_threads"
     echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
 fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
@@ -41,6 +42,8 @@ case "$format" in
     gif) cp Fuzz/seeds-gif/*.gif "$seeds"/ ;;
     heif) cp Fuzz/seeds-heif/* "$seeds"/ ;;
     tiff) cp Fuzz/seeds-tiff/* "$seeds"/ ;;
+    # Small files from libjxl's encoder (Fuzz/seeds-jxl/README.md).
+    jxl) cp Fuzz/seeds-jxl/*.jxl "$seeds"/ ;;
     raw) cp Tests/MosaicImageTests/Fixtures/Raw/*.{cr2,cr3,crw,dng,raf,nef,rw2,mrw,kdc} "$seeds"/ ;;
     # Tiny clips made with ffmpeg (Fuzz/seeds-video/README.md).
     video) cp Fuzz/seeds-video/*.mp4 Fuzz/seeds-video/*.avi Fuzz/seeds-video/*.mov "$seeds"/ ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
-# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, xxHash (header only), libjpeg-turbo, libwebp, giflib, libheif, libtiff, LibRaw, Little CMS, libexif, FFmpeg's libavformat, libavcodec, libswscale and libavutil (headers; loaded at run time), FreeType,
+# the -dev packages of the C libraries it links (libpng, zlib, ISA-L, xxHash (header only), libjpeg-turbo, libwebp, giflib, libheif, libtiff, LibRaw, libjxl (and its djxl, which the JPEG XL tests compare with), Little CMS, libexif, FFmpeg's libavformat, libavcodec, libswscale and libavutil (headers; loaded at run time), FreeType,
 # fontconfig), pkg-config, the fixed fonts that the text tests use, and Chromium, in which
 # the tests open the HTML reports (headless). With --packaging, also what
 # scripts/package-deb.sh and scripts/test-deb.sh use: dpkg-dev, lintian, mmdebstrap.
@@ -16,6 +16,8 @@ packages=(
     libheif-dev
     libtiff-dev
     libraw-dev
+    libjxl-dev
+    libjxl-tools
     liblcms2-dev
     libjpeg62-turbo-dev
     libexif-dev

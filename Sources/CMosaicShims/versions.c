@@ -6,6 +6,7 @@
 
 #include <gif_lib.h>
 #include <jpeglib.h>
+#include <jxl/decode.h>
 #include <lcms2.h>
 #include <libheif/heif.h>
 #include <png.h>
@@ -25,15 +26,16 @@ static void make_versions(void) {
     // libtiff's version is a paragraph: its first line names it.
     int tiff_length = 0;
     while (tiff && tiff[tiff_length] && tiff[tiff_length] != '\n' && tiff_length < 80) tiff_length++;
+    uint32_t jxl = JxlDecoderVersion();
     snprintf(versions, sizeof versions,
-        "libjpeg-turbo %s; libpng %s; libwebp %d.%d.%d; giflib %d.%d.%d; libheif %s; %.*s; lcms2 %d; zlib %s",
+        "libjpeg-turbo %s; libpng %s; libwebp %d.%d.%d; giflib %d.%d.%d; libheif %s; %.*s; libjxl %u.%u.%u; lcms2 %d; zlib %s",
 #ifdef LIBJPEG_TURBO_VERSION
         MOSAIC_STRINGIFY(LIBJPEG_TURBO_VERSION),
 #else
         MOSAIC_STRINGIFY(JPEG_LIB_VERSION),
 #endif
         png_get_libpng_ver(NULL), (webp >> 16) & 0xff, (webp >> 8) & 0xff, webp & 0xff, GIFLIB_MAJOR, GIFLIB_MINOR, GIFLIB_RELEASE,
-        heif_get_version(), tiff_length, tiff ? tiff : "libtiff", cmsGetEncodedCMMversion(), zlibVersion());
+        heif_get_version(), tiff_length, tiff ? tiff : "libtiff", jxl / 1000000, jxl / 1000 % 1000, jxl % 1000, cmsGetEncodedCMMversion(), zlibVersion());
 }
 
 const char *mosaic_decoder_library_versions(void) {

@@ -74,7 +74,7 @@ import Glibc
             failed     dangling.png: \(current)/dangling.png: cannot read: No such file or directory
             failed     empty.png: \(current)/empty.png: not an image: the file is empty
             failed     fifo.png: \(current)/fifo.png: not a file: it is a FIFO (named pipe) (not read)
-            failed     text.png: \(current)/text.png: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file
+            failed     text.png: \(current)/text.png: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file
             skipped    fifo.png: a FIFO (named pipe), not read
             1 changed, 0 added, 0 removed, 0 unchanged, 5 failed
             replaced   \(baseline)/ok.png

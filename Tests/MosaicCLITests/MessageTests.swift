@@ -106,7 +106,7 @@ import Testing
         try #"{"items": [{"path": "shadow"}, {"path": "\#(CLI.sampleImages)/coins.png"}]}"#.write(toFile: dir + "/list.json", atomically: true, encoding: .utf8)
         let result = try CLI.run(["render", dir + "/list.json", "-o", dir + "/s.png", "--json", "-"] + InputTrustTests.fixed)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("warning: \(dir)/shadow: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file\n"))
+        #expect(result.stderr.hasPrefix("warning: \(dir)/shadow: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file\n"))
         for output in [result.stdout, result.stderr] { #expect(!output.contains("72 6f") && !output.contains("root")) }
     }
 
@@ -125,6 +125,6 @@ import Testing
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: dir + "/broken.png"))
         let mixed = try CLI.run(["render", dir, "--strict", "-o", dir + "/../strict-five.png"] + InputTrustTests.fixed)
         #expect(mixed.status == 1)
-        #expect(mixed.stderr.hasPrefix("error: 5 inputs failed (strict mode, nothing written):\n  \(dir)/broken.png: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file\n"))
+        #expect(mixed.stderr.hasPrefix("error: 5 inputs failed (strict mode, nothing written):\n  \(dir)/broken.png: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file\n"))
     }
 }

@@ -54,7 +54,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix(CLI.sampleImages + "/coins.png: PNG 384x303"))
         #expect(result.stderr == """
-            error: \(dir)/notes.txt: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file
+            error: \(dir)/notes.txt: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file
             error: \(dir)/missing.jpg: cannot read: No such file or directory
 
             """)

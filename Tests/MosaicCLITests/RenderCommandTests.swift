@@ -181,9 +181,9 @@ import Testing
         let cards = (map["elements"] as! [[String: Any]]).filter { $0["kind"] as? String == "card" }
         #expect(cards.compactMap { $0["source"] as? String } == [coins, coins, CLI.repository.path + "/README.md"])
         // Named explicitly, a file that is not an image is a placeholder, not skipped.
-        #expect((cards[2]["failure"] as? String) == CLI.repository.path + "/README.md: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file")
+        #expect((cards[2]["failure"] as? String) == CLI.repository.path + "/README.md: not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file")
         let problem = try #require(cards[2]["problem"] as? [String: String])
-        #expect(problem == ["code": "unsupportedFormat", "reason": "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file"])
+        #expect(problem == ["code": "unsupportedFormat", "reason": "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file"])
     }
 
     /// A failing file whose name holds colons is named whole: in the warning, the closing

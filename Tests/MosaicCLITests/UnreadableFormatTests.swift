@@ -4,14 +4,15 @@ import Testing
 
 @testable import MosaicCLI
 
-/// A folder as people have them (a Photoshop file, a BMP, a JPEG XL):
+/// A folder as people have them (a Photoshop file, a BMP, a JPEG 2000; a JPEG XL until
+/// mosaic read them):
 /// images in formats mosaic cannot read yet are named in the summary with their format,
 /// not counted among "other files", and `--strict` fails on them. Before: "rendered 1
 /// image; skipped 3 other files", exit 0, under `--strict` too.
 @Suite struct UnreadableFormatTests {
     /// The first bytes of each format, as the files start.
     static let heads: [(name: String, bytes: [UInt8], format: String)] = [
-        ("coffee.jxl", [0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A] + Array("ftypjxl ".utf8), "JPEG XL"),
+        ("coffee.jp2", [0, 0, 0, 0x0C] + Array("jP  ".utf8) + [0x0D, 0x0A, 0x87, 0x0A] + Array("ftypjp2 ".utf8), "JPEG 2000"),
         ("coffee.bmp", Array("BM".utf8) + [0x46, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0, 0x28, 0], "BMP"),
         ("coffee.psd", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0], "Photoshop"),
     ]
@@ -46,7 +47,7 @@ import Testing
         let result = try CLI.run(["render", dir, "-o", output, "--no-progress", "--strict"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("3 inputs failed (strict mode, nothing written)"))
-        #expect(result.stderr.contains("\(dir)/coffee.jxl: a JPEG XL image: mosaic reads RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video only"))
+        #expect(result.stderr.contains("\(dir)/coffee.jp2: a JPEG 2000 image: mosaic reads RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video only"))
         #expect(!FileManager.default.fileExists(atPath: output))
         let layout = try CLI.run(["layout", dir, "--strict"])
         #expect(layout.status != 0)
@@ -57,11 +58,11 @@ import Testing
         let head = Self.heads[0]
         try Data(head.bytes).write(to: URL(fileURLWithPath: dir + "/" + head.name))
         #expect(throws: CatalogError.noImages(path: dir, skipped: 0, unreadable: [
-            CardProblem(path: dir + "/coffee.jxl", error: .unsupportedFormat(path: dir + "/coffee.jxl", signature: Array(head.bytes.prefix(16))))
+            CardProblem(path: dir + "/coffee.jp2", error: .unsupportedFormat(path: dir + "/coffee.jp2", signature: Array(head.bytes.prefix(16))))
         ])) { try Catalog.folder(dir) }
         let result = try CLI.run(["render", dir, "-o", dir + "/../only-\(UUID().uuidString.prefix(6)).png", "--no-progress"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("no RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video images: \(dir)/coffee.jxl: a JPEG XL image"))
+        #expect(result.stderr.contains("no RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video images: \(dir)/coffee.jp2: a JPEG 2000 image"))
     }
 
     /// WebP and GIF are read now: a folder's WebP and GIF files (here the fuzzers' seeds:

@@ -55,8 +55,8 @@ struct PPMCodec: ImageCodec {
 
 @Suite struct CodecRegistryTests {
     @Test func theStandardRegistryReadsEveryFormat() {
-        #expect(CodecRegistry.standard.codecs.map(\.format) == [.raw, .jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .video])
-        #expect(CodecRegistry.standard.formatNames == "RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video")
+        #expect(CodecRegistry.standard.codecs.map(\.format) == [.raw, .jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .jxl, .video])
+        #expect(CodecRegistry.standard.formatNames == "RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video")
         #expect(ImageFormat.webp.description == "WebP")
         #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
         #expect(ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)

@@ -38,7 +38,7 @@ import Testing
         #expect(throws: ImageDecodingError.notAFile(path: dir + "/pipe.jpg", kind: "a FIFO (named pipe)")) { try decoder.decode(dir + "/pipe.jpg") }
         #expect(throws: ImageDecodingError.notAFile(path: "/dev/zero", kind: "a character device")) { try decoder.probe("/dev/zero") }
         #expect(ImageDecodingError.notAFile(path: "p", kind: "a socket").description == "p: not a file: it is a socket (not read)")
-        #expect(ImageDecodingError.unsupportedFormat(path: "s", signature: Array("root:*:1".utf8)).reason == "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file")
+        #expect(ImageDecodingError.unsupportedFormat(path: "s", signature: Array("root:*:1".utf8)).reason == "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file")
     }
 
     @Test(arguments: 1...8)

@@ -1,5 +1,5 @@
 // The only C code in mosaic: fences around libjpeg(-turbo), libpng, libwebp, giflib,
-// libheif, libtiff, Little CMS and libexif, the PNG writer's filter and deflate, the PNG
+// libheif, libtiff, libjxl, Little CMS and libexif, the PNG writer's filter and deflate, the PNG
 // reader's own image-data path, and the few hot loops that need instructions Swift's
 // vectors do not reach (resample.c).
 //
@@ -19,6 +19,7 @@
 #include "mosaic_color.h"
 #include "mosaic_webp.h"
 #include "mosaic_heif.h"
+#include "mosaic_jxl.h"
 #include "mosaic_tiff.h"
 #include "mosaic_raw.h"
 #include "mosaic_gif.h"

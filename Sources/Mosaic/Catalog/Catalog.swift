@@ -10,7 +10,7 @@ public struct Catalog: Sendable {
     public var title: String?
     /// Files that are not images (by signature).
     public var skippedFiles: [String] = []
-    /// Images in a format mosaic has no codec for (BMP, JPEG XL, Photoshop...: `ImageSignatures`), left
+    /// Images in a format mosaic has no codec for (BMP, JPEG 2000, Photoshop...: `ImageSignatures`), left
     /// out: named in the summary, and a failure with `--strict`.
     public var unreadableImages: [CardProblem] = []
     /// Hidden files and folders (names starting with a dot), not looked at.

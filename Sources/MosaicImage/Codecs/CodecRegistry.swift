@@ -22,6 +22,7 @@ public struct CodecRegistry: Sendable {
         HEIFCodec.heic,
         HEIFCodec.avif,
         TIFFCodec(),
+        JXLCodec(),
         VideoCodec(),
     ])
 

@@ -9,18 +9,16 @@ public enum ImageSignatures {
             signature.count >= offset + bytes.count && Array(signature[offset..<(offset + bytes.count)]) == bytes
         }
         func ascii(_ text: String, at offset: Int = 0) -> Bool { starts(Array(text.utf8), at: offset) }
-        // ISO base media files (HEIF, AVIF, JPEG XL's container...) name their brand at 8.
+        // ISO base media files (HEIF, AVIF, JPEG 2000...) name their brand at 8.
         if ascii("ftyp", at: 4), signature.count >= 12 {
             let brand = String(decoding: signature[8..<12], as: UTF8.self)
             switch brand {
             case "mif2": return "HEIF"
-            case "jxl ": return "JPEG XL"
             case "jp2 ", "jpx ": return "JPEG 2000"
             default: return nil
             }
         }
         if ascii("BM") && signature.count >= 14 { return "BMP" }
-        if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "JPEG XL" }
         if starts([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) { return "JPEG 2000" }
         if ascii("8BPS") { return "Photoshop" }
         if starts([0x76, 0x2F, 0x31, 0x01]) { return "OpenEXR" }

@@ -90,6 +90,33 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
                                       int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
                                       int full_range, const uint8_t *exif, size_t exif_size);
 
+// MARK: JPEG XL (jxl_fixture.c)
+
+/// A JPEG XL to write, for fixtures: `channels` 8-bit samples a pixel (1 grey, 2 grey and
+/// alpha, 3 RGB, 4 RGBA), `frames` pictures one after another (more than 1: an animation
+/// of 0.1 s frames).
+typedef struct {
+    int width, height, channels;
+    const uint8_t *pixels;
+    int frames;
+    /// Lossless (modular, original colour), or lossy (XYB) at `distance` (0: 1.0).
+    int lossless;
+    float distance;
+    /// libjxl's effort, 1 to 9 (0: 3).
+    int effort;
+    int orientation;
+    /// An ICC profile for the image, or NULL for sRGB.
+    const uint8_t *icc;
+    size_t icc_size;
+    /// The ISO BMFF container even without boxes.
+    int container;
+    /// A TIFF structure for an Exif box (in the container), or NULL.
+    const uint8_t *exif;
+    size_t exif_size;
+} mosaic_jxl_fixture;
+
+mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture *fixture);
+
 // MARK: Colour (color_fixture.c)
 
 /// A CMYK output profile for fixtures, malloc'd: a 9-point table from the uncalibrated
