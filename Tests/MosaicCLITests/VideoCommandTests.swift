@@ -65,3 +65,55 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 }
+
+/// `--each` with `--frames`: a sheet per video, named by `{stem}`.
+@Suite struct VideoEachTests {
+    @Test func aSheetPerVideoNamedByItsStem() throws {
+        let dir = CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/b", withIntermediateDirectories: true)
+        try VideoCommandTests.clip(dir + "/walk.mov")
+        try VideoCommandTests.clip(dir + "/b/swim.mov")
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/b/coins.png")
+        let out = dir + "/sheets"
+        let result = try CLI.run(
+            ["render", dir + "/walk.mov", dir + "/b", "--each", "--frames", "3", "-o", out + "/{index}-{stem}.png", "--json", out + "/{stem}.json", "--no-progress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["1-walk.png", "2-swim.png", "swim.json", "walk.json"])
+        #expect(result.stderr.contains("note: 1 card is in no sheet: --each with --frames makes a sheet per video"), "\(result.stderr)")
+        #expect(result.stderr.contains("2 of 2 sheets written"), "\(result.stderr)")
+        for stem in ["walk", "swim"] {
+            let map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/\(stem).json"))) as? [String: Any])
+            let elements = try #require(map["elements"] as? [[String: Any]])
+            #expect(elements.compactMap { $0["time"] as? Double } == [0.1, 1, 1.9])
+            #expect((elements.first { $0["kind"] as? String == "header" }?["text"] as? String)?.hasPrefix("\(stem).mov") == true)
+        }
+    }
+
+    /// Two clips of one stem: refused before anything is read or written, naming both.
+    @Test func twoVideosOfOneStemAreRefused() throws {
+        let dir = CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/b", withIntermediateDirectories: true)
+        try VideoCommandTests.clip(dir + "/a/clip.mov")
+        try VideoCommandTests.clip(dir + "/b/clip.mov")
+        let out = dir + "/sheets"
+        let result = try CLI.run(["render", dir + "/a/clip.mov", dir + "/b/clip.mov", "--each", "--frames", "2", "-o", out + "/{stem}.png", "--no-progress"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--each: \"\(dir)/a/clip.mov\" and \"\(dir)/b/clip.mov\" would both be written to \(out)/clip.png"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// `{stem}` names videos: without --frames it has no value; with --frames and `{folder}`,
+    /// a sheet per folder as before.
+    @Test func stemNeedsFrames() throws {
+        let dir = CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/a", withIntermediateDirectories: true)
+        try VideoCommandTests.clip(dir + "/a/clip.mov")
+        let result = try CLI.run(["render", dir + "/a", "--each", "-o", dir + "/{stem}.png", "--no-progress"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--output: {stem} has no value here (use {folder} or {index})"), "\(result.stderr)")
+        let folders = try CLI.run(["render", dir + "/a", dir + "/a", "--each", "--frames", "2", "-o", dir + "/f{index}-{folder}.png", "-q"])
+        #expect(folders.status == 0, "\(folders.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/f1-a.png") && FileManager.default.fileExists(atPath: dir + "/f2-a.png"))
+    }
+}

@@ -84,6 +84,26 @@ extension Catalog {
         }
     }
 
+    /// One catalog per video section of an expanded catalog (`expandingVideoFrames`), for
+    /// `--each`: each named by its clip's stem and path, the catalog's skipped files and
+    /// unread images told with the first. `leftOut` counts the cards in no video section
+    /// (photos, clips of unknown duration).
+    public func splitByVideo() -> (videos: [(stem: String, path: String, catalog: Catalog)], leftOut: Int) {
+        var videos: [(stem: String, path: String, catalog: Catalog)] = []
+        var leftOut = 0
+        for section in sections {
+            guard let first = section.entries.first, section.entries.allSatisfy({ $0.info?.video?.frameTime != nil }) else {
+                leftOut += section.entries.count
+                continue
+            }
+            var one = self
+            one.sections = [section]
+            if !videos.isEmpty { (one.skippedFiles, one.unreadableImages, one.unreadableFolders, one.symlinkLoops) = ([], [], [], []) }
+            videos.append((first.stem, first.path, one))
+        }
+        return (videos, leftOut)
+    }
+
     /// The placeholders a video header may use.
     public static let videoHeaderPlaceholders = ["name", "stem", "duration", "size", "resolution", "codec", "fps"]
 }
