@@ -117,3 +117,32 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir + "/f1-a.png") && FileManager.default.fileExists(atPath: dir + "/f2-a.png"))
     }
 }
+
+/// `--frames` on animated GIF and WebP files: a section of their frames, each shown at its
+/// own start, captioned with tenths of a second (a short animation).
+@Suite struct AnimationFramesTests {
+    @Test func anAnimatedGIFAndWebPBecomeSections() throws {
+        let dir = CLI.temporaryDirectory()
+        #expect(mosaic_gif_encode_animation(dir + "/wave.gif", 48, 20, 10, 20, 1).status.rawValue == 0)
+        #expect(mosaic_webp_encode_animation(dir + "/spin.webp", 48, 20, 3, 500).status.rawValue == 0)
+        try FileManager.default.copyItem(atPath: CLI.sampleImages + "/coins.png", toPath: dir + "/coins.png")
+        let result = try CLI.run(
+            ["render", dir + "/wave.gif", dir + "/spin.webp", dir + "/coins.png", "-o", dir + "/sheet.png", "--frames", "4", "--json", dir + "/map.json",
+             "--no-progress", "--caption", "{timestamp}"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/map.json"))) as? [String: Any])
+        let elements = try #require(map["elements"] as? [[String: Any]])
+        // wave.gif: 2 s of ten 0.2 s frames; 4 times from 5% to 95% (0.1, 0.7, 1.3, 1.9 s)
+        // are frames 0, 3, 6 and 9. spin.webp: 1.5 s of three frames; the 4 times show
+        // each once.
+        let times = elements.compactMap { $0["time"] as? Double }.map { ($0 * 10).rounded() / 10 }
+        #expect(times == [0, 0.6, 1.2, 1.8, 0, 0.5, 1], "\(times)")
+        let headers = elements.filter { $0["kind"] as? String == "header" }.compactMap { $0["text"] as? String }
+        #expect(headers.contains { $0.hasPrefix("wave.gif · 0:02 · ") && $0.hasSuffix(" · 48x20 · gif · 5 fps") }, "\(headers)")
+        #expect(headers.contains { $0.hasPrefix("spin.webp · 0:01 · ") && $0.hasSuffix(" · webp · 2 fps") }, "\(headers)")
+        // The photo stays a card of its own, without a time.
+        #expect(elements.contains { ($0["source"] as? String)?.hasSuffix("coins.png") == true && $0["time"] == nil })
+        let text = try String(contentsOfFile: dir + "/map.json", encoding: .utf8)
+        #expect(text.contains("\"0:00.6\"") && text.contains("\"0:01.8\""), "\(text.prefix(2000))")
+    }
+}

@@ -33,6 +33,12 @@ typedef struct {
 
 mosaic_result mosaic_gif_encode_file(const char *path, const mosaic_gif_fixture *fixture);
 
+/// An animated GIF of `frames` frames, each shown `delay` hundredths of a second with the
+/// disposal method `disposal` (1 keep, 2 clear to transparent): frame 0 covers the screen in
+/// colour 0, frame i > 0 its left half in colour i, colour i being RGB (37i, 255 - 11i, 5i)
+/// modulo 256.
+mosaic_result mosaic_gif_encode_animation(const char *path, int width, int height, int frames, int delay, int disposal);
+
 // MARK: TIFF (tiff_fixture.c)
 
 /// A TIFF to write, for fixtures: `pixels` has `samples` samples of `bits` (8 or 16,
@@ -79,6 +85,10 @@ mosaic_result mosaic_dng_encode_file(const char *path, const mosaic_dng_fixture 
 
 /// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
 mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
+
+/// A lossless animated WebP of `frames` frames of `duration` ms each, frame i opaque in
+/// RGB (37i, 255 - 11i, 5i) modulo 256.
+mosaic_result mosaic_webp_encode_animation(const char *path, int width, int height, int frames, int duration);
 
 // MARK: HEIF and AVIF (heif_fixture.c)
 
