@@ -145,4 +145,16 @@ import Testing
         let text = try String(contentsOfFile: dir + "/map.json", encoding: .utf8)
         #expect(text.contains("\"0:00.6\"") && text.contains("\"0:01.8\""), "\(text.prefix(2000))")
     }
+
+    /// The card cache tells an animation's frames apart: a second run, served from the
+    /// cache, draws the same sheet (not frame 0 four times).
+    @Test func theCardCacheKeepsEachFrame() throws {
+        let dir = CLI.temporaryDirectory()
+        #expect(mosaic_gif_encode_animation(dir + "/wave.gif", 48, 20, 10, 20, 1).status.rawValue == 0)
+        for run in ["a", "b"] {
+            let result = try CLI.run(["render", dir + "/wave.gif", "-o", dir + "/\(run).png", "--frames", "4", "-q", "--cache", dir + "/cache"], environment: ["MOSAIC_CACHE": ""])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png")) == Data(contentsOf: URL(fileURLWithPath: dir + "/b.png")))
+    }
 }
