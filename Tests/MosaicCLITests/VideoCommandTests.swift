@@ -5,10 +5,10 @@ import Testing
 /// `mosaic probe` on a clip, a sheet of its frames, and the video options' usage errors.
 @Suite struct VideoCommandTests {
     /// A 2-second MPEG-4 clip (50 frames at 25 fps) in QuickTime, turned a quarter clockwise.
-    static func clip(_ path: String) throws {
+    static func clip(_ path: String, container: String = "mov") throws {
         var message = [CChar](repeating: 0, count: 256)
         let status = path.withCString { cPath in
-            "mov".withCString { container in
+            container.withCString { container in
                 "mpeg4".withCString { codec in
                     var f = mosaic_video_fixture()
                     (f.path, f.container, f.codec) = (cPath, container, codec)
@@ -42,6 +42,28 @@ import Testing
         let elements = try #require(map["elements"] as? [[String: Any]])
         #expect(elements.compactMap { $0["time"] as? Double } == [0.1, 1, 1.9])
         #expect(elements.first { $0["kind"] as? String == "header" }?["text"] as? String == "phone.mov · 0:02 · \(Self.size(dir + "/phone.mov")) · 96x160 · mpeg4 · 25 fps")
+    }
+
+    /// MPEG transport streams: a broadcast's 188-byte packets (`.ts`, `.mts`) and Blu-ray's
+    /// 192-byte ones (`.m2ts`, a time code before each packet), recognised by content.
+    @Test func transportStreamsAreVideos() throws {
+        let dir = CLI.temporaryDirectory()
+        try Self.clip(dir + "/camera.mts", container: "mpegts")
+        let ts = try Data(contentsOf: URL(fileURLWithPath: dir + "/camera.mts"))
+        #expect(ts.count % 188 == 0 && ts.first == 0x47)
+        var m2ts = Data()
+        for start in stride(from: 0, to: ts.count, by: 188) {
+            m2ts.append(contentsOf: [0, 0, 0, 0])
+            m2ts.append(ts[start..<(start + 188)])
+        }
+        try m2ts.write(to: URL(fileURLWithPath: dir + "/disc.m2ts"))
+        for name in ["camera.mts", "disc.m2ts"] {
+            let probe = try CLI.run(["probe", dir + "/" + name])
+            #expect(probe.status == 0, "\(probe.stderr)")
+            #expect(probe.stdout.contains(": video mpeg4 160x96") && probe.stdout.contains("in mpegts"), "\(probe.stdout)")
+            let sheet = try CLI.run(["render", dir + "/" + name, "-o", dir + "/\(name).png", "--frames", "2", "-q"])
+            #expect(sheet.status == 0, "\(sheet.stderr)")
+        }
     }
 
     static func size(_ path: String) -> String {
