@@ -196,13 +196,14 @@ public struct VideoCodec: ImageCodec {
 
     /// The decoder's own frames (the reference frames and those on their way out, about 10
     /// at most, at the stored size and bit depth), the frame kept for a clip that ends
-    /// early, and the converted result.
+    /// early, and the converted result (with, for a clip of more than 8 bits, which may be
+    /// HDR, its 16-bit R'G'B' before the tone map, at the converted size).
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let coded = (info.video?.codedWidth ?? info.width) * (info.video?.codedHeight ?? info.height)
         let sample = info.bitDepth > 8 ? 2 : 1
         let frame = coded * 3 / 2 * sample
         let out = Self.outputSize(info, minimumSize: minimumSize)
-        return 11 * frame + out.width * out.height * 4
+        return 11 * frame + out.width * out.height * (info.bitDepth > 8 ? 10 : 4)
     }
 
     static func error(

@@ -134,6 +134,13 @@ typedef struct {
     const char *model;
     /// An audio stream only (1 s of a tone, PCM).
     int audio_only;
+    /// 16 (PQ) or 18 (HLG): a 10-bit BT.2020 clip (FFV1, yuv420p10) whose frames' top half
+    /// is HDR reference white (203 nits: PQ's code for it, HLG's 75%) and bottom half 10 nits
+    /// (on a 1000-nit display for HLG), without the index pattern.
+    int hdr_transfer;
+    /// An interlaced clip (MPEG-2, top field first): the pattern's bottom half striped, its
+    /// even rows (the top field) white and odd rows (the bottom field) black.
+    int interlaced;
 } mosaic_video_fixture;
 
 /// Writes the clip `f` describes; 0, or -1 with `message` saying why.
