@@ -513,6 +513,13 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
                 av.avcodec_send_packet(d->codec, NULL);
             } else {
                 if (d->packet->stream_index == d->file.stream_index) {
+                    // A frame shown before the time asked that no other frame refers to (a
+                    // non-reference B-frame) is not decoded: the frame at the time does not
+                    // need it. From half a frame before the time on, every frame is.
+                    enum AVDiscard skip = AVDISCARD_DEFAULT;
+                    int64_t pts = d->packet->pts != AV_NOPTS_VALUE ? d->packet->pts : d->packet->dts;
+                    if (exact && time > 0 && pts != AV_NOPTS_VALUE && (double)pts * d->time_base - d->start + tolerance < time) skip = AVDISCARD_NONREF;
+                    d->codec->skip_frame = skip;
                     int sent = av.avcodec_send_packet(d->codec, d->packet);
                     if (sent < 0 && sent != AVERROR(EAGAIN) && sent != AVERROR_EOF) d->corrupt_packets++;
                 }
