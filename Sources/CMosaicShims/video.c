@@ -411,6 +411,9 @@ typedef struct {
     int has_last;
     /// The demuxer reached the end: the decoder is being emptied.
     int draining;
+    /// Frames received since the last seek, and the first one's time.
+    int received;
+    double first_time;
     struct SwsContext *scaler;
     int corrupt_packets;
     double start;
@@ -486,6 +489,7 @@ static void mosaic_video_seek(mosaic_video_decoder *d, double time) {
     av.avcodec_flush_buffers(d->codec);
     d->has_last = 0;
     d->draining = 0;
+    d->received = 0;
 }
 
 /// Decodes forward from where the stream is: the frame shown at `time` (`exact`), or the
@@ -553,6 +557,7 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
                 break;
             }
             double t = mosaic_video_frame_time(d, d->frame);
+            if (d->received++ == 0) d->first_time = t;
             if (!exact || t < 0 || t + tolerance >= time) {
                 *frame_time = t < 0 ? time : t;
                 return mosaic_ok();
@@ -560,6 +565,27 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
             av.av_frame_unref(d->last);
             av.av_frame_move_ref(d->last, d->frame);
             d->has_last = 1;
+        }
+    }
+}
+
+/// Decodes the frame at `time` from the keyframe before it. A container indexes its
+/// keyframes by decoding time, which with B-frames runs ahead of the presentation time (an
+/// MP4's keyframe shown at 1.5 s may be decoded at 1.2 s): the seek aims that many frames
+/// early, and when the first frame decoded is still past the time, seeks further back (2 s,
+/// 10 s, then the start) rather than return a later frame.
+static mosaic_result mosaic_video_seek_and_decode(mosaic_video_decoder *d, double time, int exact, double *frame_time,
+                                                  mosaic_video_failure *failure) {
+    int delay = d->file.stream->codecpar->video_delay;
+    double margin = (delay > 0 ? delay + 1 : 0) * d->frame_duration;
+    static const double steps[] = {0, 2, 10};
+    for (int attempt = 0;; attempt++) {
+        double target = attempt < 3 ? time - margin - steps[attempt] : 0;
+        if (target < 0) target = 0;
+        mosaic_video_seek(d, target);
+        mosaic_result result = mosaic_video_decode_to(d, time, exact, frame_time, failure);
+        if (result.status != MOSAIC_OK || !exact || target <= 0 || d->first_time < 0 || d->first_time <= time + d->frame_duration / 2) {
+            return result;
         }
     }
 }
@@ -753,8 +779,7 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
     }
     double duration = info.duration > 0 ? info.duration : 0;
     if (request->time >= 0) {
-        mosaic_video_seek(&d, request->time);
-        result = mosaic_video_decode_to(&d, request->time, request->exact, frame_time, failure);
+        result = mosaic_video_seek_and_decode(&d, request->time, request->exact, frame_time, failure);
         if (result.status == MOSAIC_OK) result = mosaic_video_convert(&d, out, stride, width, height);
     } else {
         // A poster: from 10% of the clip, the first frame that is not black, blank or a
@@ -765,8 +790,7 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
         size_t bytes = (size_t)height * stride;
         for (size_t c = 0; c < sizeof starts / sizeof starts[0]; c++) {
             double t = starts[c] * duration;
-            mosaic_video_seek(&d, t);
-            result = mosaic_video_decode_to(&d, t, 1, frame_time, failure);
+            result = mosaic_video_seek_and_decode(&d, t, 1, frame_time, failure);
             if (result.status != MOSAIC_OK) break;
             int found = 0;
             for (int tries = 0; tries < 12; tries++) {

@@ -168,7 +168,7 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
             codec->field_order = AV_FIELD_TT;
         }
         codec->gop_size = f->gop > 0 ? f->gop : 12;
-        codec->max_b_frames = 0;
+        codec->max_b_frames = f->b_frames;
         codec->bit_rate = 4000000;
         codec->flags |= AV_CODEC_FLAG_QSCALE;
         codec->global_quality = FF_QP2LAMBDA * 3;

@@ -141,6 +141,8 @@ typedef struct {
     /// An interlaced clip (MPEG-2, top field first): the pattern's bottom half striped, its
     /// even rows (the top field) white and odd rows (the bottom field) black.
     int interlaced;
+    /// B-frames between reference frames (MPEG-4 part 2; 0: none).
+    int b_frames;
 } mosaic_video_fixture;
 
 /// Writes the clip `f` describes; 0, or -1 with `message` saying why.
