@@ -359,6 +359,13 @@ static void mosaic_video_describe(mosaic_video_file *file, mosaic_video_info *in
         info->bit_depth = parameters->bits_per_raw_sample > 0 ? parameters->bits_per_raw_sample : 8;
     }
     info->color_transfer = parameters->color_trc;
+    // Headers that name no pixel format (read from the first frame): an HDR transfer or a
+    // 10-bit profile says the samples take two bytes (the decode budget counts them so).
+    if (parameters->format < 0 && info->bit_depth <= 8 &&
+        (parameters->color_trc == AVCOL_TRC_SMPTE2084 || parameters->color_trc == AVCOL_TRC_ARIB_STD_B67 ||
+         (parameters->codec_id == AV_CODEC_ID_HEVC && parameters->profile == FF_PROFILE_HEVC_MAIN_10) ||
+         (parameters->codec_id == AV_CODEC_ID_VP9 && parameters->profile >= FF_PROFILE_VP9_2)))
+        info->bit_depth = 10;
     info->interlaced = parameters->field_order != AV_FIELD_UNKNOWN && parameters->field_order != AV_FIELD_PROGRESSIVE;
     info->bit_rate = format->bit_rate > 0 ? format->bit_rate : 0;
     mosaic_video_copy_tag(format->metadata, "com.apple.quicktime.creationdate", info->local_creation, sizeof info->local_creation);
@@ -404,6 +411,9 @@ typedef struct {
     int has_last;
     /// The demuxer reached the end: the decoder is being emptied.
     int draining;
+    /// Frames received since the last seek, and the first one's time.
+    int received;
+    double first_time;
     struct SwsContext *scaler;
     int corrupt_packets;
     double start;
@@ -479,6 +489,7 @@ static void mosaic_video_seek(mosaic_video_decoder *d, double time) {
     av.avcodec_flush_buffers(d->codec);
     d->has_last = 0;
     d->draining = 0;
+    d->received = 0;
 }
 
 /// Decodes forward from where the stream is: the frame shown at `time` (`exact`), or the
@@ -506,6 +517,13 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
                 av.avcodec_send_packet(d->codec, NULL);
             } else {
                 if (d->packet->stream_index == d->file.stream_index) {
+                    // A frame shown before the time asked that no other frame refers to (a
+                    // non-reference B-frame) is not decoded: the frame at the time does not
+                    // need it. From half a frame before the time on, every frame is.
+                    enum AVDiscard skip = AVDISCARD_DEFAULT;
+                    int64_t pts = d->packet->pts != AV_NOPTS_VALUE ? d->packet->pts : d->packet->dts;
+                    if (exact && time > 0 && pts != AV_NOPTS_VALUE && (double)pts * d->time_base - d->start + tolerance < time) skip = AVDISCARD_NONREF;
+                    d->codec->skip_frame = skip;
                     int sent = av.avcodec_send_packet(d->codec, d->packet);
                     if (sent < 0 && sent != AVERROR(EAGAIN) && sent != AVERROR_EOF) d->corrupt_packets++;
                 }
@@ -539,6 +557,7 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
                 break;
             }
             double t = mosaic_video_frame_time(d, d->frame);
+            if (d->received++ == 0) d->first_time = t;
             if (!exact || t < 0 || t + tolerance >= time) {
                 *frame_time = t < 0 ? time : t;
                 return mosaic_ok();
@@ -550,19 +569,130 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
     }
 }
 
-/// Converts and scales `d->frame` into `out` in one libswscale call.
+/// Decodes the frame at `time` from the keyframe before it. A container indexes its
+/// keyframes by decoding time, which with B-frames runs ahead of the presentation time (an
+/// MP4's keyframe shown at 1.5 s may be decoded at 1.2 s): the seek aims that many frames
+/// early, and when the first frame decoded is still past the time, seeks further back (2 s,
+/// 10 s, then the start) rather than return a later frame.
+static mosaic_result mosaic_video_seek_and_decode(mosaic_video_decoder *d, double time, int exact, double *frame_time,
+                                                  mosaic_video_failure *failure) {
+    int delay = d->file.stream->codecpar->video_delay;
+    double margin = (delay > 0 ? delay + 1 : 0) * d->frame_duration;
+    static const double steps[] = {0, 2, 10};
+    for (int attempt = 0;; attempt++) {
+        double target = attempt < 3 ? time - margin - steps[attempt] : 0;
+        if (target < 0) target = 0;
+        mosaic_video_seek(d, target);
+        mosaic_result result = mosaic_video_decode_to(d, time, exact, frame_time, failure);
+        if (result.status != MOSAIC_OK || !exact || target <= 0 || d->first_time < 0 || d->first_time <= time + d->frame_duration / 2) {
+            return result;
+        }
+    }
+}
+
+// MARK: HDR
+
+/// PQ (SMPTE ST 2084) and HLG (ARIB STD-B67) signals decoded to linear light, for each
+/// 16-bit code: PQ in nits, HLG scene light (0...1). Built once.
+static float mosaic_video_pq[65536], mosaic_video_hlg[65536];
+/// Linear light (0...1, 4096 steps) to sRGB's 8-bit codes.
+static uint8_t mosaic_video_srgb[4097];
+static pthread_once_t mosaic_video_tables_once = PTHREAD_ONCE_INIT;
+
+static void mosaic_video_build_tables(void) {
+    const double m1 = 0.1593017578125, m2 = 78.84375, c1 = 0.8359375, c2 = 18.8515625, c3 = 18.6875;
+    const double a = 0.17883277, b = 0.28466892, c = 0.55991073;
+    for (int i = 0; i < 65536; i++) {
+        double v = i / 65535.0;
+        double p = pow(v, 1 / m2);
+        mosaic_video_pq[i] = (float)(10000 * pow(fmax(p - c1, 0) / (c2 - c3 * p), 1 / m1));
+        mosaic_video_hlg[i] = (float)(v <= 0.5 ? v * v / 3 : (exp((v - c) / a) + b) / 12);
+    }
+    for (int i = 0; i <= 4096; i++) {
+        double l = i / 4096.0;
+        double e = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055;
+        mosaic_video_srgb[i] = (uint8_t)lround(fmin(1, fmax(0, e)) * 255);
+    }
+}
+
+/// Tone maps `rows` of BT.2020 R'G'B' (RGB48, PQ or HLG coded) into sRGB RGBA8: to linear
+/// light in nits (HLG through its OOTF for a 1000-nit display), scaled so that HDR
+/// reference white (203 nits, BT.2408) is SDR white, luminance above 0.75 of it rolled off
+/// smoothly towards 1 (hue kept: the three channels scaled alike), BT.2020 primaries
+/// turned into BT.709's, out-of-gamut values clipped, sRGB-encoded.
+static void mosaic_video_tone_map(const uint8_t *rgb48, size_t rgb48_stride, int hlg, uint8_t *out, size_t stride, int width, int height) {
+    pthread_once(&mosaic_video_tables_once, mosaic_video_build_tables);
+    const double reference_white = 203, knee = 0.75;
+    for (int y = 0; y < height; y++) {
+        const uint16_t *in = (const uint16_t *)(rgb48 + (size_t)y * rgb48_stride);
+        uint8_t *row = out + (size_t)y * stride;
+        for (int x = 0; x < width; x++) {
+            double r, g, b;
+            if (hlg) {
+                r = mosaic_video_hlg[in[x * 3]];
+                g = mosaic_video_hlg[in[x * 3 + 1]];
+                b = mosaic_video_hlg[in[x * 3 + 2]];
+                // The OOTF for a 1000-nit display: system gamma 1.2 on the scene's luminance.
+                double ys = 0.2627 * r + 0.6780 * g + 0.0593 * b;
+                double gain = ys > 0 ? 1000 * pow(ys, 0.2) : 0;
+                r *= gain, g *= gain, b *= gain;
+            } else {
+                r = mosaic_video_pq[in[x * 3]];
+                g = mosaic_video_pq[in[x * 3 + 1]];
+                b = mosaic_video_pq[in[x * 3 + 2]];
+            }
+            r /= reference_white, g /= reference_white, b /= reference_white;
+            double luminance = 0.2627 * r + 0.6780 * g + 0.0593 * b;
+            if (luminance > knee) {
+                double mapped = knee + (1 - knee) * (1 - exp(-(luminance - knee) / (1 - knee)));
+                double scale = mapped / luminance;
+                r *= scale, g *= scale, b *= scale;
+            }
+            double r709 = 1.6605 * r - 0.5876 * g - 0.0728 * b;
+            double g709 = -0.1246 * r + 1.1329 * g - 0.0083 * b;
+            double b709 = -0.0182 * r - 0.1006 * g + 1.1187 * b;
+            uint8_t *p = row + (size_t)x * 4;
+            p[0] = mosaic_video_srgb[(int)(fmin(1, fmax(0, r709)) * 4096 + 0.5)];
+            p[1] = mosaic_video_srgb[(int)(fmin(1, fmax(0, g709)) * 4096 + 0.5)];
+            p[2] = mosaic_video_srgb[(int)(fmin(1, fmax(0, b709)) * 4096 + 0.5)];
+            p[3] = 255;
+        }
+    }
+}
+
+// MARK: Conversion
+
+/// Converts and scales `d->frame` into `out` in one libswscale call, at the size asked
+/// (never at the stored size first). An interlaced frame is deinterlaced in the same call:
+/// its top field alone is scaled (every other row, the rows between interpolated by the
+/// scaler), so the two fields' moments never comb. An HDR frame (PQ or HLG) is converted
+/// to 16-bit R'G'B' at the size asked, then tone mapped into sRGB
+/// (`mosaic_video_tone_map`).
 static mosaic_result mosaic_video_convert(mosaic_video_decoder *d, uint8_t *out, size_t stride, int width, int height) {
     AVFrame *frame = d->frame;
     if (frame->width <= 0 || frame->height <= 0 || frame->format < 0) return mosaic_error("the decoder gave a frame without a size");
     if (d->scaler) av.sws_freeContext(d->scaler);
+    d->scaler = NULL;
+    enum AVPixelFormat pixel = (enum AVPixelFormat)frame->format;
+    const AVPixFmtDescriptor *descriptor = av.av_pix_fmt_desc_get(pixel);
+    int hlg = frame->color_trc == AVCOL_TRC_ARIB_STD_B67;
+    int hdr = hlg || frame->color_trc == AVCOL_TRC_SMPTE2084;
+    int field = frame->interlaced_frame && frame->height >= 4 && descriptor && !(descriptor->flags & (AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM));
+    const uint8_t *planes_in[4] = {frame->data[0], frame->data[1], frame->data[2], frame->data[3]};
+    int strides_in[4] = {frame->linesize[0], frame->linesize[1], frame->linesize[2], frame->linesize[3]};
+    int source_height = frame->height;
+    if (field) {
+        for (int i = 0; i < 4; i++) strides_in[i] *= 2;
+        source_height = frame->height / 2;
+    }
     // Area averaging for reductions (the resampler does the last factor of two), bicubic
     // for the rare enlargement.
-    int flags = (width < frame->width && height < frame->height) ? SWS_AREA : SWS_BICUBIC;
-    d->scaler = av.sws_getContext(frame->width, frame->height, (enum AVPixelFormat)frame->format, width, height, AV_PIX_FMT_RGBA,
+    int flags = (width < frame->width && height < source_height) ? SWS_AREA : SWS_BICUBIC;
+    d->scaler = av.sws_getContext(frame->width, source_height, pixel, width, height, hdr ? AV_PIX_FMT_RGB48 : AV_PIX_FMT_RGBA,
                                   flags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     if (!d->scaler) {
         mosaic_result result = mosaic_error("");
-        const char *name = av.av_get_pix_fmt_name((enum AVPixelFormat)frame->format);
+        const char *name = av.av_get_pix_fmt_name(pixel);
         snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libswscale cannot convert %s frames", name ? name : "these");
         return result;
     }
@@ -577,17 +707,30 @@ static mosaic_result mosaic_video_convert(mosaic_video_decoder *d, uint8_t *out,
     case AVCOL_SPC_BT2020_CL: swsSpace = SWS_CS_BT2020; break;
     case AVCOL_SPC_BT470BG:
     case AVCOL_SPC_SMPTE170M: swsSpace = SWS_CS_ITU601; break;
-    default: swsSpace = frame->height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601; break;
+    default: swsSpace = hdr ? SWS_CS_BT2020 : frame->height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601; break;
     }
-    enum AVPixelFormat pixel = (enum AVPixelFormat)frame->format;
     int fullRange = frame->color_range == AVCOL_RANGE_JPEG || pixel == AV_PIX_FMT_YUVJ420P || pixel == AV_PIX_FMT_YUVJ422P ||
                     pixel == AV_PIX_FMT_YUVJ444P || pixel == AV_PIX_FMT_YUVJ440P;
     av.sws_setColorspaceDetails(d->scaler, av.sws_getCoefficients(swsSpace), fullRange, av.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0,
                                 1 << 16, 1 << 16);
-    uint8_t *planes[4] = {out, NULL, NULL, NULL};
-    int strides[4] = {(int)stride, 0, 0, 0};
-    int rows = av.sws_scale(d->scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
-    if (rows != height) return mosaic_error("libswscale could not convert the frame");
+    uint8_t *rgb48 = NULL;
+    size_t rgb48_stride = (size_t)width * 6;
+    if (hdr) {
+        rgb48 = malloc(rgb48_stride * (size_t)height);
+        if (!rgb48) return mosaic_out_of_memory("the HDR frame's 16-bit pixels");
+    }
+    uint8_t *planes[4] = {hdr ? rgb48 : out, NULL, NULL, NULL};
+    int strides[4] = {hdr ? (int)rgb48_stride : (int)stride, 0, 0, 0};
+    int rows = av.sws_scale(d->scaler, planes_in, strides_in, 0, source_height, planes, strides);
+    if (rows != height) {
+        free(rgb48);
+        return mosaic_error("libswscale could not convert the frame");
+    }
+    if (hdr) {
+        mosaic_video_tone_map(rgb48, rgb48_stride, hlg, out, stride, width, height);
+        free(rgb48);
+        return mosaic_ok();
+    }
     // Opaque: a video frame has no alpha mosaic draws.
     for (int y = 0; y < height; y++) {
         uint8_t *row = out + (size_t)y * stride;
@@ -636,8 +779,7 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
     }
     double duration = info.duration > 0 ? info.duration : 0;
     if (request->time >= 0) {
-        mosaic_video_seek(&d, request->time);
-        result = mosaic_video_decode_to(&d, request->time, request->exact, frame_time, failure);
+        result = mosaic_video_seek_and_decode(&d, request->time, request->exact, frame_time, failure);
         if (result.status == MOSAIC_OK) result = mosaic_video_convert(&d, out, stride, width, height);
     } else {
         // A poster: from 10% of the clip, the first frame that is not black, blank or a
@@ -648,8 +790,7 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
         size_t bytes = (size_t)height * stride;
         for (size_t c = 0; c < sizeof starts / sizeof starts[0]; c++) {
             double t = starts[c] * duration;
-            mosaic_video_seek(&d, t);
-            result = mosaic_video_decode_to(&d, t, 1, frame_time, failure);
+            result = mosaic_video_seek_and_decode(&d, t, 1, frame_time, failure);
             if (result.status != MOSAIC_OK) break;
             int found = 0;
             for (int tries = 0; tries < 12; tries++) {

@@ -96,8 +96,8 @@ uint8_t *mosaic_webp_icc_profile(const uint8_t *data, size_t size, size_t *icc_s
     return copy;
 }
 
-/// The first frame of an animation, composited on its canvas (`width` x `height`).
-static mosaic_result mosaic_webp_first_frame(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
+/// Frame `target` of an animation, composited on its canvas (`width` x `height`).
+static mosaic_result mosaic_webp_frame(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height, int target) {
     WebPAnimDecoderOptions options;
     if (!WebPAnimDecoderOptionsInit(&options)) return mosaic_webp_failed("libwebp", VP8_STATUS_INVALID_PARAM);
     options.color_mode = MODE_RGBA;
@@ -118,13 +118,47 @@ static mosaic_result mosaic_webp_first_frame(const uint8_t *data, size_t size, u
     mosaic_result result = mosaic_ok();
     if (!WebPAnimDecoderGetInfo(decoder, &info) || (int)info.canvas_width != width || (int)info.canvas_height != height) {
         result = mosaic_webp_failed("the animation's canvas", VP8_STATUS_BITSTREAM_ERROR);
-    } else if (!WebPAnimDecoderGetNext(decoder, &frame, &timestamp) || !frame) {
-        result = mosaic_webp_failed("the first frame", VP8_STATUS_BITSTREAM_ERROR);
     } else {
-        for (int y = 0; y < height; y++) memcpy(out + (size_t)y * stride, frame + (size_t)y * (size_t)width * 4, (size_t)width * 4);
+        for (int i = 0; i <= target; i++) {
+            if (!WebPAnimDecoderGetNext(decoder, &frame, &timestamp) || !frame) {
+                result = mosaic_webp_failed(i == 0 ? "the first frame" : "a frame of the animation", VP8_STATUS_BITSTREAM_ERROR);
+                break;
+            }
+        }
+        if (result.status == MOSAIC_OK) {
+            for (int y = 0; y < height; y++) memcpy(out + (size_t)y * stride, frame + (size_t)y * (size_t)width * 4, (size_t)width * 4);
+        }
     }
     WebPAnimDecoderDelete(decoder);
     return result;
+}
+
+mosaic_result mosaic_webp_decode_frame(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height, int frame) {
+    if (width < 1 || height < 1 || stride < (size_t)width * 4 || frame < 0) return mosaic_webp_failed("the decode request", VP8_STATUS_INVALID_PARAM);
+    return mosaic_webp_frame(data, size, out, stride, width, height, frame);
+}
+
+mosaic_result mosaic_webp_timeline(const uint8_t *data, size_t size, double *starts, int capacity, int *count, double *duration) {
+    *count = 0;
+    *duration = 0;
+    WebPData whole = {data, size};
+    WebPDemuxer *demux = WebPDemux(&whole);
+    if (!demux) return mosaic_webp_failed("the animation", VP8_STATUS_BITSTREAM_ERROR);
+    WebPIterator iterator;
+    // Milliseconds, summed exactly.
+    long total = 0;
+    if (WebPDemuxGetFrame(demux, 1, &iterator)) {
+        do {
+            if (*count >= capacity) break;
+            starts[(*count)++] = total / 1000.0;
+            // As browsers show them: a duration under 11 ms is a tenth of a second.
+            total += iterator.duration <= 10 ? 100 : iterator.duration;
+            *duration = total / 1000.0;
+        } while (WebPDemuxNextFrame(&iterator));
+        WebPDemuxReleaseIterator(&iterator);
+    }
+    WebPDemuxDelete(demux);
+    return mosaic_ok();
 }
 
 mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height) {
@@ -133,7 +167,7 @@ mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out,
     VP8StatusCode code = WebPGetFeatures(data, size, &config.input);
     if (code != VP8_STATUS_OK) return mosaic_webp_failed("", code);
     if (width < 1 || height < 1 || stride < (size_t)width * 4) return mosaic_webp_failed("the decode request", VP8_STATUS_INVALID_PARAM);
-    if (config.input.has_animation) return mosaic_webp_first_frame(data, size, out, stride, width, height);
+    if (config.input.has_animation) return mosaic_webp_frame(data, size, out, stride, width, height, 0);
     if (width > config.input.width || height > config.input.height) return mosaic_webp_failed("the decode request", VP8_STATUS_INVALID_PARAM);
     if (width != config.input.width || height != config.input.height) {
         config.options.use_scaling = 1;

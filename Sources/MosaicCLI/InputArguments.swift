@@ -124,8 +124,8 @@ struct InputArguments: ParsableArguments {
         decoder.video = video.decoding
         var catalog = try readCatalog(decoder: decoder, output: output, jobs: jobs)
         if let minRating { catalog = try catalog.keepingRated(atLeast: minRating) }
-        guard let groupBy else { return video.arrange(catalog, columns: columns) }
-        return video.arrange(catalog.grouped(by: groupBy, format: try dateFormat.map { try DateFormat($0) }, order: sort, reverse: reverse), columns: columns)
+        guard let groupBy else { return video.arrange(catalog, columns: columns, decoder: decoder) }
+        return video.arrange(catalog.grouped(by: groupBy, format: try dateFormat.map { try DateFormat($0) }, order: sort, reverse: reverse), columns: columns, decoder: decoder)
     }
 
     /// A manifest by its name (a .json or .csv that is not a folder).

@@ -6,12 +6,21 @@ import Mosaic
 /// once, the decoder and its threads shared), each sheet checked, drawn and committed as a
 /// single render is, with its own summary line.
 extension RenderCommand {
-    /// The placeholders the templates may use: `{group}` with --group-by, else `{folder}`.
-    var eachPlaceholders: Set<SheetNameTemplate.Placeholder> { input.groupBy == nil ? [.folder, .index] : [.group, .index] }
+    /// With --frames (or --frame-interval), a sheet per video, named by `{stem}`: unless
+    /// --group-by groups the inputs or the template names folders (`{folder}`: a sheet per
+    /// folder, each video a section of it).
+    var eachVideo: Bool { input.groupBy == nil && input.video.spacing != nil && !(output ?? "").contains("{folder}") }
+
+    /// The placeholders the templates may use: `{group}` with --group-by, `{stem}` for a
+    /// sheet per video, else `{folder}`.
+    var eachPlaceholders: Set<SheetNameTemplate.Placeholder> {
+        if input.groupBy != nil { return [.group, .index] }
+        return eachVideo ? [.stem, .index] : [.folder, .index]
+    }
 
     /// The templates of the destination and the map, checked (usage errors).
     func eachTemplates() throws -> (SheetNameTemplate, SheetNameTemplate?) {
-        guard let output else { throw ValidationError("--each needs -o with {folder}, {group} or {index}, such as -o 'sheets/{folder}.png'") }
+        guard let output else { throw ValidationError("--each needs -o with {folder}, {group}, {stem} or {index}, such as -o 'sheets/{folder}.png'") }
         if output == "-" || json == "-" { throw ValidationError("--each writes files: not - (standard output)") }
         do throws(OutputRequestError) {
             return (
@@ -26,7 +35,7 @@ extension RenderCommand {
     /// Before anything is read: the templates, and in folder mode the folders.
     func validateEach() throws {
         _ = try eachTemplates()
-        if input.groupBy == nil {
+        if input.groupBy == nil && !eachVideo {
             if input.filesFrom != nil { throw ValidationError("--each makes a sheet per folder: --files-from lists files (with --group-by, a sheet per group)") }
             do throws(OutputRequestError) { _ = try EachSheets.folders(of: input.inputs) } catch { throw ValidationError(error.description) }
         }
@@ -57,7 +66,22 @@ extension RenderCommand {
             var names: [String] = []
             var folders: [String]?
             var groups: [Catalog] = []
-            if input.groupBy != nil {
+            var sources: [String]?
+            if eachVideo {
+                // A sheet per video: every input read at once, each clip a section of frames.
+                let whole = try input.catalog(decoder: decoder, jobs: options.jobs, columns: layout.columns)
+                let (videos, leftOut) = whole.splitByVideo()
+                guard !videos.isEmpty else {
+                    printError("Error: --each with --frames makes a sheet per video: the inputs hold no video of known duration")
+                    throw ExitCode(1)
+                }
+                groups = videos.map(\.catalog)
+                names = videos.map(\.stem)
+                sources = videos.map(\.path)
+                if !quiet, leftOut > 0 {
+                    printError("note: \(leftOut) card\(leftOut == 1 ? " is" : "s are") in no sheet: --each with --frames makes a sheet per video")
+                }
+            } else if input.groupBy != nil {
                 let whole = try input.catalog(decoder: decoder, jobs: options.jobs)
                 for section in whole.sections {
                     var group = whole
@@ -80,7 +104,7 @@ extension RenderCommand {
             }
             let plan: EachSheets
             do throws(OutputRequestError) {
-                plan = try EachSheets(names: names, folders: folders, destination: destination, json: map)
+                plan = try EachSheets(names: names, folders: folders, sources: sources, destination: destination, json: map)
             } catch {
                 printError("Error: \(error.description)")
                 throw ExitCode(64)

@@ -35,7 +35,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: [.short, .long], help: "Name every file skipped (not an image) or left out (format unread), not only the first few.")
     var verbose = false
 
-    @Flag(help: ArgumentHelp("A sheet per folder (or group), named by -o 'sheets/{folder}.png' ({group}, {index})."))
+    @Flag(help: ArgumentHelp("A sheet per folder, group or video (--frames): -o 'sheets/{folder}.png' ({group}, {stem}, {index})."))
     var each = false
 
     /// The library's plan of the render: the output kind, its checks, its commit.

@@ -65,9 +65,12 @@ struct VideoArguments: ParsableArguments {
     }
 
     /// The catalog as these options draw its videos: left out, or each a section of frames.
-    func arrange(_ catalog: Catalog, columns: Int?) -> Catalog {
+    /// With --frames, an animated GIF or WebP is a section of its frames too.
+    func arrange(_ catalog: Catalog, columns: Int?, decoder: ImageDecoder) -> Catalog {
         if videos == .skip { return catalog.leavingOutVideos() }
         guard let spacing else { return catalog }
-        return catalog.expandingVideoFrames(spacing, header: videoHeader ?? Catalog.defaultVideoHeader, columns: columns ?? 4)
+        return catalog.expandingVideoFrames(spacing, header: videoHeader ?? Catalog.defaultVideoHeader, columns: columns ?? 4) { entry in
+            entry.info.flatMap { decoder.timeline(entry.path, info: $0) }
+        }
     }
 }

@@ -13,6 +13,12 @@ static int mosaic_gif_write(GifFileType *gif, const GifByteType *bytes, int coun
     return (int)fwrite(bytes, 1, (size_t)count, (FILE *)gif->UserData);
 }
 
+/// Frame `i`'s colour in an animation fixture.
+static GifColorType mosaic_gif_frame_color(int i) {
+    GifColorType color = {(GifByteType)(i * 37), (GifByteType)(255 - i * 11), (GifByteType)(i * 5)};
+    return color;
+}
+
 mosaic_result mosaic_gif_encode_file(const char *path, const mosaic_gif_fixture *fixture) {
     FILE *file = fopen(path, "wb");
     if (!file) return mosaic_error("cannot create the file");
@@ -49,6 +55,39 @@ mosaic_result mosaic_gif_encode_file(const char *path, const mosaic_gif_fixture 
         }
         if (!ok) result = mosaic_error("giflib could not write");
     }
+    if (map) GifFreeMapObject(map);
+    if (gif) EGifCloseFile(gif, &error);
+    fclose(file);
+    return result;
+}
+
+mosaic_result mosaic_gif_encode_animation(const char *path, int width, int height, int frames, int delay, int disposal) {
+    FILE *file = fopen(path, "wb");
+    if (!file) return mosaic_error("cannot create the file");
+    int error = 0;
+    GifFileType *gif = EGifOpen(file, mosaic_gif_write, &error);
+    GifColorType colors[256];
+    for (int i = 0; i < 256; i++) colors[i] = mosaic_gif_frame_color(i);
+    ColorMapObject *map = gif ? GifMakeMapObject(256, colors) : NULL;
+    mosaic_result result = mosaic_ok();
+    GifPixelType *line = malloc((size_t)width);
+    if (!gif || !map || !line) {
+        result = mosaic_error("giflib could not start");
+    } else {
+        EGifSetGifVersion(gif, true);
+        int ok = EGifPutScreenDesc(gif, width, height, 8, 0, map) != GIF_ERROR;
+        for (int frame = 0; ok && frame < frames; frame++) {
+            GifByteType control[4] = {(GifByteType)((disposal & 7) << 2), (GifByteType)(delay & 0xFF), (GifByteType)(delay >> 8), 0};
+            ok = EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, control) != GIF_ERROR;
+            // The first frame covers the screen; the later ones its left half.
+            int w = frame == 0 ? width : width / 2;
+            ok = ok && EGifPutImageDesc(gif, 0, 0, w, height, false, NULL) != GIF_ERROR;
+            for (int x = 0; x < w; x++) line[x] = (GifPixelType)(frame & 0xFF);
+            for (int y = 0; ok && y < height; y++) ok = EGifPutLine(gif, line, w) != GIF_ERROR;
+        }
+        if (!ok) result = mosaic_error("giflib could not write");
+    }
+    free(line);
     if (map) GifFreeMapObject(map);
     if (gif) EGifCloseFile(gif, &error);
     fclose(file);

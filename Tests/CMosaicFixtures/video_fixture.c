@@ -43,6 +43,38 @@ static void fixture_pattern(AVFrame *frame, int index, int black, int full_range
         for (int y = 0; y < (height + 1) / 2; y++) memset(frame->data[plane] + (size_t)y * frame->linesize[plane], 128, (size_t)(width + 1) / 2);
 }
 
+/// The 10-bit limited-range code of a signal value (0...1).
+static uint16_t fixture_code10(double signal) { return (uint16_t)lround(64 + fmin(1, fmax(0, signal)) * 876); }
+
+/// PQ's signal for `nits`.
+static double fixture_pq(double nits) {
+    const double m1 = 0.1593017578125, m2 = 78.84375, c1 = 0.8359375, c2 = 18.8515625, c3 = 18.6875;
+    double y = pow(nits / 10000, m1);
+    return pow((c1 + c2 * y) / (1 + c3 * y), m2);
+}
+
+/// Fills a yuv420p10 `frame`: the top half HDR reference white, the bottom half 10 nits.
+static void fixture_hdr_pattern(AVFrame *frame, int hlg) {
+    // HLG: 75% is reference white; 10 nits on a 1000-nit display is scene light
+    // 0.01^(1/1.2), whose signal is sqrt(3 E).
+    uint16_t white = fixture_code10(hlg ? 0.75 : fixture_pq(203));
+    uint16_t dim = fixture_code10(hlg ? sqrt(3 * pow(0.01, 1 / 1.2)) : fixture_pq(10));
+    for (int y = 0; y < frame->height; y++) {
+        uint16_t *row = (uint16_t *)(frame->data[0] + (size_t)y * frame->linesize[0]);
+        for (int x = 0; x < frame->width; x++) row[x] = y < frame->height / 2 ? white : dim;
+    }
+    for (int plane = 1; plane < 3; plane++)
+        for (int y = 0; y < (frame->height + 1) / 2; y++) {
+            uint16_t *row = (uint16_t *)(frame->data[plane] + (size_t)y * frame->linesize[plane]);
+            for (int x = 0; x < (frame->width + 1) / 2; x++) row[x] = 512;
+        }
+}
+
+/// Stripes the bottom half of an 8-bit `frame`: even rows white, odd rows black.
+static void fixture_fields(AVFrame *frame) {
+    for (int y = frame->height / 2; y < frame->height; y++) memset(frame->data[0] + (size_t)y * frame->linesize[0], y % 2 ? 16 : 235, (size_t)frame->width);
+}
+
 static int fixture_write_packets(AVCodecContext *codec, AVFormatContext *format, AVStream *stream, AVFrame *frame, char *message, size_t size) {
     int status = avcodec_send_frame(codec, frame);
     if (status < 0) return fixture_fail(message, size, "send a frame", status);
@@ -114,7 +146,9 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
         result = fixture_audio(format, message, size);
     } else {
         int mjpeg = f->codec && !strcmp(f->codec, "mjpeg");
-        const AVCodec *encoder = avcodec_find_encoder(mjpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_MPEG4);
+        int hdr = f->hdr_transfer != 0;
+        enum AVCodecID id = hdr ? AV_CODEC_ID_FFV1 : f->interlaced ? AV_CODEC_ID_MPEG2VIDEO : mjpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_MPEG4;
+        const AVCodec *encoder = avcodec_find_encoder(id);
         if (!encoder) return fixture_fail(message, size, "no encoder", 0);
         AVStream *stream = avformat_new_stream(format, NULL);
         AVCodecContext *codec = avcodec_alloc_context3(encoder);
@@ -122,9 +156,19 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
         codec->height = f->height;
         codec->time_base = (AVRational){1, f->fps > 0 ? f->fps : 25};
         codec->framerate = (AVRational){f->fps > 0 ? f->fps : 25, 1};
-        codec->pix_fmt = mjpeg ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P;
+        codec->pix_fmt = hdr ? AV_PIX_FMT_YUV420P10 : mjpeg ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P;
+        if (hdr) {
+            codec->color_trc = (enum AVColorTransferCharacteristic)f->hdr_transfer;
+            codec->color_primaries = AVCOL_PRI_BT2020;
+            codec->colorspace = AVCOL_SPC_BT2020_NCL;
+            codec->color_range = AVCOL_RANGE_MPEG;
+        }
+        if (f->interlaced) {
+            codec->flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME;
+            codec->field_order = AV_FIELD_TT;
+        }
         codec->gop_size = f->gop > 0 ? f->gop : 12;
-        codec->max_b_frames = 0;
+        codec->max_b_frames = f->b_frames;
         codec->bit_rate = 4000000;
         codec->flags |= AV_CODEC_FLAG_QSCALE;
         codec->global_quality = FF_QP2LAMBDA * 3;
@@ -154,7 +198,16 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
         av_frame_get_buffer(frame, 0);
         for (int i = 0; i < f->frames && result == 0; i++) {
             av_frame_make_writable(frame);
-            fixture_pattern(frame, i, i < f->black_frames, mjpeg);
+            if (hdr) {
+                fixture_hdr_pattern(frame, f->hdr_transfer == AVCOL_TRC_ARIB_STD_B67);
+            } else {
+                fixture_pattern(frame, i, i < f->black_frames, mjpeg);
+                if (f->interlaced) {
+                    fixture_fields(frame);
+                    frame->interlaced_frame = 1;
+                    frame->top_field_first = 1;
+                }
+            }
             frame->pts = i;
             result = fixture_write_packets(codec, format, stream, frame, message, size);
         }

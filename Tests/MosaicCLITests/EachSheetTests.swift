@@ -76,11 +76,11 @@ import Testing
         let cases: [([String], String)] = [
             ([root + "/rome", other, "-o", out + "/{folder}.png"], "--each: \"\(root)/rome\" and \"\(other)\" would both be written to \(out)/rome.png"),
             ([root, "-o", out + "/{folder}.png"], "--each: \"\(root)/paris-2\" would be written to \(out)/paris-2.png, the name of a page of \"\(root)/paris\""),
-            ([root, "-o", out + "/sheet.png"], "names one file; with --each it needs {folder}, {group} or {index}"),
+            ([root, "-o", out + "/sheet.png"], "names one file; with --each it needs {folder}, {group}, {stem} or {index}"),
             ([root, "-o", out + "/{group}.png"], "--output: {group} has no value here (use {folder} or {index})"),
             ([root, "-o", out + "/{folder}.png", "--json", out + "/map.json"], "--json \"\(out)/map.json\" names one file"),
             ([root, "-o", out + "/{fodler}.png"], "--output: {fodler} is not a placeholder"),
-            ([root], "--each needs -o with {folder}, {group} or {index}"),
+            ([root], "--each needs -o with {folder}, {group}, {stem} or {index}"),
             ([root, "-o", "-"], "--each writes files: not - (standard output)"),
             ([root + "/rome", CLI.sampleImages + "/coins.png", "-o", out + "/{folder}.png"], "is not a folder"),
             ([root + "/rome", "-o", out + "/{folder}.png"], "has none"),

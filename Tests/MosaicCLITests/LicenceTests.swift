@@ -28,4 +28,24 @@ import Testing
         #expect(paragraph.contains("License: Apache-2.0"))
         #expect(copyright.contains("\nLicense: Apache-2.0\n Licensed under the Apache License"))
     }
+
+    /// The copyright file is machine-readable (DEP-5): every `Files:` paragraph has its
+    /// `Copyright` and `License` fields and names its files once (a second `Files:
+    /// usr/bin/mosaic` paragraph held only a comment); the binary's paragraph states the
+    /// combined work with Debian's FFmpeg under the GPL, version 3, and the GPL-3 text's place.
+    @Test func theDebianCopyrightIsMachineReadableAndStatesTheCombinedWork() throws {
+        let copyright = try Self.read("packaging/debian/copyright")
+        let paragraphs = copyright.components(separatedBy: "\n\n").filter { $0.hasPrefix("Files:") }
+        var seen: Set<String> = []
+        for paragraph in paragraphs {
+            let files = String(paragraph.split(separator: "\n").first ?? "")
+            #expect(seen.insert(files).inserted, "\(files) twice")
+            #expect(paragraph.contains("\nCopyright:") && paragraph.contains("\nLicense:"), "\(files) lacks Copyright or License")
+        }
+        let binary = try #require(paragraphs.first { $0.hasPrefix("Files: usr/bin/mosaic\n") })
+        let words = binary.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("combined work under the GNU General Public License, version 3"))
+        #expect(words.contains("/usr/share/common-licenses/GPL-3"))
+        #expect(words.contains("--enable-gpl"))
+    }
 }

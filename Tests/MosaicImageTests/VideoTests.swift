@@ -24,6 +24,9 @@ enum VideoFixtures {
         var make: String? = nil
         var model: String? = nil
         var audioOnly = false
+        /// 16 (PQ) or 18 (HLG): a 10-bit HDR clip (see `mosaic_video_fixture`).
+        var hdrTransfer = 0
+        var interlaced = false
     }
 
     /// Writes `clip` to `name` in a fresh folder; its path.
@@ -44,6 +47,7 @@ enum VideoFixtures {
                                     (f.sar_num, f.sar_den) = (Int32(clip.sar.0), Int32(clip.sar.1))
                                     (f.creation_time, f.apple_creation, f.make, f.model) = (creation, apple, make, model)
                                     f.audio_only = clip.audioOnly ? 1 : 0
+                                    (f.hdr_transfer, f.interlaced) = (Int32(clip.hdrTransfer), clip.interlaced ? 1 : 0)
                                     return mosaic_write_video_fixture(&f, &message, message.count)
                                 }
                             }

@@ -95,7 +95,7 @@ import Testing
         #expect(section.overrides.columns == 2)
         let times = section.entries.map { $0.info?.video?.frameTime ?? -1 }
         #expect(zip(times, [0.1, 0.7, 1.3, 1.9]).allSatisfy { abs($0 - $1) < 1e-9 })
-        #expect(section.entries.map { $0.title ?? "" } == ["0:00", "0:00", "0:01", "0:01"])
+        #expect(section.entries.map { $0.title ?? "" } == ["0:00.1", "0:00.7", "0:01.3", "0:01.9"])
     }
 
     @Test func framesAreDrawnAtTheirTimesAndTheMapSaysWhich() throws {
@@ -109,7 +109,7 @@ import Testing
         #expect(map.schemaVersion >= 2)
         let cards = map.elements.filter { $0.kind == "card" }
         #expect(zip(cards.map { $0.time ?? -1 }, [0.1, 0.7, 1.3, 1.9]).allSatisfy { abs($0 - $1) < 1e-9 })
-        #expect(cards.map { $0.title ?? "" } == ["0:00", "0:00", "0:01", "0:01"])
+        #expect(cards.map { $0.title ?? "" } == ["0:00.1", "0:00.7", "0:01.3", "0:01.9"])
         // Frames 2, 17, 32 and 47 (exact, not their keyframes 0, 12, 24, 36).
         #expect(cards.map { Self.index(page, in: try! #require($0.imageFrame)) } == [2, 17, 32, 47])
     }

@@ -21,6 +21,15 @@ mosaic_result mosaic_gif_probe(const uint8_t *data, size_t size, int is_whole_fi
 /// corrupt file is an error; a colour index past the table is a damage warning.
 mosaic_result mosaic_gif_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
 
+/// Decodes a GIF's images 0 to `frame` composited on the logical screen (each frame's
+/// disposal applied before the next is drawn), as `mosaic_gif_decode` the first.
+mosaic_result mosaic_gif_decode_frame(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height, int frame);
+
+/// An animation's frames without decoding them: each frame's start in seconds (at most
+/// `capacity`), their count and the total duration (a delay of 0 or 1 hundredth counts as
+/// a tenth of a second, as browsers show it). A file cut short keeps its whole frames.
+mosaic_result mosaic_gif_timeline(const uint8_t *data, size_t size, double *starts, int capacity, int *count, double *duration);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,15 @@ mosaic_result mosaic_webp_probe(const uint8_t *data, size_t size, int is_whole_f
 /// on its canvas (then `width` x `height` must be the canvas).
 mosaic_result mosaic_webp_decode(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height);
 
+/// Frame `frame` of an animation composited on its canvas (`width` x `height`), as
+/// `mosaic_webp_decode` the first.
+mosaic_result mosaic_webp_decode_frame(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height, int frame);
+
+/// An animation's frames without decoding them: each frame's start in seconds (at most
+/// `capacity`), their count and the total duration (a duration under 11 ms counts as a
+/// tenth of a second, as browsers show it).
+mosaic_result mosaic_webp_timeline(const uint8_t *data, size_t size, double *starts, int capacity, int *count, double *duration);
+
 /// The ICC profile of the ICCP chunk, or NULL; free() it.
 uint8_t *mosaic_webp_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);
 

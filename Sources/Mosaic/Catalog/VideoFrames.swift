@@ -42,7 +42,15 @@ extension Catalog {
     /// the clip whose `VideoInfo.frameTime` says which and whose title is its timestamp
     /// ("1:02:03"). A clip whose duration is unknown stays a poster card. `columns` sets
     /// the frames' sections' columns (nil: the sheet's).
-    public func expandingVideoFrames(_ spacing: FrameSpacing, header: String = Catalog.defaultVideoHeader, columns: Int? = nil) -> Catalog {
+    ///
+    /// An animation (an animated GIF or WebP: `timelines` gives its frames, the decoder's
+    /// `ImageDecoder.timeline`) is a clip too: each time is the frame shown then, captioned
+    /// with that frame's start; a frame is shown once (an animation of fewer frames than
+    /// asked shows each).
+    public func expandingVideoFrames(
+        _ spacing: FrameSpacing, header: String = Catalog.defaultVideoHeader, columns: Int? = nil,
+        timelines: (CatalogEntry) -> AnimationTimeline? = { _ in nil }
+    ) -> Catalog {
         var expanded = self
         expanded.sections = []
         for section in sections {
@@ -50,15 +58,31 @@ extension Catalog {
             kept.entries = CatalogEntries()
             var clips: [CatalogSection] = []
             for entry in section.entries {
-                guard let info = entry.info, let video = info.video, video.duration != nil, entry.problem == nil else {
+                var entry = entry
+                var animation: AnimationTimeline?
+                if entry.problem == nil, let info = entry.info, info.video == nil, let timeline = timelines(entry) {
+                    animation = timeline
+                    let name = info.format.rawValue
+                    entry.info?.video = VideoInfo(
+                        duration: timeline.duration, frameRate: Double(timeline.starts.count) / timeline.duration, codec: name, container: name,
+                        codedWidth: info.width, codedHeight: info.height, pixelFormat: info.hasAlpha ? "rgba" : "rgb")
+                }
+                guard let info = entry.info, let video = info.video, let duration = video.duration, entry.problem == nil else {
                     kept.entries.append(entry)
                     continue
                 }
+                let tenths = duration < VideoInfo.tenthsBelow
                 var frames = CatalogEntries()
-                for time in spacing.times(duration: video.duration ?? 0) {
+                var times = spacing.times(duration: duration)
+                if let animation {
+                    // The frame shown at each time, by its own start; each frame once.
+                    var seen = Set<Int>()
+                    times = times.map { animation.frame(at: $0) }.filter { seen.insert($0).inserted }.map { animation.starts[$0] }
+                }
+                for time in times {
                     var frame = entry
                     frame.info?.video?.frameTime = time
-                    frame.title = VideoInfo.timestamp(time)
+                    frame.title = VideoInfo.timestamp(time, tenths: tenths)
                     frames.append(frame)
                 }
                 var clip = CatalogSection(header: Self.videoHeader(header, entry), entries: frames)
@@ -82,6 +106,26 @@ extension Catalog {
             default: return nil
             }
         }
+    }
+
+    /// One catalog per video section of an expanded catalog (`expandingVideoFrames`), for
+    /// `--each`: each named by its clip's stem and path, the catalog's skipped files and
+    /// unread images told with the first. `leftOut` counts the cards in no video section
+    /// (photos, clips of unknown duration).
+    public func splitByVideo() -> (videos: [(stem: String, path: String, catalog: Catalog)], leftOut: Int) {
+        var videos: [(stem: String, path: String, catalog: Catalog)] = []
+        var leftOut = 0
+        for section in sections {
+            guard let first = section.entries.first, section.entries.allSatisfy({ $0.info?.video?.frameTime != nil }) else {
+                leftOut += section.entries.count
+                continue
+            }
+            var one = self
+            one.sections = [section]
+            if !videos.isEmpty { (one.skippedFiles, one.unreadableImages, one.unreadableFolders, one.symlinkLoops) = ([], [], [], []) }
+            videos.append((first.stem, first.path, one))
+        }
+        return (videos, leftOut)
     }
 
     /// The placeholders a video header may use.

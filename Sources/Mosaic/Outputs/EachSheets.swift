@@ -10,6 +10,8 @@ public struct EachSheets: Sendable {
         public var name: String
         /// The folder read (folder mode); nil for a group.
         public var folder: String?
+        /// The video the sheet shows (`--frames`); nil for a folder or a group.
+        public var source: String? = nil
         /// The sheet's destination and image map, the templates filled in.
         public var destination: String
         public var json: String?
@@ -41,12 +43,13 @@ public struct EachSheets: Sendable {
         return (folders, loose)
     }
 
-    /// The sheets named `names` (folders' names or groups' headers), their destinations and
-    /// maps from the templates.
+    /// The sheets named `names` (folders' names, groups' headers or videos' stems), their
+    /// destinations and maps from the templates; `sources` (the videos' paths) name them in
+    /// messages when given.
     ///
     /// - Throws: `OutputRequestError.settings` when two sheets would write the same file,
     ///   or one's page (`NAME-2.png`) would be another's sheet.
-    public init(names: [String], folders: [String]? = nil, destination: SheetNameTemplate, json: SheetNameTemplate?) throws(OutputRequestError) {
+    public init(names: [String], folders: [String]? = nil, sources: [String]? = nil, destination: SheetNameTemplate, json: SheetNameTemplate?) throws(OutputRequestError) {
         sheets = []
         var owners: [String: String] = [:]
         func claim(_ path: String, by name: String) throws(OutputRequestError) {
@@ -58,10 +61,10 @@ public struct EachSheets: Sendable {
         }
         for (i, name) in names.enumerated() {
             let sheet = Sheet(
-                name: name, folder: folders?[i], destination: destination.path(name: name, index: i, count: names.count),
+                name: name, folder: folders?[i], source: sources?[i], destination: destination.path(name: name, index: i, count: names.count),
                 json: json?.path(name: name, index: i, count: names.count))
             // Named by their folders' paths when they have them: "a/x" and "b/x" collide.
-            let label = folders?[i] ?? name
+            let label = sheet.folder ?? sheet.source ?? name
             try claim(sheet.destination, by: label)
             if let map = sheet.json { try claim(map, by: label) }
             sheets.append(sheet)
@@ -74,7 +77,7 @@ public struct EachSheets: Sendable {
                 stem[stem.index(after: dash)...].allSatisfy(\.isASCII), stem[stem.index(after: dash)...].allSatisfy(\.isNumber)
             else { continue }
             let base = String(stem[..<dash]) + (url.pathExtension.isEmpty ? "" : "." + url.pathExtension)
-            let label = sheet.folder ?? sheet.name
+            let label = sheet.folder ?? sheet.source ?? sheet.name
             if let other = owners[base], other != label {
                 throw .settings("--each: \"\(FileNames.display(label))\" would be written to \(FileNames.display(sheet.destination)), the name of a page of \"\(FileNames.display(other))\"; rename one, or put {index} in the template")
             }

@@ -3,6 +3,7 @@
 ///
 /// - `{folder}`: the folder's name (its last path component);
 /// - `{group}`: the group's header (`--group-by`: "March 2024", "Canon EOS R5", "Undated");
+/// - `{stem}`: a video's name without its extension (`--frames`: a sheet per video);
 /// - `{index}`: the sheet's number from 1, zero-padded to the width of the count (01...40),
 ///   so that the names sort in order.
 ///
@@ -16,7 +17,7 @@ public struct SheetNameTemplate: Sendable, Hashable {
 
     /// What names the sheets.
     public enum Placeholder: String, Sendable, CaseIterable {
-        case folder, group, index
+        case folder, group, stem, index
     }
 
     /// The placeholders the template uses.
@@ -39,12 +40,12 @@ public struct SheetNameTemplate: Sendable, Hashable {
                 }
                 found.insert(placeholder)
             } else if !name.isEmpty, name.allSatisfy({ $0.isLetter }) {
-                throw .settings("\(option): {\(name)} is not a placeholder (use {folder}, {group} or {index})")
+                throw .settings("\(option): {\(name)} is not a placeholder (use {folder}, {group}, {stem} or {index})")
             }
             rest = rest[rest.index(after: close)...]
         }
         guard !found.isEmpty else {
-            throw .settings("\(option) \"\(template)\" names one file; with --each it needs {folder}, {group} or {index} to name each sheet")
+            throw .settings("\(option) \"\(template)\" names one file; with --each it needs {folder}, {group}, {stem} or {index} to name each sheet")
         }
         self.template = template
         placeholders = found
@@ -62,7 +63,7 @@ public struct SheetNameTemplate: Sendable, Hashable {
             out += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             switch Placeholder(rawValue: String(rest[rest.index(after: open)..<close])) {
-            case .folder?, .group?: out += safe
+            case .folder?, .group?, .stem?: out += safe
             case .index?: out += String(repeating: "0", count: max(0, digits - number.count)) + number
             case nil: out += rest[open...close]
             }

@@ -142,7 +142,7 @@ struct CardDecoding: Sendable {
                 let content = cache.contentDigestAndIdentity(of: card.entry.path)
             {
                 servedIdentity = content.identity
-                let key = cardKey(target: target, scaling: scaling, minimum: minimum, codec: version).key(content: content.digest, codeVersion: cache.codeVersion)
+                let key = cardKey(target: target, scaling: scaling, minimum: minimum, codec: version, frameTime: info.video?.frameTime).key(content: content.digest, codeVersion: cache.codeVersion)
                 if let hit = cache.card(key) {
                     result.image = hit.image
                     result.warning = hit.warning.map { DecodingWarning(path: card.entry.path, message: $0.message, count: $0.count, isDataLoss: $0.isDataLoss) }
@@ -184,10 +184,12 @@ struct CardDecoding: Sendable {
     }
 
     /// Everything besides the file's content that decides the card's pixels.
-    func cardKey(target: Rect, scaling: ImageScaling, minimum: Size, codec: String) -> CardKey {
+    /// `frameTime`: the frame of an animation the card shows (one file, several cards).
+    func cardKey(target: Rect, scaling: ImageScaling, minimum: Size, codec: String, frameTime: Double? = nil) -> CardKey {
         let options = sheet.options
         var key = CardKey()
         key.add("codec", codec)
+        if let frameTime { key.add("frame", frameTime) }
         key.add("size", "\(target.width)x\(target.height)")
         key.add("minimum", "\(minimum.width)x\(minimum.height)")
         key.add("scaling", scaling)

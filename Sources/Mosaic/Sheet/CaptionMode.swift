@@ -235,11 +235,11 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     static func videoValue(_ placeholder: Substring, _ entry: CatalogEntry) -> String {
         let video = entry.info?.video
         switch placeholder {
-        case "duration": return video?.duration.map(VideoInfo.timestamp) ?? ""
+        case "duration": return video?.duration.map { VideoInfo.timestamp($0) } ?? ""
         case "codec": return video?.codec ?? ""
         case "fps": return video.map(\.frameRateText) ?? ""
         case "resolution": return entry.orientedSize.map { "\($0.width)x\($0.height)" } ?? ""
-        case "timestamp": return video?.frameTime.map(VideoInfo.timestamp) ?? ""
+        case "timestamp": return video?.frameTime.map { VideoInfo.timestamp($0, tenths: (video?.duration ?? 0) < VideoInfo.tenthsBelow) } ?? ""
         default: return ""
         }
     }

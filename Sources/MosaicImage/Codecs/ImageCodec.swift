@@ -77,6 +77,12 @@ public protocol ImageCodec: Sendable {
     /// codec's decodes are never cached.
     var cacheVersion: String? { get }
 
+    /// The frames of the animation in the file at `path` of this format (`info` its probe),
+    /// for a section of its frames (`--frames`); nil for a still image, and (the default)
+    /// for a format without animations, whose file is not read. A frame is then decoded by
+    /// `decode` when `info.video?.frameTime` names its time.
+    func timeline(ofFile path: String, info: ImageInfo) -> AnimationTimeline?
+
     /// True when the format's library reads the file itself, by path (a video, whose index
     /// may lie at its end of gigabytes): `probe(file:request:)` and
     /// `decode(file:info:request:)` are called instead of the calls on bytes.
@@ -102,6 +108,7 @@ extension ImageCodec {
     public var mayCarryTrailer: Bool { false }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
     public var readsFromPath: Bool { false }
+    public func timeline(ofFile path: String, info: ImageInfo) -> AnimationTimeline? { nil }
     public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {
         let (bytes, _) = try FileBytes.read(path)
         guard let info = try probe(bytes, isWholeFile: true, path: path) else { throw .unreadable(path: path, reason: "the headers are incomplete") }

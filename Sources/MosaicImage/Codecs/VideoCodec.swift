@@ -14,7 +14,7 @@ public struct VideoCodec: ImageCodec {
     public var format: ImageFormat { Self.format }
     public var name: String { "video" }
     public var fileExtensions: [String] {
-        ["mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "flv", "wmv", "asf", "mpg", "mpeg", "3gp", "3g2", "ogv"]
+        ["mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "flv", "wmv", "asf", "mpg", "mpeg", "3gp", "3g2", "ogv", "mts", "m2ts", "m2t"]
     }
     public var readsFromPath: Bool { true }
 
@@ -39,6 +39,24 @@ public struct VideoCodec: ImageCodec {
         if signature.starts(with: [0x46, 0x4C, 0x56, 0x01]) { return true }  // FLV
         if signature.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return true }  // ASF, WMV
         if signature.starts(with: [0x00, 0x00, 0x01, 0xBA]) { return true }  // MPEG program stream
+        return false
+    }
+
+    /// A header the signature does not place: an MPEG transport stream (a camcorder's
+    /// `.mts`, a broadcast's `.ts`), known by its sync byte starting 188-byte packets (192
+    /// with Blu-ray's 4-byte time codes, `.m2ts`), three at least.
+    public func matches(header: [UInt8]) -> Bool {
+        matches(signature: Array(header.prefix(CodecRegistry.signatureLength))) || Self.isTransportStream(header)
+    }
+
+    /// The bytes a header check needs: three packets of 192 bytes.
+    public static let transportStreamHeader = 3 * 192
+
+    static func isTransportStream(_ header: [UInt8]) -> Bool {
+        for (offset, size) in [(0, 188), (4, 192)] {
+            let packets = min(8, max(0, header.count - offset) / size)
+            if packets >= 3, (0..<packets).allSatisfy({ header[offset + $0 * size] == 0x47 }) { return true }
+        }
         return false
     }
 
@@ -178,13 +196,14 @@ public struct VideoCodec: ImageCodec {
 
     /// The decoder's own frames (the reference frames and those on their way out, about 10
     /// at most, at the stored size and bit depth), the frame kept for a clip that ends
-    /// early, and the converted result.
+    /// early, and the converted result (with, for a clip of more than 8 bits, which may be
+    /// HDR, its 16-bit R'G'B' before the tone map, at the converted size).
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let coded = (info.video?.codedWidth ?? info.width) * (info.video?.codedHeight ?? info.height)
         let sample = info.bitDepth > 8 ? 2 : 1
         let frame = coded * 3 / 2 * sample
         let out = Self.outputSize(info, minimumSize: minimumSize)
-        return 11 * frame + out.width * out.height * 4
+        return 11 * frame + out.width * out.height * (info.bitDepth > 8 ? 10 : 4)
     }
 
     static func error(

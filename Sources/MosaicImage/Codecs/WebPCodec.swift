@@ -3,13 +3,13 @@ import MosaicLayout
 import CMosaicShims
 
 /// WebP through libwebp: lossy and lossless, with alpha; an animation's first frame on its
-/// canvas; EXIF orientation from the EXIF chunk. Shrink-on-load: libwebp's own scaling
+/// canvas (with `--frames`, the frame at the card's `frameTime`); EXIF orientation from the EXIF chunk. Shrink-on-load: libwebp's own scaling
 /// (an area average) to the size asked for, for still images.
 public struct WebPCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "webp")
     public var format: ImageFormat { Self.format }
     public var name: String { "WebP" }
-    public var cacheVersion: String? { "webp 1; " + DecoderLibraries.versions }
+    public var cacheVersion: String? { "webp 2; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["webp"] }
 
     public init() {}
@@ -44,7 +44,11 @@ public struct WebPCodec: ImageCodec {
         if Self.isAnimation(info) { try checkDecodeMemory(info, request: request) }
         let size = Self.decodedSize(info, minimumSize: request.minimumSize)
         let decoded = try decodeWithShim(bytes, width: size.width, height: size.height, info: info, request: request, color: colorConversion(bytes, request: request)) { input, output, stride in
-            mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(size.width), Int32(size.height))
+            if Self.isAnimation(info), let time = info.video?.frameTime {
+                let frame = Self.timeline(bytes)?.frame(at: time) ?? 0
+                return mosaic_webp_decode_frame(input.baseAddress, input.count, output.baseAddress, stride, Int32(size.width), Int32(size.height), Int32(frame))
+            }
+            return mosaic_webp_decode(input.baseAddress, input.count, output.baseAddress, stride, Int32(size.width), Int32(size.height))
         }
         return DecodedImage(bitmap: decoded.bitmap, info: info, scaleEighths: 8, reduction: 1, warning: decoded.warning)
     }
@@ -68,6 +72,15 @@ public struct WebPCodec: ImageCodec {
         let size = Self.decodedSize(info, minimumSize: minimumSize)
         let output = size.width * size.height * 4
         return Self.isAnimation(info) ? output * 3 : output
+    }
+
+    public func timeline(ofFile path: String, info: ImageInfo) -> AnimationTimeline? {
+        guard Self.isAnimation(info), let bytes = try? FileBytes.read(path).bytes else { return nil }
+        return Self.timeline(bytes)
+    }
+
+    static func timeline(_ bytes: [UInt8]) -> AnimationTimeline? {
+        AnimationTimeline.read(bytes) { mosaic_webp_timeline($0, $1, $2, $3, $4, $5).status == MOSAIC_OK }
     }
 
     /// The probe found an animation (its colour model says so).

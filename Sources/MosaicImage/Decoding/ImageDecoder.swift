@@ -51,7 +51,7 @@ public struct ImageDecoder: Sendable {
         while true {
             let (bytes, isWhole) = try FileBytes.read(path, limit: prefix)
             // A format whose library reads the file by path (a video): its own probe.
-            if let codec = codecs.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength))), codec.readsFromPath {
+            if let codec = codecs.codec(forHeader: bytes), codec.readsFromPath {
                 var request = DecodeRequest(path: path, limits: limits)
                 request.video = video
                 return try codec.probe(file: path, request: request)
@@ -192,8 +192,9 @@ public struct ImageDecoder: Sendable {
     /// The codec of the file at `path` when it reads files by path (a video), from the
     /// file's first bytes; nil for every other format.
     func codecReadingFromPath(_ path: String) throws(ImageDecodingError) -> (any ImageCodec)? {
-        let (signature, _) = try FileBytes.read(path, limit: CodecRegistry.signatureLength)
-        guard let codec = codecs.codec(for: signature), codec.readsFromPath else { return nil }
+        // Enough for a transport stream's packets (`VideoCodec.matches(header:)`).
+        let (header, _) = try FileBytes.read(path, limit: max(CodecRegistry.signatureLength, VideoCodec.transportStreamHeader))
+        guard let codec = codecs.codec(forHeader: header), codec.readsFromPath else { return nil }
         return codec
     }
 
@@ -279,6 +280,12 @@ public struct ImageDecoder: Sendable {
 
     /// The bytes of pixel memory decoding `info` for `minimumSize` will hold (for a decode
     /// budget); 0 for a format no codec reads.
+    /// The frames of the animation at `path` (an animated GIF or WebP, probed as `info`);
+    /// nil for a still image or a format without animations (whose file is not read).
+    public func timeline(_ path: String, info: ImageInfo) -> AnimationTimeline? {
+        codecs.codec(of: info.format)?.timeline(ofFile: path, info: info)
+    }
+
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         codecs.codec(of: info.format)?.decodedBytes(info, minimumSize: minimumSize) ?? 0
     }

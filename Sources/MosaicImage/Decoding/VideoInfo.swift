@@ -37,13 +37,20 @@ public struct VideoInfo: Sendable, Hashable, Codable {
     }
 
     /// A position in a clip as people read it: "0:07", "1:02:03" (whole seconds, rounded
-    /// down; minutes and seconds always, hours when there are any).
-    public static func timestamp(_ seconds: Double) -> String {
-        let whole = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+    /// down; minutes and seconds always, hours when there are any); with `tenths` (a clip
+    /// of a few seconds, whose frames would share their seconds), "0:01.4".
+    public static func timestamp(_ seconds: Double, tenths: Bool = false) -> String {
+        let value = seconds.isFinite ? max(0, seconds) : 0
+        let whole = Int(value.rounded(.down))
         let (h, m, s) = (whole / 3600, (whole / 60) % 60, whole % 60)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+        let text = h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+        guard tenths else { return text }
+        return text + "." + String(min(9, Int(((value - Double(whole)) * 10 + 1e-6).rounded(.down))))
     }
+
+    /// Clips shorter than this many seconds caption their frames with tenths of a second.
+    public static let tenthsBelow = 10.0
 
     /// The frame rate as people read it: "25", "29.97", "23.976"; "?" when unknown.
     public var frameRateText: String {

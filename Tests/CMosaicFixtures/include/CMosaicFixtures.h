@@ -33,6 +33,12 @@ typedef struct {
 
 mosaic_result mosaic_gif_encode_file(const char *path, const mosaic_gif_fixture *fixture);
 
+/// An animated GIF of `frames` frames, each shown `delay` hundredths of a second with the
+/// disposal method `disposal` (1 keep, 2 clear to transparent): frame 0 covers the screen in
+/// colour 0, frame i > 0 its left half in colour i, colour i being RGB (37i, 255 - 11i, 5i)
+/// modulo 256.
+mosaic_result mosaic_gif_encode_animation(const char *path, int width, int height, int frames, int delay, int disposal);
+
 // MARK: TIFF (tiff_fixture.c)
 
 /// A TIFF to write, for fixtures: `pixels` has `samples` samples of `bits` (8 or 16,
@@ -79,6 +85,10 @@ mosaic_result mosaic_dng_encode_file(const char *path, const mosaic_dng_fixture 
 
 /// Writes RGBA8 pixels as a WebP (lossy at `quality`, or lossless): for fixtures.
 mosaic_result mosaic_webp_encode_file(const char *path, const uint8_t *rgba, int width, int height, int quality, int lossless);
+
+/// A lossless animated WebP of `frames` frames of `duration` ms each, frame i opaque in
+/// RGB (37i, 255 - 11i, 5i) modulo 256.
+mosaic_result mosaic_webp_encode_animation(const char *path, int width, int height, int frames, int duration);
 
 // MARK: HEIF and AVIF (heif_fixture.c)
 
@@ -151,6 +161,15 @@ typedef struct {
     const char *model;
     /// An audio stream only (1 s of a tone, PCM).
     int audio_only;
+    /// 16 (PQ) or 18 (HLG): a 10-bit BT.2020 clip (FFV1, yuv420p10) whose frames' top half
+    /// is HDR reference white (203 nits: PQ's code for it, HLG's 75%) and bottom half 10 nits
+    /// (on a 1000-nit display for HLG), without the index pattern.
+    int hdr_transfer;
+    /// An interlaced clip (MPEG-2, top field first): the pattern's bottom half striped, its
+    /// even rows (the top field) white and odd rows (the bottom field) black.
+    int interlaced;
+    /// B-frames between reference frames (MPEG-4 part 2; 0: none).
+    int b_frames;
 } mosaic_video_fixture;
 
 /// Writes the clip `f` describes; 0, or -1 with `message` saying why.
