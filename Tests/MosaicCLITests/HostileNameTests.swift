@@ -96,7 +96,7 @@ import Testing
         _ = try Self.writePNG(Bitmap(width: 8, height: 8, fill: RGBA(red: 0, green: 0, blue: 255)), folder: dir + "/current", name: name)
         for side in ["baseline", "current"] { try Bitmap(width: 8, height: 8, fill: .black).writePNG(to: dir + "/\(side)/same.png") }
         let result = try CLI.run([
-            "diff", dir + "/baseline", dir + "/current", "--json", dir + "/report.json", "--junit", dir + "/junit.xml", "--html", dir + "/report.html",
+            "diff", dir + "/baseline", dir + "/current", "--json", dir + "/report.json", "--junit", dir + "/junit.xml", "--html", dir + "/report.html", "--html-links",
         ])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("changed    bad\u{FFFD}.png: 64 px (100.000%)"))
@@ -110,7 +110,7 @@ import Testing
         let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<testcase classname=\"mosaic.diff\" name=\"bad\u{FFFD}.png\">"))
         let html = try String(contentsOfFile: dir + "/report.html", encoding: .utf8)
-        // The link holds the name's own byte; the text shows U+FFFD.
+        // With `--html-links`, the link holds the name's own byte; the text shows U+FFFD.
         #expect(html.contains("baseline\\/bad%FF.png") || html.contains("baseline/bad%FF.png"))
         #expect(html.contains("\"p\":\"bad\u{FFFD}.png\""))
     }
