@@ -213,21 +213,20 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `text` without runs of spaces (one kept) and without spaces at its ends: what empty
-    /// values leave between the spaces around them.
+    /// values leave between the spaces around them; and without the separators they leave
+    /// hanging ("{date} · {size}" of an undated photo is "75 kB", not "· 75 kB"): a word
+    /// of separators alone (`·`, `•`, `|`, `-`, `–`, `—`, `/`, `,`, `;`, `:`) at either
+    /// end, or right after another, goes.
     static func closingGaps(_ text: String) -> String {
-        var out = ""
-        var lastWasSpace = true
-        for character in text {
-            if character == " " {
-                if !lastWasSpace { out.append(character) }
-                lastWasSpace = true
-            } else {
-                out.append(character)
-                lastWasSpace = false
-            }
+        let separators: Set<Character> = ["·", "•", "|", "-", "–", "—", "/", ",", ";", ":"]
+        let isSeparator = { (word: Substring) in word.allSatisfy { separators.contains($0) } }
+        var words: [Substring] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if isSeparator(word), words.last.map(isSeparator) ?? true { continue }
+            words.append(word)
         }
-        if out.last == " " { out.removeLast() }
-        return out
+        while let last = words.last, isSeparator(last) { words.removeLast() }
+        return words.joined(separator: " ")
     }
 
     /// A video placeholder's value for `entry`: "" for a still image (and an unknown
