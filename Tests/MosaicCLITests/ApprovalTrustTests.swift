@@ -63,7 +63,7 @@ import Glibc
     /// one of its folders: no path shows the overlap. `--accept-removed` deleted the current
     /// screenshots through it as removed baselines (exit 0). Refused now, by device and
     /// inode, before anything is read or written.
-    @Test(.enabled(if: canMount, "needs mount --bind (root with CAP_SYS_ADMIN); in CI it runs as root"), arguments: ["c", "c/deep"])
+    @Test(.enabled(if: canMount, "needs mount --bind (root with CAP_SYS_ADMIN): skipped without it"), arguments: ["c", "c/deep"])
     func aFolderMountedInsideTheOtherIsRefused(_ mounted: String) throws {
         let dir = CLI.temporaryDirectory()
         try Self.copy("text-changed-a.png", to: dir + "/b/x.png")
