@@ -17,6 +17,10 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
     /// file is read, since every image of the inner one would be taken for an added or a
     /// removed pair of the outer one (and approving would delete or copy them).
     case overlapping(baseline: String, current: String, link: String?)
+    /// A folder inside one that is the other, holds it or is one of its folders, though no
+    /// path says so: a mount (`mount --bind`), found by its device and inode. Refused as
+    /// `overlapping` is (approving deleted the current images through it).
+    case mountedInside(baseline: String, current: String, folder: String)
 
     public var description: String {
         switch self {
@@ -29,6 +33,8 @@ public enum DiffError: Error, Equatable, Sendable, CustomStringConvertible {
         case .overlapping(let baseline, let current, let link):
             let how = link.map { "\(FileNames.display($0)) is a link that leads into the other" } ?? "one is inside the other"
             return "\(FileNames.display(baseline)) and \(FileNames.display(current)) overlap (\(how)): compare two separate folders"
+        case .mountedInside(let baseline, let current, let folder):
+            return "\(FileNames.display(baseline)) and \(FileNames.display(current)) overlap (\(FileNames.display(folder)) is the other folder, holds it or is one of its folders, mounted there): compare two separate folders"
         }
     }
 }

@@ -103,11 +103,18 @@ public struct FolderComparison: Sendable {
         // pairs), though Swift's String takes them for one name.
         let left: [[UInt8]: Listed], right: [[UInt8]: Listed]
         do throws(DiffError) {
-            left = try files(in: baseline, other: roots.current, decoder: decoder, special: &specials)
-            right = try files(in: current, other: roots.baseline, decoder: decoder, special: &specials)
+            // The baseline's folders, by device and inode: the current may share none (a
+            // folder mounted in both, whose images approving would delete as removed
+            // baselines and then fail to copy as added ones).
+            var folders: Set<String> = []
+            left = try files(in: baseline, other: roots.current, decoder: decoder, special: &specials, folders: &folders)
+            let twice = roots.baseline == roots.current
+            var none: Set<String> = []
+            right = try files(in: current, other: roots.baseline, decoder: decoder, special: &specials, folders: &none, shared: twice ? [] : folders)
         } catch {
             // Named as given, whichever side holds the link.
             if case .overlapping(_, _, let link) = error { throw .overlapping(baseline: baseline, current: current, link: link) }
+            if case .mountedInside(_, _, let folder) = error { throw .mountedInside(baseline: baseline, current: current, folder: folder) }
             throw error
         }
         var results: [PairResult] = []
@@ -431,23 +438,42 @@ public struct FolderComparison: Sendable {
     ///
     /// - Throws: `DiffError.overlapping` for a link that leads into `other` (the other
     ///   folder's real path) or to a folder holding it; `.unreadableDirectory`.
+    /// `folders`: the folders listed, by device and inode; `shared`: the other side's, of
+    /// which none may be listed here.
     static func files(
-        in root: String, other: String, decoder: ImageDecoder, special: inout [[UInt8]: (path: String, kind: String)]
+        in root: String, other: String, decoder: ImageDecoder, special: inout [[UInt8]: (path: String, kind: String)],
+        folders visited: inout Set<String>, shared: Set<String> = []
     ) throws(DiffError) -> [[UInt8]: Listed] {
         var found: [[UInt8]: Listed] = [:]
-        var visited: Set<String> = []
-        try collect(root: root, relative: "", other: other, codecs: decoder.codecs, into: &found, special: &special, visited: &visited)
+        // The other folder and every folder holding it, by device and inode: a folder here
+        // that is one of them (a mount, which no path shows) holds the other's images.
+        var holding: Set<String> = []
+        var path = other
+        while true {
+            if let status = FileNames.status(path.isEmpty ? "/" : path) { holding.insert("\(status.st_dev):\(status.st_ino)") }
+            guard let slash = path.lastIndex(of: "/"), !path.isEmpty else { break }
+            path = String(path[..<slash])
+        }
+        let otherIdentity = FileNames.status(other).map { "\($0.st_dev):\($0.st_ino)" }
+        try collect(
+            root: root, relative: "", other: other, codecs: decoder.codecs, into: &found, special: &special, visited: &visited,
+            holding: holding.union(shared), otherIdentity: otherIdentity)
         return found
     }
 
     /// `files(in:)` for the folder `relative` of `root`.
     static func collect(
         root: String, relative: String, other: String, codecs: CodecRegistry, into found: inout [[UInt8]: Listed],
-        special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>
+        special: inout [[UInt8]: (path: String, kind: String)], visited: inout Set<String>, holding: Set<String>, otherIdentity: String?
     ) throws(DiffError) {
         let folder = relative.isEmpty ? root : root + "/" + relative
         if let status = FileNames.status(folder) {
-            guard visited.insert("\(status.st_dev):\(status.st_ino)").inserted else { return }
+            let identity = "\(status.st_dev):\(status.st_ino)"
+            // (One folder given twice is no overlap: every pair is a file and itself.)
+            if holding.contains(identity), !(relative.isEmpty && identity == otherIdentity) {
+                throw .mountedInside(baseline: root, current: other, folder: folder)
+            }
+            guard visited.insert(identity).inserted else { return }
         }
         guard let names = FileNames.contentsOfDirectory(folder) else {
             throw .unreadableDirectory(path: folder, reason: String(cString: strerror(errno)))
@@ -469,7 +495,9 @@ public struct FolderComparison: Sendable {
                 {
                     throw .overlapping(baseline: root, current: other, link: path)
                 }
-                try collect(root: root, relative: child, other: other, codecs: codecs, into: &found, special: &special, visited: &visited)
+                try collect(
+                    root: root, relative: child, other: other, codecs: codecs, into: &found, special: &special, visited: &visited,
+                    holding: holding, otherIdentity: otherIdentity)
             } else if let kind = FileNames.specialKind(status.st_mode) {
                 special[FileNames.bytes(of: child)] = (child, kind)
                 found[FileNames.bytes(of: child)] = .other(.unreadable(.notAFile(path: path, kind: kind)))

@@ -50,6 +50,39 @@ import Glibc
         #expect(try CLI.run(["diff", "c", "c", "--accept", "--accept-removed"], in: dir).stdout == "0 changed, 0 added, 0 removed, 1 unchanged\n")
     }
 
+    /// Whether this process may bind-mount a folder (root with CAP_SYS_ADMIN).
+    static let canMount: Bool = {
+        let dir = CLI.temporaryDirectory()
+        try? FileManager.default.createDirectory(atPath: dir + "/a", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: dir + "/b", withIntermediateDirectories: true)
+        guard (try? CLI.runInShell("mount --bind \"$1/a\" \"$1/b\" && umount \"$1/b\"", arguments: [dir]).status) == 0 else { return false }
+        return true
+    }()
+
+    /// A folder mounted inside the baseline (`mount --bind`) that is the current folder, or
+    /// one of its folders: no path shows the overlap. `--accept-removed` deleted the current
+    /// screenshots through it as removed baselines (exit 0). Refused now, by device and
+    /// inode, before anything is read or written.
+    @Test(.enabled(if: canMount, "needs mount --bind (root with CAP_SYS_ADMIN): skipped without it"), arguments: ["c", "c/deep"])
+    func aFolderMountedInsideTheOtherIsRefused(_ mounted: String) throws {
+        let dir = CLI.temporaryDirectory()
+        try Self.copy("text-changed-a.png", to: dir + "/b/x.png")
+        try Self.copy("text-changed-b.png", to: dir + "/c/x.png")
+        try Self.copy("text-changed-b.png", to: dir + "/c/deep/y.png")
+        try FileManager.default.createDirectory(atPath: dir + "/b/cur", withIntermediateDirectories: true)
+        #expect(try CLI.runInShell("mount --bind \"$1/\(mounted)\" \"$1/b/cur\"", arguments: [dir]).status == 0)
+        defer { _ = try? CLI.runInShell("umount \"$1/b/cur\"", arguments: [dir]) }
+        let before = BaselineApprovalTests.snapshot(dir + "/c")
+        for (baseline, current) in [("b", "c"), ("c", "b")] {
+            let run = try CLI.run(["diff", baseline, current, "--accept", "--accept-removed"], in: dir)
+            #expect(run.status == 2)
+            // The folder met second is named: the baseline is listed first.
+            let folder = mounted == "c/deep" && baseline == "b" ? "c/deep" : "b/cur"
+            #expect(run.stderr == "error: \(baseline) and \(current) overlap (\(folder) is the other folder, holds it or is one of its folders, mounted there): compare two separate folders\n", "\(run.stderr)")
+            #expect(BaselineApprovalTests.snapshot(dir + "/c") == before)
+        }
+    }
+
     /// An empty current file was "removed", and `--accept --accept-removed` deleted its
     /// baseline with exit 0. It is a failed pair now (exit 1), as is a current file that is
     /// not an image, a FIFO, a link that leads nowhere, and an added PNG cut short; none is
