@@ -141,7 +141,9 @@ public final class GitBaseline: @unchecked Sendable {
         let pathspec = entries.count == 1 && entries[0].relative.count == entries[0].full.count
             ? FileNames.string(fromBytes: entries[0].full) : Self.commonPrefix(entries)
         let changed = try git.run(
-            ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", commit, "--", ":(literal)" + pathspec], in: top,
+            // ctime untrusted: the links this makes change the files' ctime, which would make
+            // the next run hash every file again.
+            ["-c", "core.trustctime=false", "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", commit, "--", ":(literal)" + pathspec], in: top,
             failure: { .git(command: "git diff", message: $0) }).bytes
         let differing = Set(changed.split(separator: 0, omittingEmptySubsequences: true).map { Array($0) })
         var made: Set<[UInt8]> = []
