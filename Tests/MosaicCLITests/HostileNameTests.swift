@@ -110,9 +110,14 @@ import Testing
         let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<testcase classname=\"mosaic.diff\" name=\"bad\u{FFFD}.png\">"))
         let html = try String(contentsOfFile: dir + "/report.html", encoding: .utf8)
-        // The link holds the name's own byte; the text shows U+FFFD.
-        #expect(html.contains("baseline\\/bad%FF.png") || html.contains("baseline/bad%FF.png"))
+        // The images copied into the report's folder (numbered); the text shows U+FFFD.
+        #expect(html.contains("\"b\":\"report_files\\/baseline\\/00001.png\"") || html.contains("\"b\":\"report_files/baseline/00001.png\""), "\(html.suffix(800))")
+        #expect(FileManager.default.contents(atPath: dir + "/report_files/baseline/00001.png") != nil)
         #expect(html.contains("\"p\":\"bad\u{FFFD}.png\""))
+        // Linked where they are (--html-links): the link holds the name's own byte.
+        #expect(try CLI.run(["diff", dir + "/baseline", dir + "/current", "--html", dir + "/links.html", "--html-links"]).status == 1)
+        let links = try String(contentsOfFile: dir + "/links.html", encoding: .utf8)
+        #expect(links.contains("baseline\\/bad%FF.png") || links.contains("baseline/bad%FF.png"))
     }
 
     /// A caption template is filled in once: placeholders inside a name stay text, and a
