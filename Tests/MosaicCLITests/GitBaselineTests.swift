@@ -131,6 +131,11 @@ struct GitBaselineTests {
         #expect(refused(outside + "/b", "main") == .notARepository(path: outside + "/b"))
         let result = try CLI.run(["diff", shots, current, "--baseline-ref", "nope"])
         #expect(result.status == 2 && result.stderr.hasPrefix("error: --baseline-ref nope: no such commit here"), "\(result.stderr)")
+        // The HTML report says which commit, and holds the committed image.
+        #expect(try CLI.run(["diff", shots, current, "--baseline-ref", "main", "--html", dir + "/page.html"]).status == 1)
+        let settings = try #require(DiffHTMLReportTests.pageData(dir + "/page.html")["settings"] as? String)
+        #expect(settings.contains("baseline read from commit \(head.prefix(12))"), "\(settings)")
+        #expect(FileManager.default.contents(atPath: dir + "/page_files/baseline/00001.png") == FileManager.default.contents(atPath: Self.fixtures + "/text-changed-a.png"))
         let links = try CLI.run(["diff", shots, current, "--baseline-ref", "main", "--html", dir + "/r.html", "--html-links"])
         #expect(links.status == 64 && links.stderr.contains("drop --html-links"), "\(links.stderr)")
     }
