@@ -36,6 +36,7 @@ packages=(
     fonts-noto-core
     fonts-noto-color-emoji
     chromium
+    git
 )
 if [ "${1:-}" = "--packaging" ]; then
     packages+=(dpkg-dev lintian mmdebstrap)

@@ -66,9 +66,10 @@ struct GitBaselineTests {
             #expect(latin["pathBytes"] as? String == Data(Array("caf".utf8) + [0xE9] + Array(".png".utf8)).base64EncodedString())
             #expect(latin["status"] as? String == "removed")
         }
-        // Nothing left behind in the temporary folder, the work tree and the index as they were.
-        let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("mosaic-baseline-\(getpid())") }
-        #expect(left.isEmpty)
+        // The private copy (in the git folder) removed; the work tree and the index as
+        // they were.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir + "/.git").filter { $0.hasPrefix("mosaic-baseline-") }
+        #expect(left.isEmpty, "\(left)")
         #expect(try Self.run(["status", "--porcelain", "--", "shots"], in: dir) == "M shots/ui/button.png")
     }
 
@@ -79,6 +80,9 @@ struct GitBaselineTests {
         let baseline = try GitBaseline(baseline: shots, ref: "main")
         defer { baseline.remove() }
         #expect(baseline.blobCount == 1 && baseline.workTreeCopies == 2)
+        // Linked from the work tree (the same file system: the git folder), not copied.
+        var (linked, original) = (stat(), stat())
+        #expect(stat(baseline.path + "/same.png", &linked) == 0 && stat(shots + "/same.png", &original) == 0 && linked.st_ino == original.st_ino)
         #expect(try Data(contentsOf: URL(fileURLWithPath: baseline.path + "/ui/button.png")) == Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/text-changed-a.png")))
         // A single file too.
         let file = try GitBaseline(baseline: dir + "/shots/same.png", ref: "main")
@@ -127,6 +131,11 @@ struct GitBaselineTests {
         #expect(refused(outside + "/b", "main") == .notARepository(path: outside + "/b"))
         let result = try CLI.run(["diff", shots, current, "--baseline-ref", "nope"])
         #expect(result.status == 2 && result.stderr.hasPrefix("error: --baseline-ref nope: no such commit here"), "\(result.stderr)")
+        // The HTML report says which commit, and holds the committed image.
+        #expect(try CLI.run(["diff", shots, current, "--baseline-ref", "main", "--html", dir + "/page.html"]).status == 1)
+        let settings = try #require(DiffHTMLReportTests.pageData(dir + "/page.html")["settings"] as? String)
+        #expect(settings.contains("baseline read from commit \(head.prefix(12))"), "\(settings)")
+        #expect(FileManager.default.contents(atPath: dir + "/page_files/baseline/00001.png") == FileManager.default.contents(atPath: Self.fixtures + "/text-changed-a.png"))
         let links = try CLI.run(["diff", shots, current, "--baseline-ref", "main", "--html", dir + "/r.html", "--html-links"])
         #expect(links.status == 64 && links.stderr.contains("drop --html-links"), "\(links.stderr)")
     }

@@ -240,6 +240,7 @@ public struct DiffHTMLReport: Sendable {
             settings += ", tolerance \(report.tolerance.maximumPixels) px"
         }
         if !report.options.ignoreRegions.isEmpty { settings += ", \(report.options.ignoreRegions.count) region(s) ignored" }
+        if let commit = report.baselineCommit { settings += ", baseline read from commit \(commit.prefix(12))" }
         if let config = report.config {
             settings += ", \(config.rules.count) per-path rule\(config.rules.count == 1 ? "" : "s") (\(FileNames.display(config.path)))"
         }

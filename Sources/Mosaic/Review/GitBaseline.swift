@@ -77,8 +77,11 @@ public final class GitBaseline: @unchecked Sendable {
             entries.append(Entry(relative: relative, object: String(fields[2]), full: name))
         }
         guard !entries.isEmpty else { throw .notInCommit(path: baseline, ref: ref, commit: commit) }
-        // The private folder.
-        folder = NSTemporaryDirectory() + "mosaic-baseline-\(getpid())-\(UUID().uuidString.prefix(8))"
+        // The private folder: in the repository's git folder, on the work tree's file
+        // system (so an unchanged file is linked, not copied) and out of git's sight.
+        let gitFolder = try git.run(["rev-parse", "--git-common-dir"], in: top, failure: { .git(command: "git rev-parse", message: $0) }).text
+        let common = gitFolder.hasPrefix("/") ? gitFolder : top + "/" + gitFolder
+        folder = common + "/mosaic-baseline-\(getpid())-\(UUID().uuidString.prefix(8))"
         guard OutputFolders.makeFolder(folder, mode: 0o700) else {
             throw .cannotWrite(path: folder, reason: String(cString: strerror(errno)))
         }
@@ -89,8 +92,7 @@ public final class GitBaseline: @unchecked Sendable {
             if !isFile {
                 guard OutputFolders.makeFolder(root, mode: 0o700) else { throw GitBaselineError.cannotWrite(path: root, reason: String(cString: strerror(errno))) }
             }
-            let lfs = try git.run(["rev-parse", "--git-common-dir"], in: top, failure: { .git(command: "git rev-parse", message: $0) }).text
-            let lfsFolder = (lfs.hasPrefix("/") ? lfs : top + "/" + lfs) + "/lfs/objects"
+            let lfsFolder = common + "/lfs/objects"
             try write(entries, into: isFile ? folder : root, git: git, top: top, lfsFolder: lfsFolder)
         } catch {
             remove()
@@ -139,7 +141,9 @@ public final class GitBaseline: @unchecked Sendable {
         let pathspec = entries.count == 1 && entries[0].relative.count == entries[0].full.count
             ? FileNames.string(fromBytes: entries[0].full) : Self.commonPrefix(entries)
         let changed = try git.run(
-            ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", commit, "--", ":(literal)" + pathspec], in: top,
+            // ctime untrusted: the links this makes change the files' ctime, which would make
+            // the next run hash every file again.
+            ["-c", "core.trustctime=false", "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", commit, "--", ":(literal)" + pathspec], in: top,
             failure: { .git(command: "git diff", message: $0) }).bytes
         let differing = Set(changed.split(separator: 0, omittingEmptySubsequences: true).map { Array($0) })
         var made: Set<[UInt8]> = []
@@ -152,21 +156,30 @@ public final class GitBaseline: @unchecked Sendable {
                 continue
             }
             let source = top + "/" + FileNames.string(fromBytes: entry.full)
-            let copied: FileCopy.Outcome
-            do {
-                copied = try FileCopy.copy(source, to: destination)
-            } catch {
-                throw .cannotWrite(path: destination, reason: "\(error)")
-            }
-            guard case .copied = copied else {
+            // A regular file (never through a link): linked into the private folder, which
+            // only the comparison reads (the reports copy from it, the approval writes the
+            // work tree by renames); copied where a link cannot be made.
+            var status = stat()
+            guard FileNames.withSystemPath(source, { lstat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
                 fromGit.append(entry)
                 continue
             }
+            let linked = FileNames.withSystemPath(source) { from in FileNames.withSystemPath(destination) { to in link(from, to) } } == 0
+            if !linked {
+                let copied: FileCopy.Outcome
+                do {
+                    copied = try FileCopy.copy(source, to: destination)
+                } catch {
+                    throw .cannotWrite(path: destination, reason: "\(error)")
+                }
+                guard case .copied = copied else {
+                    fromGit.append(entry)
+                    continue
+                }
+            }
             // Without git-lfs's filter the work tree holds the pointer too.
-            if let status = FileNames.status(destination), status.st_size < 1024,
-                let bytes = FileManager.default.contents(atPath: destination).map({ [UInt8]($0) }), let pointer = LFSPointer(bytes)
-            {
-                try? FileManager.default.removeItem(atPath: destination)
+            if status.st_size < 1024, let bytes = FileManager.default.contents(atPath: destination).map({ [UInt8]($0) }), let pointer = LFSPointer(bytes) {
+                _ = FileNames.withSystemPath(destination) { unlink($0) }
                 if try !placeLFS(pointer, at: destination, lfsFolder: lfsFolder) { pointers.append(FileNames.string(fromBytes: entry.relative)) }
             } else {
                 workTreeCopies += 1
