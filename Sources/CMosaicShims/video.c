@@ -763,6 +763,43 @@ static double mosaic_video_poster_score(const uint8_t *out, size_t stride, int w
     return spread;
 }
 
+/// `mosaic_video_poster_score` of a frame read from its luma plane (sampled on a grid of
+/// about 96 x 96 points, limited range widened to full), without converting it; -1 when the
+/// frame has no plain luma plane to read (RGB, palette, an HDR transfer): then convert it.
+static double mosaic_video_frame_score(const AVFrame *frame) {
+    const AVPixFmtDescriptor *descriptor = av.av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    if (!descriptor || descriptor->nb_components < 1 || frame->width <= 0 || frame->height <= 0 || !frame->data[0]) return -1;
+    if (descriptor->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BE)) return -1;
+    if (frame->color_trc == AVCOL_TRC_SMPTE2084 || frame->color_trc == AVCOL_TRC_ARIB_STD_B67) return -1;
+    AVComponentDescriptor luma = descriptor->comp[0];
+    if (luma.plane != 0 || luma.shift != 0 || luma.depth < 8 || luma.depth > 16 || luma.step < 1) return -1;
+    int wide = luma.depth > 8;
+    int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P || frame->format == AV_PIX_FMT_YUVJ422P ||
+               frame->format == AV_PIX_FMT_YUVJ444P || frame->format == AV_PIX_FMT_YUVJ440P;
+    int xs = frame->width / 96 > 1 ? frame->width / 96 : 1, ys = frame->height / 96 > 1 ? frame->height / 96 : 1;
+    double sum = 0, squares = 0;
+    long count = 0;
+    for (int y = 0; y < frame->height; y += ys) {
+        const uint8_t *row = frame->data[0] + (ptrdiff_t)y * frame->linesize[0] + luma.offset;
+        for (int x = 0; x < frame->width; x += xs) {
+            const uint8_t *p = row + (size_t)x * (size_t)luma.step;
+            double v = wide ? (double)(p[0] | (p[1] << 8)) / (double)(1 << (luma.depth - 8)) : p[0];
+            if (!full) v = (v - 16) * 255.0 / 219.0;
+            v = v < 0 ? 0 : v > 255 ? 255 : v;
+            sum += v;
+            squares += v * v;
+            count++;
+        }
+    }
+    if (count == 0) return -1;
+    double mean = sum / count;
+    double spread = sqrt(fmax(0, squares / count - mean * mean));
+    if (spread < 6) return 0;
+    if (mean < 28 && spread < 20) return 0;
+    if (mean > 235 && spread < 20) return 0;
+    return spread;
+}
+
 mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_request *request, uint8_t *out, size_t stride,
                                         int width, int height, double *frame_time, mosaic_video_failure *failure) {
     *failure = MOSAIC_VIDEO_FAILED;
@@ -783,29 +820,46 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
         if (result.status == MOSAIC_OK) result = mosaic_video_convert(&d, out, stride, width, height);
     } else {
         // A poster: from 10% of the clip, the first frame that is not black, blank or a
-        // fade; a few candidates (each a seek and at most 12 frames), the best one kept.
+        // fade; a few candidates (each at most 12 frames), the best one kept. A frame is
+        // judged by its luma plane where it has one (no conversion); only the frame kept
+        // is converted. A candidate a little ahead of the last frame decoded is reached by
+        // decoding on, not by a seek that would start again from the keyframe.
         static const double starts[] = {0.10, 0.20, 0.30, 0.05, 0.50};
-        double best_score = -1, best_time = 0;
+        int found = 0, has_best = 0;
         uint8_t *best = NULL;
+        double best_time = 0, position = -1;
         size_t bytes = (size_t)height * stride;
-        for (size_t c = 0; c < sizeof starts / sizeof starts[0]; c++) {
+        for (size_t c = 0; c < sizeof starts / sizeof starts[0] && !found; c++) {
             double t = starts[c] * duration;
-            result = mosaic_video_seek_and_decode(&d, t, 1, frame_time, failure);
+            if (position >= 0 && t > position && t - position <= 2.0 && !d.draining) {
+                result = mosaic_video_decode_to(&d, t, 1, frame_time, failure);
+            } else {
+                result = mosaic_video_seek_and_decode(&d, t, 1, frame_time, failure);
+            }
             if (result.status != MOSAIC_OK) break;
-            int found = 0;
             for (int tries = 0; tries < 12; tries++) {
-                result = mosaic_video_convert(&d, out, stride, width, height);
-                if (result.status != MOSAIC_OK) break;
-                double score = mosaic_video_poster_score(out, stride, width, height);
+                position = *frame_time;
+                double score = mosaic_video_frame_score(d.frame);
+                int converted = 0;
+                if (score < 0) {
+                    result = mosaic_video_convert(&d, out, stride, width, height);
+                    if (result.status != MOSAIC_OK) break;
+                    score = mosaic_video_poster_score(out, stride, width, height);
+                    converted = 1;
+                }
                 if (score > 0) {
                     found = 1;
+                    if (!converted) result = mosaic_video_convert(&d, out, stride, width, height);
                     break;
                 }
-                if (score > best_score) {
+                // The first frame turned down is kept, for a clip with no other.
+                if (!has_best) {
+                    if (!converted) result = mosaic_video_convert(&d, out, stride, width, height);
+                    if (result.status != MOSAIC_OK) break;
                     if (!best) best = malloc(bytes);
                     if (best) {
                         memcpy(best, out, bytes);
-                        best_score = score;
+                        has_best = 1;
                         best_time = *frame_time;
                     }
                 }
@@ -813,13 +867,17 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
                 result = mosaic_video_decode_to(&d, 0, 0, frame_time, failure);
                 if (result.status != MOSAIC_OK) break;
             }
-            if (found || result.status != MOSAIC_OK) break;
+            if (result.status != MOSAIC_OK) break;
             if (duration <= 0) break;
         }
-        if (result.status != MOSAIC_OK && best && *failure != MOSAIC_VIDEO_TIMED_OUT) result = mosaic_ok();
-        if (result.status == MOSAIC_OK && best && mosaic_video_poster_score(out, stride, width, height) == 0) {
-            memcpy(out, best, bytes);
-            *frame_time = best_time;
+        if (result.status != MOSAIC_OK && has_best && *failure != MOSAIC_VIDEO_TIMED_OUT) result = mosaic_ok();
+        if (result.status == MOSAIC_OK && !found) {
+            if (has_best) {
+                memcpy(out, best, bytes);
+                *frame_time = best_time;
+            } else {
+                result = mosaic_video_convert(&d, out, stride, width, height);
+            }
         }
         free(best);
     }

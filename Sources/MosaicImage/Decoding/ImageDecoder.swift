@@ -51,7 +51,9 @@ public struct ImageDecoder: Sendable {
         while true {
             let (bytes, isWhole) = try FileBytes.read(path, limit: prefix)
             // A format whose library reads the file by path (a video): its own probe.
-            if let codec = codecs.codec(forHeader: bytes), codec.readsFromPath {
+            // (The header check only when no signature matches: a transport stream's.)
+            let signature = Array(bytes.prefix(CodecRegistry.signatureLength))
+            if let codec = codecs.codec(for: signature) ?? codecs.codec(forHeader: bytes), codec.readsFromPath {
                 var request = DecodeRequest(path: path, limits: limits)
                 request.video = video
                 return try codec.probe(file: path, request: request)
@@ -194,7 +196,8 @@ public struct ImageDecoder: Sendable {
     func codecReadingFromPath(_ path: String) throws(ImageDecodingError) -> (any ImageCodec)? {
         // Enough for a transport stream's packets (`VideoCodec.matches(header:)`).
         let (header, _) = try FileBytes.read(path, limit: max(CodecRegistry.signatureLength, VideoCodec.transportStreamHeader))
-        guard let codec = codecs.codec(forHeader: header), codec.readsFromPath else { return nil }
+        let signature = Array(header.prefix(CodecRegistry.signatureLength))
+        guard let codec = codecs.codec(for: signature) ?? codecs.codec(forHeader: header), codec.readsFromPath else { return nil }
         return codec
     }
 
