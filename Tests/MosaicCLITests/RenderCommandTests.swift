@@ -344,7 +344,7 @@ import Testing
         // No EXIF: no camera (the title falls back to nothing), no date (issue 37: not the
         // file's time, which `{mtime}` gives).
         let plain = cards[1]["description"] as? String ?? ""
-        #expect(plain.range(of: #"^ · [0-9.]+ kB$"#, options: .regularExpression) != nil, "\(plain)")
+        #expect(plain.range(of: #"^· [0-9.]+ kB$"#, options: .regularExpression) != nil, "\(plain)")
     }
 
     /// Inputs from a list (before: only the command line, whose length is limited):
