@@ -48,4 +48,31 @@ import Testing
         // A title without a language list, entities that are not ones kept as written.
         #expect(XMPPacket.fields(Array("<dc:title> A &bogus; &#1114112; </dc:title>".utf8)[...]).title == "A &bogus; &#1114112;")
     }
+
+    /// Seeded mutations of a real packet (bytes replaced, cut, repeated): the reader gives
+    /// what it can and never traps (a rating always within -1...5).
+    @Test func mutatedPacketsNeverTrap() {
+        // Knuth's MMIX linear congruential generator, seeded: the same cases everywhere.
+        var state: UInt64 = 37
+        func below(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        let packet = Array(Self.lightroom.utf8)
+        let alphabet = Array("<>/=\"' &#;:x".utf8)
+        for _ in 0..<2_000 {
+            var bytes = packet
+            for _ in 0...below(8) {
+                let at = below(bytes.count)
+                switch below(3) {
+                case 0: bytes[at] = alphabet[below(alphabet.count)]
+                case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + below(40)))
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 20)], at: at)
+                }
+                if bytes.isEmpty { bytes = [0x3C] }
+            }
+            let fields = XMPPacket.fields(bytes[...])
+            #expect(fields.rating.map { (-1...5).contains($0) } ?? true)
+        }
+    }
 }

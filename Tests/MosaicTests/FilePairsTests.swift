@@ -50,7 +50,8 @@ import Testing
         #expect(MotionPhoto(xmp: Array(#"GCamera:MotionPhoto="0""#.utf8)[...]) == nil)
         #expect(MotionPhoto.samsungTrailer(Array("....MotionPhoto_Data....\u{0}\u{0}\u{0}\u{8}SEFT".utf8)[...]))
         #expect(!MotionPhoto.samsungTrailer(Array("....MotionPhoto_Data....".utf8)[...]))
-        #expect(MotionPhoto.containsCaseInsensitive(Array("xxSAMSUNGxx".utf8)[...], "samsung"))
-        #expect(!MotionPhoto.containsCaseInsensitive(Array("xxSAMSUNxx".utf8)[...], "samsung"))
+        #expect(MotionPhoto.namesSamsung(Array("xxSAMSUNGxx".utf8)[...]) && MotionPhoto.namesSamsung(Array("samsung".utf8)[...]))
+        #expect(!MotionPhoto.namesSamsung(Array("xxSAMSUNxx".utf8)[...]))
+        #expect(FilePairs.fileExtension("a/b.c/IMG.JPG") == "jpg" && FilePairs.fileExtension("a.b/c") == "" && FilePairs.fileExtension("d/.hidden") == "")
     }
 }

@@ -69,6 +69,28 @@ enum FilePairs {
     /// GoPro companions: a low-resolution proxy and a thumbnail.
     static let goProRoles: [String: Companion.Role] = ["lrv": .proxy, "thm": .thumbnail]
 
+    /// The extensions a file that goes with another may have (a RAW, a clip, a proxy, a
+    /// sidecar).
+    static let companionExtensions = rawExtensions.union(liveExtensions).union(goProRoles.keys).union(["xmp"])
+
+    /// A relative path's extension, lowercased ("" when its name has none).
+    static func fileExtension(_ file: String) -> String {
+        let utf8 = file.utf8
+        var i = utf8.endIndex
+        while i > utf8.startIndex {
+            let before = utf8.index(before: i)
+            let byte = utf8[before]
+            if byte == UInt8(ascii: "/") { return "" }
+            if byte == UInt8(ascii: ".") {
+                // A leading dot starts no extension.
+                if before == utf8.startIndex || utf8[utf8.index(before: before)] == UInt8(ascii: "/") { return "" }
+                return String(file[i...]).lowercased()
+            }
+            i = before
+        }
+        return ""
+    }
+
     /// A relative path's stem (the path without its last extension) and its extension,
     /// lowercased ("" when the name has none; a leading dot starts no extension).
     static func split(_ file: String) -> (stem: String, ext: String) {
@@ -84,17 +106,17 @@ enum FilePairs {
     /// (a sidecar named for a whole name, `IMG_1.CR2.xmp`, with that file; one named for
     /// a stem, `IMG_1.xmp`, with every file of the stem).
     static func group(_ files: [String], merge: Bool = true) -> [(file: String, companions: [(role: Companion.Role, file: String)])] {
-        // By folder and stem: the extension lowercased.
+        // Most folders hold no file that could be a companion: no stem is looked at.
+        let extensions = files.map(Self.fileExtension)
+        guard extensions.contains(where: { Self.companionExtensions.contains($0) }) else { return files.map { ($0, []) } }
+        // By folder and stem.
         var byStem: [String: [(index: Int, ext: String)]] = [:]
         var stems: [String] = []
         stems.reserveCapacity(files.count)
-        var extensions: [String] = []
-        extensions.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
-            let (stem, ext) = split(file)
+            let stem = split(file).stem
             stems.append(stem)
-            extensions.append(ext)
-            byStem[stem, default: []].append((index, ext))
+            byStem[stem, default: []].append((index, extensions[index]))
         }
         var companionOf: [Int: Int] = [:]  // companion index -> card index
         var roles: [Int: Companion.Role] = [:]
@@ -137,8 +159,9 @@ enum FilePairs {
         // XMP sidecars: with the card of the file they name (by its whole name), else with
         // the cards of every file of their stem; one that names no file stays a file.
         var sidecars = Set<Int>()
-        let indexByName = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        for (index, file) in files.enumerated() where extensions[index] == "xmp" {
+        let hasSidecars = extensions.contains("xmp")
+        let indexByName = hasSidecars ? Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
+        for (index, file) in files.enumerated() where hasSidecars && extensions[index] == "xmp" {
             let stem = stems[index]
             var described: [Int] = []
             if let named = indexByName[stem] {

@@ -60,7 +60,7 @@ public struct ImageDecoder: Sendable {
             }
             if var info = try probe(bytes: bytes, isWholeFile: isWhole, path: path) {
                 if findsMotionPhotos, info.motionPhoto == nil, !isWhole, let codec = codecs.codec(of: info.format), codec.mayCarryTrailer,
-                    let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
+                    let exif = codec.exifBlock(bytes), MotionPhoto.namesSamsung(exif),
                     let tail = MotionPhoto.tail(path), MotionPhoto.samsungTrailer(tail)
                 {
                     info.motionPhoto = .samsung
@@ -84,7 +84,7 @@ public struct ImageDecoder: Sendable {
         if findsMotionPhotos {
             if let xmp = codec.xmpPacket(bytes), let kind = MotionPhoto(xmp: xmp) {
                 info.motionPhoto = kind
-            } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.containsCaseInsensitive(exif, "samsung"),
+            } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.namesSamsung(exif),
                 MotionPhoto.samsungTrailer(bytes.suffix(MotionPhoto.trailerLength))
             {
                 info.motionPhoto = .samsung

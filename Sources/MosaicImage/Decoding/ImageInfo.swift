@@ -33,7 +33,13 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// The exposure (EXIF) and the rating, title and description (XMP), read only when the
     /// decoder is asked to (`ImageDecoder.readsExposure`, `readsXMP`); nil when none is known
     /// or none was asked.
-    public var shooting: ShootingData? = nil
+    public var shooting: ShootingData? {
+        get { shootingBox?.value }
+        set { shootingBox = newValue.map(ShootingData.Box.init) }
+    }
+    /// `shooting`, boxed: an info is copied with every entry read, and most hold none (held
+    /// inline, its strings made every copy of every info cost more).
+    private var shootingBox: ShootingData.Box? = nil
     /// A Motion Photo's kind (a still that carries a clip in its own file), read only when
     /// the decoder is asked to (`ImageDecoder.findsMotionPhotos`); nil for any other image.
     public var motionPhoto: MotionPhoto? = nil

@@ -50,35 +50,28 @@ public enum MotionPhoto: String, Sendable, Hashable, Codable {
         return got == count ? bytes[...] : nil
     }
 
-    /// True when `needle` occurs in `haystack`.
+    /// True when `needle` occurs in `haystack`: candidates found by `memchr` (vectorized in
+    /// glibc), then compared.
     static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var i = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while i <= last {
-            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { wanted in
+                guard let base = hay.baseAddress, let pattern = wanted.baseAddress else { return false }
+                var offset = 0
+                let last = hay.count - wanted.count
+                while offset <= last, let found = memchr(base + offset, Int32(first), last - offset + 1) {
+                    let at = base.distance(to: UnsafeRawPointer(found))
+                    if memcmp(base + at, pattern, wanted.count) == 0 { return true }
+                    offset = at + 1
+                }
+                return false
+            }
         }
-        return false
     }
 
-    /// True when `haystack` holds `word` (lowercase ASCII) in any case.
-    static func containsCaseInsensitive(_ haystack: ArraySlice<UInt8>, _ word: String) -> Bool {
-        let needle = Array(word.utf8)
-        guard haystack.count >= needle.count else { return false }
-        let last = haystack.endIndex - needle.count
-        var i = haystack.startIndex
-        while i <= last {
-            var k = 0
-            while k < needle.count {
-                var c = haystack[i + k]
-                if c >= 0x41 && c <= 0x5A { c += 0x20 }
-                if c != needle[k] { break }
-                k += 1
-            }
-            if k == needle.count { return true }
-            i += 1
-        }
-        return false
+    /// True when `haystack` names Samsung as its makers write it ("samsung", "SAMSUNG",
+    /// "Samsung").
+    static func namesSamsung(_ haystack: ArraySlice<UInt8>) -> Bool {
+        ["samsung", "SAMSUNG", "Samsung"].contains { contains(haystack, Array($0.utf8)) }
     }
 }

@@ -44,4 +44,14 @@ public struct ShootingData: Sendable, Hashable, Codable {
             focalLength: other.focalLength ?? focalLength, rating: other.rating ?? rating, title: other.title ?? title,
             description: other.description ?? description)
     }
+
+    /// A value held by reference (`ImageInfo.shooting`).
+    final class Box: Sendable, Hashable, Codable {
+        let value: ShootingData
+        init(_ value: ShootingData) { self.value = value }
+        static func == (a: Box, b: Box) -> Bool { a.value == b.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+        init(from decoder: any Decoder) throws { value = try ShootingData(from: decoder) }
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
 }
