@@ -225,6 +225,11 @@ import Testing
     }
 
     static func runDjxl(_ path: String, _ output: String) throws {
+        try #require(try djxlWrites(path, output), "djxl \(path) failed")
+    }
+
+    /// Whether `djxl` wrote `output` from `path`.
+    static func djxlWrites(_ path: String, _ output: String) throws -> Bool {
         let tool = try #require(djxl)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -233,16 +238,17 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "djxl \(path) failed")
+        return process.terminationStatus == 0
     }
 
     /// `djxl`'s PAM of `path` (upright, 8 or 16 bits: what djxl 0.7 writes right for an
     /// image with alpha at 9 to 15 bits, whose PNGs it gets wrong), premultiplied as the
     /// decoder's bitmaps are; its samples taken as sRGB.
     static func djxlDecodePAM(_ path: String) throws -> Bitmap {
-        let pam = path + ".djxl.pam"
-        try runDjxl(path, pam)
-        let bytes = Fixtures.bytes(pam)
+        try runDjxl(path, path + ".djxl.pam")
+        // An animation's frames are NAME-00.pam, NAME-01.pam ...: the first.
+        let pam = [path + ".djxl.pam", path + ".djxl-00.pam"].first { FileManager.default.fileExists(atPath: $0) }
+        let bytes = Fixtures.bytes(try #require(pam, "djxl wrote no PAM of \(path)"))
         let end = try #require((0..<(bytes.count - 7)).first { bytes[$0..<($0 + 7)].elementsEqual("ENDHDR\n".utf8) })
         var fields: [String: Int] = [:]
         for line in String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n") {
@@ -330,8 +336,16 @@ import Testing
         }
     }
 
+    /// The cases Debian's djxl 0.7 cannot write as PNG or PAM: premultiplied alpha at 12
+    /// bits ("Alpha bit depth does not match image bit depth"), a float image (PFM only),
+    /// CMYK and spot colours with alpha (a PAM of each extra channel, none of the image).
+    /// mosaic decodes them (`eachDecodes`).
+    static let djxlCannotWrite: Set<String> = ["alpha_premultiplied", "lossless_pfm", "cmyk_layers", "spot"]
+
     @Test(.enabled(if: JXLTests.djxl != nil, "needs djxl (apt-get install libjxl-tools)")) func conformanceFilesMatchDjxl() throws {
         for file in Self.files {
+            let name = file.hasSuffix("/input.jxl") ? URL(fileURLWithPath: file).deletingLastPathComponent().lastPathComponent : String(file.split(separator: "/").last ?? "")
+            if Self.djxlCannotWrite.contains(name) { continue }
             let ours = try ImageDecoder().decode(file).bitmap
             let copy = Fixtures.directory() + "/case.jxl"
             try FileManager.default.copyItem(atPath: file, toPath: copy)
