@@ -9,13 +9,13 @@ extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
 struct PyramidArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "What to write (default: from the output's suffix, else png). (values: \(OutputKinds.names.joined(separator: ", ")))",
+            "What to write (default: by the output's suffix, or png). (values: \(OutputKinds.names.joined(separator: ", ")))",
             valueName: "format"),
         completion: .list(OutputKinds.names))
     var format: String?
-    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF and PDF sheets: quality 1 to 100 (default: 90).")
+    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF, JPEG XL and PDF sheets: quality 1 to 100 (default: 90).")
     var quality: Int?
-    @Flag(help: "WebP, AVIF and PDF sheets: lossless.")
+    @Flag(help: "WebP, AVIF, JPEG XL and PDF sheets: lossless.")
     var lossless = false
     @Option(help: ArgumentHelp("PDF: a4, letter, WxHmm or WxHin (default: a4).", valueName: "size"))
     var pageSize: String?

@@ -21,7 +21,7 @@ import Testing
         return 10 * log10(255 * 255 / max(mse, 1e-9))
     }
 
-    @Test(arguments: ["jpg", "webp", "avif"])
+    @Test(arguments: ["jpg", "webp", "avif", "jxl"])
     func eachSuffixWritesItsKind(suffix: String) throws {
         let dir = CLI.temporaryDirectory("kind-\(suffix)")
         let png = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/sheet.png"] + Self.font)
@@ -48,19 +48,19 @@ import Testing
         let dir = CLI.temporaryDirectory()
         let quality = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--quality", "50"] + Self.font)
         #expect(quality.status == 64)
-        #expect(quality.stderr.contains("--quality is not for png output (it is for jpeg, webp, avif, pdf)"))
+        #expect(quality.stderr.contains("--quality is not for png output (it is for jpeg, webp, avif, jxl, pdf)"))
         let lossless = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.jpg", "--lossless"] + Self.font)
         #expect(lossless.status == 64)
-        #expect(lossless.stderr.contains("--lossless is not for jpeg output (it is for webp, avif, pdf)"))
+        #expect(lossless.stderr.contains("--lossless is not for jpeg output (it is for webp, avif, jxl, pdf)"))
         let range = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.webp", "--quality", "0"] + Self.font)
         #expect(range.status == 64 && range.stderr.contains("--quality must be 1 to 100, got 0"))
         let alpha = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.jpg", "--background", "transparent"] + Self.font)
         #expect(alpha.status == 64 && alpha.stderr.contains("JPEG has no alpha"))
         let unknown = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.gif"] + Self.font)
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("\"\(dir)/s.gif\" does not end in .png (or .jpg for JPEG; .webp for WebP; .avif for AVIF; .pdf for a PDF; .dzi for a Deep Zoom pyramid; --format iiif for a IIIF folder)"))
+        #expect(unknown.stderr.contains("\"\(dir)/s.gif\" does not end in .png (or .jpg for JPEG; .webp for WebP; .avif for AVIF; .jxl for JPEG XL; .pdf for a PDF; .dzi for a Deep Zoom pyramid; --format iiif for a IIIF folder)"))
         let format = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/s.png", "--format", "gif"] + Self.font)
-        #expect(format.status == 64 && format.stderr.contains("--format: \"gif\" is not a format (use png, jpeg, webp, avif, pdf, dzi, iiif)"))
+        #expect(format.status == 64 && format.stderr.contains("--format: \"gif\" is not a format (use png, jpeg, webp, avif, jxl, pdf, dzi, iiif)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 

@@ -89,6 +89,7 @@ public enum OutputKinds {
         JPEGOutput.self,
         WebPOutput.self,
         AVIFOutput.self,
+        JXLOutput.self,
         PDFOutput.self,
         DeepZoomOutput.self,
         IIIFOutput.self,

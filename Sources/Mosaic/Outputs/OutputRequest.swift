@@ -12,7 +12,7 @@ public struct OutputRequest: Sendable {
     public var pyramid = PyramidSettings()
     /// Lossy formats' quality, 1 to 100 (`--quality`); nil: the kind's default (90).
     public var quality: Int?
-    /// WebP and AVIF: lossless (`--lossless`).
+    /// WebP, AVIF and JPEG XL: lossless (`--lossless`).
     public var lossless = false
     /// PDF: the paper, `a4`, `letter` or `WIDTHxHEIGHTmm` (`--page-size`); nil: A4.
     public var pageSize: String?

@@ -22,7 +22,8 @@ public protocol PageFileWriter: AnyObject {
 extension PNGWriter: PageFileWriter {}
 
 /// How a file that mosaic wrote says so, in the formats whose own field is not a PNG tEXt:
-/// an XMP packet (WebP's XMP chunk, AVIF's XMP item) naming mosaic as the creator tool.
+/// an XMP packet (WebP's XMP chunk, AVIF's XMP item, JPEG XL's `xml ` box) naming mosaic
+/// as the creator tool.
 public enum MosaicMark {
     /// The XMP packet written into WebP and AVIF sheets.
     public static let xmp =
@@ -41,7 +42,7 @@ public enum MosaicMark {
     }
 
     /// True when `packet` (an XMP packet's bytes) names mosaic as its creator tool.
-    static func isMosaic<Bytes: Collection<UInt8>>(xmp packet: Bytes) -> Bool {
+    public static func isMosaic<Bytes: Collection<UInt8>>(xmp packet: Bytes) -> Bool {
         let wanted = Array(creatorTool.utf8)
         let bytes = Array(packet)
         guard bytes.count >= wanted.count else { return false }

@@ -15,6 +15,8 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     case webp(path: String, message: String)
     /// libheif or its AV1 encoder failed (or there is no AV1 encoder).
     case avif(path: String, message: String)
+    /// libjxl failed while encoding a JPEG XL.
+    case jxl(path: String, message: String)
     /// A side longer than the format allows (`format` names it: "JPEG", "WebP", "AVIF").
     case sideTooLong(path: String, width: Int, height: Int, format: String, maximumSide: Int)
     /// The finished file could not be moved into place.
@@ -35,6 +37,7 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
         case .jpeg(let path, let message): return "\(path): cannot write JPEG: \(message)"
         case .webp(let path, let message): return "\(path): cannot write WebP: \(message)"
         case .avif(let path, let message): return "\(path): cannot write AVIF: \(message)"
+        case .jxl(let path, let message): return "\(path): cannot write JPEG XL: \(message)"
         case .sideTooLong(let path, let width, let height, let format, let maximumSide):
             return "\(path): \(width)x\(height) is more than a \(format) holds (\(maximumSide) pixels a side)"
         case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
