@@ -31,7 +31,7 @@ import Testing
         let result = try CLI.run(["render", dir, "-o", dir + "/../hostile.png"] + Self.fixed)
         #expect(result.status == 0, "\(result.stderr)")
         let shown = "\(dir)/\\x1b]0;pwned\\x07\\x1b[31mred\\x0d\\u{202E}x\\u{9B}\\x0a.jpg"
-        #expect(result.stderr.contains("warning: \(shown): not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF or video file\n"))
+        #expect(result.stderr.contains("warning: \(shown): not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file\n"))
         #expect(result.stderr.contains("rendered 1 image, 1 failed: \(shown) -> "))
         for raw in ["\u{1B}", "\u{07}", "\r", "\u{202E}", "\u{9B}"] { #expect(!result.stderr.contains(raw), "\(raw.unicodeScalars.first!.value)") }
         // One line per message: the newline in the name did not start one.
