@@ -61,7 +61,7 @@ public final class PendingFile {
     /// - Throws: `SheetError.output(.cannotRename)` with the system's reason.
     public func commit() throws(SheetError) {
         guard !settled else { return }
-        if keepsAnIdenticalFile, Self.sameBytes(temporaryPath, path) {
+        if keepsAnIdenticalFile, FileComparison.sameBytes(temporaryPath, path) != nil {
             discard()
             return
         }
@@ -72,34 +72,6 @@ public final class PendingFile {
         }
         settled = true
         TemporaryFiles.unregister(temporaryPath)
-    }
-
-    /// True when `a` and `b` are regular files (never followed through a link) of the same
-    /// bytes, read a block at a time.
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let fa = FileNames.withSystemPath(a) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        guard fa >= 0 else { return false }
-        defer { close(fa) }
-        let fb = FileNames.withSystemPath(b) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        guard fb >= 0 else { return false }
-        defer { close(fb) }
-        var sa = stat(), sb = stat()
-        guard fstat(fa, &sa) == 0, fstat(fb, &sb) == 0, (sa.st_mode & S_IFMT) == S_IFREG, (sb.st_mode & S_IFMT) == S_IFREG,
-            sa.st_size == sb.st_size
-        else { return false }
-        var ba = [UInt8](repeating: 0, count: 1 << 16), bb = ba
-        while true {
-            let na = ba.withUnsafeMutableBytes { read(fa, $0.baseAddress!, $0.count) }
-            guard na >= 0 else { return false }
-            if na == 0 { return true }
-            var got = 0
-            while got < na {
-                let nb = bb.withUnsafeMutableBytes { read(fb, $0.baseAddress! + got, na - got) }
-                guard nb > 0 else { return false }
-                got += nb
-            }
-            guard ba.prefix(na) == bb.prefix(na) else { return false }
-        }
     }
 
     /// Removes the temporary file; the destination stays as it was.

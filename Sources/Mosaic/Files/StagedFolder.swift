@@ -56,39 +56,18 @@ public final class StagedFolder {
     /// staged file as written, when they differ or the file system cannot link.
     static func keepUnchanged(_ relative: Substring, staged root: String, previous: String) -> Bool {
         let staged = root + "/" + relative, old = previous + "/" + relative
-        guard let new = Self.regularFile(staged), let before = Self.regularFile(old), new.status.st_size == before.status.st_size,
-            new.bytes == before.bytes
-        else { return false }
+        guard let before = FileComparison.sameBytes(staged, old) else { return false }
         let linkPath = staged + ".kept"
         guard FileNames.withSystemPath(old, { o in FileNames.withSystemPath(linkPath) { l in link(o, l) } }) == 0 else { return false }
         var linked = stat()
         guard FileNames.withSystemPath(linkPath, { lstat($0, &linked) }) == 0, (linked.st_mode & S_IFMT) == S_IFREG,
-            linked.st_ino == before.status.st_ino, linked.st_dev == before.status.st_dev,
+            linked.st_ino == before.st_ino, linked.st_dev == before.st_dev,
             FileNames.withSystemPath(linkPath, { l in FileNames.withSystemPath(staged) { s in rename(l, s) } }) == 0
         else {
             _ = FileNames.withSystemPath(linkPath) { unlink($0) }
             return false
         }
         return true
-    }
-
-    /// A regular file's status and bytes, read through one descriptor that never follows a
-    /// link; nil for anything else.
-    static func regularFile(_ path: String) -> (status: stat, bytes: [UInt8])? {
-        let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size < 1 << 30 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
-        }
-        return (status, bytes)
     }
 
     /// Creates the hidden folder beside `destination`, with `marker` in it.
