@@ -101,7 +101,7 @@ let package = Package(
 
         .testTarget(name: "MosaicLayoutTests", dependencies: ["MosaicLayout", "MosaicTestSupport"], swiftSettings: warnings),
         .testTarget(name: "MosaicImageTests", dependencies: ["MosaicImage", "MosaicLayout", "CMosaicShims", "CMosaicFixtures"], exclude: ["Fixtures"], swiftSettings: warnings),
-        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
+        .testTarget(name: "MosaicTextTests", dependencies: ["MosaicText", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport"], exclude: ["__Snapshots__", "Fixtures", "make_pango_references.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicTests", dependencies: ["Mosaic", "MosaicSync", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),
         .testTarget(name: "MosaicDiffTests", dependencies: ["MosaicDiff", "MosaicLayout", "MosaicSnapshotTesting"], exclude: ["Fixtures", "__Snapshots__", "make_reference_counts.py", "make_ssim_references.py", "make_flip_references.py"], swiftSettings: warnings),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "Mosaic", "MosaicSnapshotTesting", "MosaicTestSupport", "CMosaicFixtures"], exclude: ["__Snapshots__"], swiftSettings: warnings),

@@ -16,21 +16,6 @@ struct FakeText: TextMeasuring {
     func reservedHeight(of caption: Caption) -> Int { 2 * Self.lineHeight }
 }
 
-/// SplitMix64: a small seeded generator, so that every random board can be made again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func items(_ sizes: [(Int, Int)]) -> [LayoutItem] {
     sizes.map { LayoutItem(width: $0.0, height: $0.1) }
 }

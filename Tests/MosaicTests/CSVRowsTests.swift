@@ -1,4 +1,5 @@
 @testable import Mosaic
+import MosaicTestSupport
 import Testing
 
 /// The manifest's CSV reader works on bytes; these cases hold it to what reading the
@@ -9,7 +10,7 @@ import Testing
         // No combining mark after a delimiter: there the two readings differ by design
         // (a `Character` would fold the mark into the comma or the quote).
         let pieces = ["a", "é", "漢", "😀", ",", "\"", "\"\"", "\n", "\r", "\r\n", " ", "x,y"]
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var cases = 0
         for _ in 0..<20_000 {
             var text = ""
@@ -75,18 +76,5 @@ import Testing
             rows.append(row)
         }
         return .success(rows)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing case can be run again.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

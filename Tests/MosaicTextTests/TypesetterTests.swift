@@ -1,3 +1,4 @@
+import MosaicTestSupport
 import Foundation
 import MosaicLayout
 import MosaicSync
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func tenThousandCharacters() throws {
-        var g = SeededGenerator(state: 7)
+        var g = SeededGenerator(seed: 7)
         let words = ["photo", "sheet", "哈勃", "深空", "mosaic", "，", "masonry。", "waterfall", "瀑布流"]
         var text = ""
         while text.count < 10_000 { text += words.randomElement(using: &g)! + (Bool.random(using: &g) ? " " : "") }
@@ -126,7 +127,7 @@ import Testing
     /// Measured height equals drawn height: for 1,000 random strings the ink stays within
     /// the measured box, and its last line reaches the box's last line.
     @Test func measuredIsDrawn() throws {
-        var g = SeededGenerator(state: 2026)
+        var g = SeededGenerator(seed: 2026)
         let pieces = ["Astronaut", "the", "moon", "哈勃", "深空", "，", "。", "(", ")", "café", "Ångström", "Q", "y", "—", "一小片天空中的成千上万个星系", "fox", "\n"]
         for n in 0..<1000 {
             var text = ""
