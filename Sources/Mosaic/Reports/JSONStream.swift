@@ -34,7 +34,19 @@ public final class JSONStream {
 
     /// An integer.
     public func write(_ value: Int) throws(SheetError) {
-        buffer.append(contentsOf: String(value).utf8)
+        // Digits straight into the buffer: an image map writes a dozen numbers a card, and
+        // a `String` for each was a tenth of a 100,000-card layout.
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
         if buffer.count >= 1 << 20 { try flush() }
     }
 
@@ -47,22 +59,36 @@ public final class JSONStream {
     /// A JSON string. A file name's bytes that are not UTF-8 are written as U+FFFD
     /// (`FileNames.display`): the exact bytes go in a field of their own (`ReportedName`).
     public func write(string: String) throws(SheetError) {
+        var text = FileNames.isValidUTF8(string) ? string : FileNames.display(string)
         buffer.append(UInt8(ascii: "\""))
-        for byte in (FileNames.isValidUTF8(string) ? string : FileNames.display(string)).utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): buffer.append(contentsOf: [92, 92])
-            case 0x0A: buffer.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: buffer.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: buffer.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                buffer.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: buffer.append(byte)
+        // Runs of bytes that need no escape go in at once.
+        text.withUTF8 { bytes in
+            var start = 0
+            for i in bytes.indices {
+                let byte = bytes[i]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if start < i { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i])) }
+                appendEscaped(byte)
+                start = i + 1
             }
+            if start < bytes.count { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
         }
         buffer.append(UInt8(ascii: "\""))
         if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// The escape JSON requires for `byte` (a quote, a backslash or a control character).
+    private func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): buffer.append(contentsOf: [92, 34])
+        case UInt8(ascii: "\\"): buffer.append(contentsOf: [92, 92])
+        case 0x0A: buffer.append(contentsOf: [92, UInt8(ascii: "n")])
+        case 0x0D: buffer.append(contentsOf: [92, UInt8(ascii: "r")])
+        case 0x09: buffer.append(contentsOf: [92, UInt8(ascii: "t")])
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            buffer.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+        }
     }
 
     /// A rectangle as `Rect` encodes itself: origin x, y and size height, width.
