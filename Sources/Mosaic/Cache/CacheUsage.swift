@@ -1,5 +1,6 @@
 import Foundation
 import MosaicImage
+import MosaicSync
 
 /// What a cache folder holds, for `mosaic cache`, and its upkeep: trimming to the size
 /// limit (least recently used first) and clearing.
@@ -16,22 +17,71 @@ public struct CacheUsage: Sendable, Equatable {
             entries += 1
             bytes += Int(status.st_size)
         }
-        indexed = Self.files(in: folder + "/hosts/" + CardCache.machineID() + "/identity").count
+        indexed = Self.countFiles(fannedIn: folder + "/hosts/" + CardCache.machineID() + "/identity")
     }
 
     /// The regular files two levels below `folder` (`ab/abcdef...`), with their status.
+    /// Each fan folder is read through its descriptor (`fstatat` on the names it lists, no
+    /// path looked up again from the root), the 256 folders across the cores: a cache of
+    /// 100,000 cards is listed in a fraction of a second.
     static func files(in folder: String) -> [(path: String, status: stat)] {
-        var result: [(String, stat)] = []
-        for fan in FileNames.contentsOfDirectory(folder) ?? [] where fan.count == 2 {
-            let sub = folder + "/" + fan
-            for name in FileNames.contentsOfDirectory(sub) ?? [] {
-                let path = sub + "/" + name
+        eachFanFolder(of: folder) { sub, descriptor, entries in
+            var found: [(path: String, status: stat)] = []
+            found.reserveCapacity(entries.count)
+            for entry in entries where entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) {
                 var status = stat()
-                guard FileNames.withSystemPath(path, { lstat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-                result.append((path, status))
+                guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+                found.append((sub + "/" + FileNames.string(fromBytes: entry.name.dropLast().map { UInt8(bitPattern: $0) }), status))
             }
+            return found
         }
-        return result
+    }
+
+    /// How many regular files lie two levels below `folder`: from the listings' file types
+    /// where the file system gives them, else from each file's status.
+    static func countFiles(fannedIn folder: String) -> Int {
+        eachFanFolder(of: folder) { _, descriptor, entries in
+            var count = 0
+            for entry in entries {
+                if entry.type == UInt8(DT_REG) {
+                    count += 1
+                } else if entry.type == UInt8(DT_UNKNOWN) {
+                    var status = stat()
+                    if fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG { count += 1 }
+                }
+            }
+            return [count]
+        }.reduce(0, +)
+    }
+
+    /// A name a folder lists (NUL-ended) and its type as the listing gives it (`DT_REG`,
+    /// `DT_UNKNOWN` ...).
+    struct ListedName: Sendable {
+        var name: [CChar]
+        var type: UInt8
+    }
+
+    /// `body`'s results for each two-character folder in `folder` (given its path, an open
+    /// descriptor and its listing without "." and ".."), in the folders' order.
+    private static func eachFanFolder<Result: Sendable>(
+        of folder: String, _ body: @Sendable (String, Int32, [ListedName]) -> [Result]
+    ) -> [Result] {
+        let fans = (FileNames.contentsOfDirectory(folder) ?? []).filter { $0.utf8.count == 2 }.sorted()
+        let results = Locked([[Result]](repeating: [], count: fans.count))
+        DispatchQueue.concurrentPerform(iterations: fans.count) { n in
+            let sub = folder + "/" + fans[n]
+            guard let directory = FileNames.withSystemPath(sub, { opendir($0) }) else { return }
+            defer { closedir(directory) }
+            var entries: [ListedName] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in raw.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } + [0] }
+                if name == [0x2E, 0] || name == [0x2E, 0x2E, 0] { continue }
+                entries.append(ListedName(name: name, type: entry.pointee.d_type))
+            }
+            let made = body(sub, dirfd(directory), entries)
+            results.withLock { $0[n] = made }
+        }
+        return results.withLock { $0.flatMap { $0 } }
     }
 
     /// Removes the least recently used card entries until they hold at most `limit` bytes
