@@ -1,5 +1,6 @@
 import Foundation
 @testable import Mosaic
+import MosaicTestSupport
 import Testing
 
 @Suite struct CatalogTests {
@@ -210,5 +211,24 @@ import Testing
         }
         let images = cards.compactMap(\.imageFrame)
         #expect(images.allSatisfy { abs(Double($0.width) / 1.5 - Double($0.height)) <= 1.5 })
+    }
+}
+
+/// Natural order's ASCII path against the scalar path it stands in for.
+@Suite struct NaturalOrderTests {
+    @Test func asciiNamesCompareAsScalarsDo() {
+        let pieces = ["0", "00", "1", "2", "9", "10", "010", "a", "A", "b", "Z", "_", ".", "-", " ", "img", "IMG", "~", "[", "`"]
+        var generator = SeededGenerator(seed: 0xA5C11)
+        var compared = 0
+        for _ in 0..<30_000 {
+            var a = "", b = ""
+            for _ in 0..<Int(generator.next() % 6) { a += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            for _ in 0..<Int(generator.next() % 6) { b += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            #expect(naturalLess(a, b) == scalarNaturalLess(a, b), "\(a.debugDescription) < \(b.debugDescription)")
+            compared += 1
+        }
+        #expect(compared == 30_000)
+        // Not ASCII: the scalar path.
+        #expect(naturalLess("é2", "é10") && !naturalLess("é10", "é2"))
     }
 }

@@ -400,6 +400,49 @@ public struct Catalog: Sendable {
 /// Natural order: runs of digits compare as numbers ("img2" < "img10"), the rest
 /// case-insensitively, then byte order as the tie-break.
 public func naturalLess(_ a: String, _ b: String) -> Bool {
+    // Most names are ASCII: compared as bytes, without a scalar's properties (a folder of
+    // 1,000 names took 20 ms to sort a scalar at a time, more than probing its files).
+    var a = a, b = b
+    if let less = a.withUTF8({ x in b.withUTF8 { y in asciiNaturalLess(x, y) } }) { return less }
+    return scalarNaturalLess(a, b)
+}
+
+/// `naturalLess` for two ASCII names (digits are `0`...`9`, case folds `A`...`Z`); nil when
+/// either is not ASCII.
+func asciiNaturalLess(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
+    var high: UInt8 = 0
+    for byte in x { high |= byte }
+    for byte in y { high |= byte }
+    guard high < 0x80 else { return nil }
+    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    func folded(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+    var i = 0, j = 0
+    while i < x.count && j < y.count {
+        if isDigit(x[i]) && isDigit(y[j]) {
+            var ei = i, ej = j
+            while ei < x.count && isDigit(x[ei]) { ei += 1 }
+            while ej < y.count && isDigit(y[ej]) { ej += 1 }
+            var si = i, sj = j
+            while si < ei - 1 && x[si] == UInt8(ascii: "0") { si += 1 }
+            while sj < ej - 1 && y[sj] == UInt8(ascii: "0") { sj += 1 }
+            if ei - si != ej - sj { return ei - si < ej - sj }
+            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k] < y[sj + k] }
+            i = ei
+            j = ej
+        } else {
+            let cx = folded(x[i]), cy = folded(y[j])
+            if cx != cy { return cx < cy }
+            i += 1
+            j += 1
+        }
+    }
+    if x.count - i != y.count - j { return x.count - i < y.count - j }
+    return x.lexicographicallyPrecedes(y)
+}
+
+/// `naturalLess` a Unicode scalar at a time: digits are ASCII decimal digits, the rest
+/// compares by its lowercase mapping.
+func scalarNaturalLess(_ a: String, _ b: String) -> Bool {
     let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
     var i = 0, j = 0
     while i < x.count && j < y.count {
