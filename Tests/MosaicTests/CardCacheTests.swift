@@ -231,6 +231,27 @@ import Glibc
         #expect(second.bytes == nil && second.digest == first.digest)
     }
 
+    /// The sheet's fingerprint and the card's decode both ask for a file's digest: the
+    /// second question costs a status, not another read of the index; a file written
+    /// since is read again.
+    @Test func aProcessReadsTheIndexOncePerFile() throws {
+        let dir = try Self.folder("served")
+        let path = dir + "/photos/coffee.jpg"
+        let cache = try CardCache(folder: dir + "/cache", codeVersion: "test", settling: 0)
+        let first = try #require(cache.contentDigest(of: path))
+        #expect(first.bytes != nil && CacheUsage(folder: dir + "/cache").indexed == 1)
+        // The index on disk is gone: the process still knows the digest.
+        CacheUsage.clear(folder: dir + "/cache")
+        let second = try #require(cache.contentDigest(of: path))
+        #expect(second.bytes == nil && second.digest == first.digest)
+        // Written since: read and digested again.
+        var bytes = try #require(second.bytes ?? first.bytes)
+        bytes.append(0)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let third = try #require(cache.contentDigest(of: path))
+        #expect(third.bytes == bytes && third.digest == CacheDigest(of: bytes))
+    }
+
     @Test func sizesAsPeopleWriteThem() throws {
         #expect(try CacheSettings.size("10G") == 10_000_000_000)
         #expect(try CacheSettings.size("512MiB") == 512 * 1_048_576)

@@ -45,6 +45,12 @@ public final class CardCache: Sendable {
         var failure: CacheError?
     }
     let state = Locked(State())
+    /// The digests this process already took from the index (or indexed), by path, with
+    /// the identity that vouched for them: the sheet's fingerprint and the card's decode
+    /// ask for the same file, and the second asks only its status. Only settled identities
+    /// (those the index itself would trust) are kept; at most `servedLimit` of them.
+    let served = Locked([String: (identity: ContentIdentity, digest: CacheDigest)]())
+    static let servedLimit = 1 << 16
 
     /// The default size limit: 10 GB.
     public static let defaultSizeLimit = 10_000_000_000
@@ -143,11 +149,13 @@ public final class CardCache: Sendable {
     func contentDigestAndIdentity(of path: String) -> (digest: CacheDigest, bytes: [UInt8]?, identity: ContentIdentity?)? {
         guard let before = FileNames.status(path), (before.st_mode & S_IFMT) == S_IFREG else { return nil }
         let identity = ContentIdentity(before)
+        if let known = served.withLock({ $0[path] }), known.identity == identity { return (known.digest, nil, identity) }
         let indexPath = identityPath(identity, path: path)
         if let (entry, _) = CacheFiles.read(indexPath, limit: 1 << 16), var reader = EntryReader(sealed: entry, magic: Self.identityMagic),
             let stored = Self.readIdentity(&reader), stored == identity, let recordedPath = reader.data(),
             recordedPath == FileNames.bytes(of: path), let digest = reader.digest(), reader.isAtEnd
         {
+            remember(path, identity, digest)
             return (digest, nil, identity)
         }
         guard let bytes = try? FileBytes.read(path).bytes, let after = FileNames.status(path) else { return nil }
@@ -159,8 +167,17 @@ public final class CardCache: Sendable {
             writer.data(FileNames.bytes(of: path))
             writer.digest(digest)
             store(writer.sealed(), at: indexPath)
+            remember(path, identity, digest)
         }
         return (digest, bytes, nil)
+    }
+
+    /// Keeps a settled identity's digest for this process's next question about `path`.
+    private func remember(_ path: String, _ identity: ContentIdentity, _ digest: CacheDigest) {
+        served.withLock { known in
+            if known.count >= Self.servedLimit { known.removeAll(keepingCapacity: true) }
+            known[path] = (identity, digest)
+        }
     }
 
     /// True when the file at `path` still has `identity` (not written since): bytes read
