@@ -13,9 +13,19 @@ public struct CacheUsage: Sendable, Equatable {
 
     /// Reads the folder's listing (no entry is opened).
     public init(folder: String) {
-        for (_, status) in Self.files(in: folder + "/cards") {
-            entries += 1
-            bytes += Int(status.st_size)
+        // Summed folder by folder: no list of every entry is made.
+        for (count, size) in Self.eachFanFolder(of: folder + "/cards", { _, descriptor, listed in
+            var count = 0, size = 0
+            for entry in listed where entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) {
+                var status = stat()
+                guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+                count += 1
+                size += Int(status.st_size)
+            }
+            return [(count, size)]
+        }) {
+            entries += count
+            bytes += size
         }
         indexed = Self.countFiles(fannedIn: folder + "/hosts/" + CardCache.machineID() + "/identity")
     }
