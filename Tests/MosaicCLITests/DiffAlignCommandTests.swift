@@ -113,6 +113,8 @@ import Testing
         // The magnifier: the dot on each side where it is, the baseline's 40 rows higher.
         let side = try DiffHTMLReportTests.dom(url + "#filter=all&q=banner")
         #expect(side.contains("baseline, magnified") && side.contains("current, magnified"))
+        // The banner boxed green on the current image, a green rule where it goes in on the baseline.
+        #expect(count("class=\"box inserted\"", in: side) == 2 && count("class=\"rule inserted\"", in: side) == 1)
         let positions = side.components(separatedBy: "background-position: ").dropFirst().compactMap { rest -> Int? in
             let y = rest.prefix { $0 != ";" }.split(separator: " ").last ?? ""
             return Int(y.replacingOccurrences(of: "px", with: ""))
