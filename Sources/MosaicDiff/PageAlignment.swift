@@ -249,6 +249,7 @@ public enum PageAlignment {
         }
         gap(to: a.count, b.count)
         findMoves(&map, deletedStretches, a, uniformA, b)
+        pairMovedMargins(&map, rawA, uniformA, rawB, uniformB)
         findShiftedRuns(&map, runs)
         return map
     }
@@ -302,6 +303,57 @@ public enum PageAlignment {
             positions[first] = map.deletedAt[first] ?? map.deletedAt.filter { $0.key <= first }.max { $0.key < $1.key }?.value ?? 0
         }
         map.deletedAt = positions
+    }
+
+    /// A moved block's blank margins: its new neighbours may leave a row or two more blank
+    /// above it, and its old ones a row or two more below where it was (a section moved
+    /// under one whose last line has no descender). Such a stretch of inserted rows that
+    /// are one colour, touching a moved block, and a stretch of deleted rows of that colour
+    /// touching a moved block's rows in the baseline, are paired row by row (compared in
+    /// place: equal), not told as a band inserted and another deleted.
+    static func pairMovedMargins(_ map: inout RowMap, _ a: [UInt64], _ uniformA: [Bool], _ b: [UInt64], _ uniformB: [Bool]) {
+        var movedInBaseline = [Bool](repeating: false, count: a.count)
+        for y in map.kind.indices where map.kind[y] == .moved { movedInBaseline[map.baselineRow[y]] = true }
+        // Blank stretches (one colour throughout) touching a moved block.
+        func stretches(count: Int, isFree: (Int) -> Bool, hash: [UInt64], uniform: [Bool], touches: (Int) -> Bool) -> [Range<Int>] {
+            var found: [Range<Int>] = []
+            var y = 0
+            while y < count {
+                guard isFree(y) else {
+                    y += 1
+                    continue
+                }
+                let first = y
+                while y < count && isFree(y) { y += 1 }
+                let rows = first..<y
+                guard rows.allSatisfy({ uniform[$0] && hash[$0] == hash[first] }), touches(first - 1) || touches(y) else { continue }
+                found.append(rows)
+            }
+            return found
+        }
+        let kind = map.kind, deleted = map.deleted
+        let inserted = stretches(
+            count: b.count, isFree: { kind[$0] == .inserted }, hash: b, uniform: uniformB,
+            touches: { $0 >= 0 && $0 < kind.count && kind[$0] == .moved })
+        guard !inserted.isEmpty else { return }
+        var removed = stretches(
+            count: a.count, isFree: { deleted[$0] }, hash: a, uniform: uniformA,
+            touches: { $0 >= 0 && $0 < movedInBaseline.count && movedInBaseline[$0] })
+        for stretch in inserted {
+            guard let index = removed.firstIndex(where: { !$0.isEmpty && a[$0.lowerBound] == b[stretch.lowerBound] }) else { continue }
+            let taken = removed[index]
+            let count = min(stretch.count, taken.count)
+            for k in 0..<count {
+                map.baselineRow[stretch.lowerBound + k] = taken.lowerBound + k
+                map.kind[stretch.lowerBound + k] = .paired
+                map.deleted[taken.lowerBound + k] = false
+            }
+            // What is left of the deleted stretch keeps where it was taken out.
+            if let at = map.deletedAt.removeValue(forKey: taken.lowerBound), count < taken.count {
+                map.deletedAt[taken.lowerBound + count] = at
+            }
+            removed[index] = (taken.lowerBound + count)..<taken.upperBound
+        }
     }
 
     /// Runs of equal rows whose offset is not explained by the rows inserted and deleted

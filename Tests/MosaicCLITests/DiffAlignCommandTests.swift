@@ -51,6 +51,78 @@ import Testing
         #expect(plainPair["alignment"] == nil && plainPair["alignedDifferingPixels"] == nil)
     }
 
+    /// A section of a page: a title bar of its own width, then lines of blocks (seeded).
+    static func section(_ seed: UInt64, width: Int = 240) -> Bitmap {
+        var b = Bitmap(width: width, height: 60, fill: .white)
+        for y in 2..<12 { for x in 10..<(40 + Int(seed) * 23) { b[x, y] = RGBA(red: 40, green: 60, blue: 110) } }
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        for line in 0..<3 {
+            var x = 10
+            while x < width - 20 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let w = 3 + Int(state >> 60)
+                for y in (20 + line * 13)..<(27 + line * 13) { for dx in 0..<w { b[x + dx, y] = RGBA(red: 30, green: 30, blue: 30) } }
+                x += w + 3
+            }
+        }
+        return b
+    }
+
+    static func stacked(_ parts: [Bitmap], width: Int = 240) -> Bitmap {
+        var page = Bitmap(width: width, height: parts.reduce(16) { $0 + $1.height + 16 }, fill: .white)
+        var y = 16
+        for part in parts {
+            for row in 0..<part.height { for x in 0..<width { page[x, y + row] = part[x, row] } }
+            y += part.height + 16
+        }
+        return page
+    }
+
+    /// The HTML report's aligned view draws a moved section as a move (before: the section
+    /// moved down was a deleted band beside a red gap, and appeared again further down),
+    /// and its magnifier shows each side of an aligned pair where the region lies there
+    /// (before: an aligned pair had no magnifier).
+    @Test(.enabled(if: Browser.available, "needs Chromium (apt-get install chromium); in CI it must be there"))
+    func theHTMLReportShowsMovesAndMagnifiesAlignedPairs() throws {
+        let dir = CLI.temporaryDirectory()
+        for side in ["base", "cur"] { try FileManager.default.createDirectory(atPath: dir + "/" + side, withIntermediateDirectories: true) }
+        let s = (1...4).map { Self.section(UInt64($0)) }
+        try Self.stacked(s).writePNG(to: dir + "/base/swapped.png")
+        try Self.stacked([s[0], s[2], s[1], s[3]]).writePNG(to: dir + "/cur/swapped.png")
+        // A banner, and below it a 3 px dot turned from red to green.
+        var page = Self.stacked(s)
+        for y in 200..<203 { for x in 150..<153 { page[x, y] = RGBA(red: 220, green: 20, blue: 20) } }
+        var banner = Bitmap(width: 240, height: page.height + 40, fill: RGBA(red: 250, green: 200, blue: 40))
+        for y in 0..<page.height { for x in 0..<240 { banner[x, y + 40] = page[x, y] } }
+        for y in 240..<243 { for x in 150..<153 { banner[x, y] = RGBA(red: 20, green: 180, blue: 20) } }
+        try page.writePNG(to: dir + "/base/banner.png")
+        try banner.writePNG(to: dir + "/cur/banner.png")
+        let run = try CLI.run(["diff", dir + "/base", dir + "/cur", "--align", "--html", dir + "/report/index.html"])
+        #expect(run.status == 1 && run.stdout.contains("swapped.png: a block moved 76 px up at y 94; a block moved 76 px down at y 170"), "\(run.stdout)")
+        let url = URL(fileURLWithPath: dir + "/report/index.html").absoluteString
+        func count(_ text: String, in dom: String) -> Int { dom.components(separatedBy: text).count - 1 }
+        // The swap: both sections framed as moved on both sides, row against row, with their
+        // offsets; nothing deleted or inserted.
+        let swapped = try DiffHTMLReportTests.dom(url + "#filter=all&q=swapped&view=aligned")
+        #expect(count("class=\"strip shifted\"", in: swapped) == 4, "\(swapped)")
+        #expect(count("class=\"strip deleted\"", in: swapped) == 0 && count("class=\"gap ", in: swapped) == 0)
+        #expect(swapped.contains("moved 76 px up, from y 145 to y 69") && swapped.contains("moved 76 px down, from y 69 to y 145"))
+        // The banner: an inserted band beside a green gap, then the page row against row.
+        let aligned = try DiffHTMLReportTests.dom(url + "#filter=all&q=banner&view=aligned")
+        #expect(count("class=\"gap inserted\"", in: aligned) == 1 && count("class=\"strip inserted\"", in: aligned) == 1)
+        // The magnifier: the dot on each side where it is, the baseline's 40 rows higher.
+        let side = try DiffHTMLReportTests.dom(url + "#filter=all&q=banner")
+        #expect(side.contains("baseline, magnified") && side.contains("current, magnified"))
+        // The banner boxed green on the current image, a green rule where it goes in on the baseline.
+        #expect(count("class=\"box inserted\"", in: side) == 2 && count("class=\"rule inserted\"", in: side) == 1)
+        let positions = side.components(separatedBy: "background-position: ").dropFirst().compactMap { rest -> Int? in
+            let y = rest.prefix { $0 != ";" }.split(separator: " ").last ?? ""
+            return Int(y.replacingOccurrences(of: "px", with: ""))
+        }
+        // Zoom 6 (a 32 px area for a 3 px dot): 40 rows are 240 px.
+        #expect(positions.count >= 2 && positions[1] - positions[0] == -240, "\(positions)")
+    }
+
     /// A sharded run merged gives the aligned verdict and figures of the run in one piece.
     @Test func theMergeKeepsTheAlignment() throws {
         let (a, b) = try Self.bannerPair()

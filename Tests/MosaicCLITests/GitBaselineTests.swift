@@ -74,7 +74,7 @@ struct GitBaselineTests {
     }
 
     /// Files the work tree holds as committed are copied from it; the others are read
-    /// from git (one cat-file process).
+    /// from git (one cat-file process for so few).
     @Test func unchangedFilesComeFromTheWorkTree() throws {
         let (dir, shots, _) = try Self.repository()
         let baseline = try GitBaseline(baseline: shots, ref: "main")
@@ -88,6 +88,32 @@ struct GitBaselineTests {
         let file = try GitBaseline(baseline: dir + "/shots/same.png", ref: "main")
         defer { file.remove() }
         #expect(file.path.hasSuffix("/same.png") && file.workTreeCopies == 1 && file.blobCount == 0)
+    }
+
+    /// Many blobs, none in the work tree: read through several cat-file processes at once
+    /// (one per core), each with its share; every file its committed bytes, under its name.
+    @Test func manyBlobsStreamThroughSeveralProcesses() throws {
+        let dir = CLI.temporaryDirectory()
+        try Self.run(["init", "-q"], in: dir)
+        let fixtures = ["identical-a.png", "text-changed-a.png", "noise-a.png"]
+        for n in 0..<130 { try Self.copy(fixtures[n % 3], to: dir + "/shots/f\(n % 4)/\(n).png") }
+        // A blob of its own each: a byte appended after the PNG's end.
+        for n in 0..<130 {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/shots/f\(n % 4)/\(n).png"))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data([UInt8(n)]))
+            try handle.close()
+        }
+        try Self.run(["add", "."], in: dir)
+        try Self.run(["commit", "-qm", "many"], in: dir)
+        try FileManager.default.moveItem(atPath: dir + "/shots", toPath: dir + "/away")
+        let baseline = try GitBaseline(baseline: dir + "/shots", ref: "HEAD")
+        defer { baseline.remove() }
+        #expect(baseline.blobCount == 130 && baseline.workTreeCopies == 0)
+        for n in 0..<130 {
+            let name = "f\(n % 4)/\(n).png"
+            #expect(FileManager.default.contents(atPath: baseline.path + "/" + name) == FileManager.default.contents(atPath: dir + "/away/" + name), "\(name)")
+        }
     }
 
     @Test func aMergeBaseIsAReference() throws {

@@ -140,6 +140,24 @@ import Testing
         #expect(moved.bounds.minY == 16 + s[0].height + 16 + s[2].height + 16 + 2)
     }
 
+    /// Two sections swapped whose blank margins differ (one ends in a rule on its last row,
+    /// the others in blank rows): the blank rows between them differ by a few rows on each
+    /// side of the moved block, which are the block's margins, not a band inserted and
+    /// another deleted. Two moved blocks, nothing else.
+    @Test func aSwapWithUnevenMarginsIsTwoMovesOnly() throws {
+        let s = Self.sections
+        var ruled = Self.section(seed: 98)
+        for x in 12..<(Self.width - 12) { ruled[x, ruled.height - 1] = RGBA(red: 40, green: 60, blue: 110) }
+        let a = Self.stack([s[0], ruled, s[1], s[3]]), b = Self.stack([s[0], s[1], ruled, s[3]])
+        let result = ImageComparison.compare(a, b, options: Self.aligned)
+        #expect(result.regions.allSatisfy { $0.change == .shifted }, "\(result.regions.map { ($0.change, $0.bounds, $0.offset) })")
+        #expect(result.regionCount == 2)
+        #expect(result.alignmentSummary?.contains("inserted") == false && result.alignmentSummary?.contains("deleted") == false, "\(result.alignmentSummary ?? "")")
+        // Every row of either page corresponds to one of the other.
+        let alignment = try #require(result.alignment)
+        #expect(alignment.reduce(0) { $0 + $1.height } == b.height)
+    }
+
     /// A banner inserted and, below it, a button recoloured: the band is inserted and the
     /// button, compared with its baseline where it moved from, recoloured.
     @Test func aShiftAndAColourChangeAreTold() throws {

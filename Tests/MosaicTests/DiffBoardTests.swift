@@ -88,6 +88,52 @@ import Testing
         #expect(!outlined(320, 180))
     }
 
+    /// An aligned pair's magnifier shows the corresponding rows of both: under a 40 px
+    /// banner, a 3 px dot turned from red to green is magnified in the baseline where it
+    /// was (40 rows higher), so the baseline's inset shows the red dot and the current's
+    /// the green one (before: the baseline was cut at the current's rows, a blank patch).
+    @Test func anAlignedPairIsMagnifiedWhereEachSideHasTheRegion() throws {
+        let dir = NSTemporaryDirectory() + "mosaic-board-\(getpid())-\(UUID().uuidString.prefix(6))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // Lines of blocks, so that every row is told apart; the dot below them.
+        var a = Bitmap(width: 600, height: 400, fill: .white)
+        var state: UInt64 = 7
+        for line in 0..<8 {
+            var x = 10
+            while x < 560 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let w = 3 + Int(state >> 60)
+                for y in (10 + line * 20)..<(18 + line * 20) { for dx in 0..<w { a[x + dx, y] = RGBA(red: 30, green: 30, blue: 30) } }
+                x += w + 4
+            }
+        }
+        let red = RGBA(red: 220, green: 20, blue: 20), green = RGBA(red: 20, green: 180, blue: 20)
+        for y in 300..<303 { for x in 400..<403 { a[x, y] = red } }
+        var b = Bitmap(width: 600, height: 440, fill: RGBA(red: 250, green: 200, blue: 40))
+        for y in 0..<400 { for x in 0..<600 { b[x, y + 40] = a[x, y] } }
+        for y in 340..<343 { for x in 400..<403 { b[x, y] = green } }
+        try a.writePNG(to: dir + "/a.png")
+        try b.writePNG(to: dir + "/b.png")
+        var options = ComparisonOptions()
+        options.align = true
+        let comparison = try FolderComparison.compare(baseline: dir + "/a.png", current: dir + "/b.png", options: options)
+        let report = DiffReport(comparison: comparison, options: options, tolerance: DiffTolerance())
+        let dot = try #require(comparison.results.first?.difference?.regions.first { $0.change == .recoloured })
+        #expect(dot.bounds == Rect(x: 400, y: 340, width: 3, height: 3))
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let sheet = try #require(try report.board(typesetter: Typesetter(fonts: try FontLibrary(fallbacks: [.file(font)], systemFallback: false)), width: 1600))
+        let strip = try #require(try sheet.catalog.entries.first?.pixels?.make())
+        // The insets' row, under the 360 px panels: the baseline's inset comes first.
+        let insetTop = 368
+        #expect(strip.height > insetTop + 64)
+        func count(_ colour: RGBA, _ xs: Range<Int>) -> Int {
+            (insetTop..<strip.height).reduce(0) { sum, y in sum + xs.filter { strip[$0, y] == colour }.count }
+        }
+        let side = (strip.width - 16) / 3
+        #expect(count(red, 0..<side) >= 9 * 4, "the baseline's inset shows the red dot")
+        #expect(count(green, (side + 8)..<(2 * side + 8)) >= 9 * 4, "the current's inset shows the green dot")
+    }
+
     /// The board lays out each strip from its size alone (`triptychSize`), before the strip
     /// is made: the same size as the strip, zoomed or shrunk, with or without the inset,
     /// and for images of different sizes.

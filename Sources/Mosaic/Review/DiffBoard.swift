@@ -29,14 +29,17 @@ extension DiffReport {
             // Aligned: bands and moves drawn in their colours where they are on each side, the
             // rest magnified as usual.
             let marks = Self.alignedMarks(difference)
+            let aligned = difference.regions.filter { $0.change != .inserted && $0.change != .deleted }
             let changed = marks == nil
                 ? (difference.regions.isEmpty ? (difference.bounds.map { [$0] } ?? []) : difference.regions.map(\.bounds))
-                : difference.regions.filter { $0.change != .inserted && $0.change != .deleted }.map(\.bounds)
+                : aligned.map(\.bounds)
+            // Aligned: the baseline magnified where each region lies in it.
+            let inBaseline = marks == nil ? nil : aligned.map { Self.baselineBox($0, in: difference) }
             entry.pixels = CardPixels(size: Self.triptychSize(sizes, height: 360, changed: changed), bytes: bytes) { () throws(ImageDecodingError) -> Bitmap in
                 let pair = try decoder.decodePair(basePath, currentPath)
                 let a = pair.0.bitmap, b = pair.1.bitmap
                 let diffImage = ImageComparison.compare(a, b, options: options).diffImage ?? b
-                return Self.triptych([a, b, diffImage], height: 360, changed: changed, marks: marks)
+                return Self.triptych([a, b, diffImage], height: 360, changed: changed, marks: marks, inBaseline: inBaseline)
             }
             changedEntries.append(entry)
         }
@@ -118,13 +121,8 @@ extension DiffReport {
     /// regions framed in the usual colour where they are on each side. Nil when the pair was
     /// not aligned.
     static func alignedMarks(_ d: ImageDifference) -> [[PanelMark]]? {
-        guard let alignment = d.alignment else { return nil }
-        // The baseline row a current row corresponds to (a row with none: the next one's).
-        func baselineY(_ y: Int) -> Int {
-            if let shift = alignment.first(where: { y >= $0.currentY && y < $0.currentY + $0.height }) { return shift.baselineY + (y - shift.currentY) }
-            if let next = alignment.first(where: { $0.currentY >= y }) { return next.baselineY }
-            return alignment.last.map { $0.baselineY + $0.height } ?? y
-        }
+        guard d.alignment != nil else { return nil }
+        func baselineY(_ y: Int) -> Int { Self.baselineY(y, in: d) }
         var marks: [[PanelMark]] = [[], [], []]
         for region in d.regions {
             let box = region.bounds
@@ -144,13 +142,34 @@ extension DiffReport {
                 marks[1].append(PanelMark(box: box, colour: shiftedColor))
                 marks[2].append(PanelMark(box: box, colour: shiftedColor))
             default:
-                let from = baselineY(box.minY)
-                marks[0].append(PanelMark(box: Rect(x: box.minX, y: from, width: box.width, height: box.height), colour: outlineColor))
+                marks[0].append(PanelMark(box: baselineBox(region, in: d), colour: outlineColor))
                 marks[1].append(PanelMark(box: box, colour: outlineColor))
                 marks[2].append(PanelMark(box: box, colour: outlineColor))
             }
         }
         return marks
+    }
+
+    /// The baseline row that current row `y` of an aligned pair corresponds to; a row with
+    /// none (inserted): the row after the run above it (where the band goes in), else where
+    /// the run below it starts.
+    static func baselineY(_ y: Int, in d: ImageDifference) -> Int {
+        let alignment = d.alignment ?? []
+        if let shift = alignment.first(where: { y >= $0.currentY && y < $0.currentY + $0.height }) { return shift.baselineY + (y - shift.currentY) }
+        if let above = alignment.first(where: { $0.currentY + $0.height == y }) { return above.baselineY + above.height }
+        if let next = alignment.filter({ $0.currentY >= y }).min(by: { $0.currentY < $1.currentY }) { return next.baselineY }
+        return alignment.last.map { $0.baselineY + $0.height } ?? y
+    }
+
+    /// Where a region of an aligned pair (other than a band inserted or deleted) lies in
+    /// the baseline: a moved block where it was (its bounds less its offset), any other in
+    /// the rows its own correspond to.
+    static func baselineBox(_ region: ChangedRegion, in d: ImageDifference) -> Rect {
+        let box = region.bounds
+        if region.change == .shifted, let offset = region.offset {
+            return Rect(x: box.minX - offset.dx, y: box.minY - offset.dy, width: box.width, height: box.height)
+        }
+        return Rect(x: box.minX, y: baselineY(box.minY, in: d), width: box.width, height: box.height)
     }
 
     /// How many regions (the largest) a card magnifies at most.
@@ -161,8 +180,9 @@ extension DiffReport {
     /// each of them, and for each of the `magnifiedRegions` largest that is small on the
     /// panels (under 24 px either way: a 4-pixel change in a 3840x2160 screenshot shrinks to
     /// nothing) a row under them shows the area around it magnified, nearest neighbour, in
-    /// each image.
-    static func triptych(_ images: [Bitmap], height: Int, changed: [Rect] = [], marks: [[PanelMark]]? = nil) -> Bitmap {
+    /// each image. With `inBaseline` (an aligned pair: where each of `changed` lies in the
+    /// baseline, the first image), the baseline's inset is cut around that place.
+    static func triptych(_ images: [Bitmap], height: Int, changed: [Rect] = [], marks: [[PanelMark]]? = nil, inBaseline: [Rect]? = nil) -> Bitmap {
         let scaled = images.map { image -> Bitmap in
             let (size, zoom) = panel(Size(width: image.width, height: image.height), height: height)
             if let zoom { return Self.zoomed(image, by: zoom) }
@@ -188,9 +208,16 @@ extension DiffReport {
             }
             return panel
         }
-        let rows = changed.prefix(magnifiedRegions).compactMap { box -> Bitmap? in
+        let rows = changed.prefix(magnifiedRegions).enumerated().compactMap { index, box -> Bitmap? in
             guard let (region, zoom) = inset(box, scales: scales, height: height) else { return nil }
-            return stack(images.map { image -> Bitmap in
+            return stack(images.enumerated().map { side, image -> Bitmap in
+                // The baseline of an aligned pair: the same area around the region's place there.
+                var (box, region) = (box, region)
+                if side == 0, let inBaseline, index < inBaseline.count {
+                    let (dx, dy) = (inBaseline[index].minX - box.minX, inBaseline[index].minY - box.minY)
+                    box = inBaseline[index]
+                    region = Rect(x: region.minX + dx, y: region.minY + dy, width: region.width, height: region.height)
+                }
                 let crop = Self.crop(image, region)
                 let inChange = Rect(x: box.minX - region.minX, y: box.minY - region.minY, width: box.width, height: box.height)
                 var magnified = zoomed(crop, by: zoom)

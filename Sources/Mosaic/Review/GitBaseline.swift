@@ -1,10 +1,11 @@
 import Foundation
+import MosaicSync
 
 /// `mosaic diff BASELINE CURRENT --baseline-ref REF`: BASELINE's images as a commit holds
-/// them, read without a checkout through the machine's git (`git ls-tree`, then one
-/// `git cat-file --batch` process fed the objects' names as it answers, so the blobs
-/// stream through one pipe) into a private temporary folder that the comparison reads and
-/// that is removed after the run. The names keep their bytes (`ls-tree -z`). A Git LFS
+/// them, read without a checkout through the machine's git (`git ls-tree`, then `git
+/// cat-file --batch` processes, one per core, each fed its share of the objects' names as
+/// it answers, so the blobs stream through pipes) into a private temporary folder that
+/// the comparison reads and that is removed after the run. The names keep their bytes (`ls-tree -z`). A Git LFS
 /// pointer is replaced by its object when `git lfs pull` (or `fetch`) brought it into
 /// `.git/lfs/objects`, else refused, named. The work tree is never changed by reading;
 /// approving writes into it (never into git), and only over a file whose work-tree bytes
@@ -135,8 +136,8 @@ public final class GitBaseline: @unchecked Sendable {
     /// Places every file of the commit into `root`, each under its relative name's bytes:
     /// a file the work tree holds unchanged (`git diff --name-only COMMIT`, which trusts
     /// the index's stat data and hashes what it cannot) is copied from there (reflinked
-    /// where the file system can, else by the kernel); the rest stream through one `git
-    /// cat-file --batch`.
+    /// where the file system can, else by the kernel); the rest stream through `git cat-file
+    /// --batch` (`stream`).
     func write(_ entries: [Entry], into root: String, git: Git, top: String, lfsFolder: String) throws(GitBaselineError) {
         let pathspec = entries.count == 1 && entries[0].relative.count == entries[0].full.count
             ? FileNames.string(fromBytes: entries[0].full) : Self.commonPrefix(entries)
@@ -180,12 +181,21 @@ public final class GitBaseline: @unchecked Sendable {
             // Without git-lfs's filter the work tree holds the pointer too.
             if status.st_size < 1024, let bytes = FileManager.default.contents(atPath: destination).map({ [UInt8]($0) }), let pointer = LFSPointer(bytes) {
                 _ = FileNames.withSystemPath(destination) { unlink($0) }
-                if try !placeLFS(pointer, at: destination, lfsFolder: lfsFolder) { pointers.append(FileNames.string(fromBytes: entry.relative)) }
+                if try Self.placeLFS(pointer, at: destination, lfsFolder: lfsFolder) {
+                    lfsObjects += 1
+                } else {
+                    pointers.append(FileNames.string(fromBytes: entry.relative))
+                }
             } else {
                 workTreeCopies += 1
             }
         }
-        if !fromGit.isEmpty { try stream(fromGit, into: root, git: git, top: top, lfsFolder: lfsFolder, pointers: &pointers) }
+        if !fromGit.isEmpty {
+            let streamed = try Self.stream(fromGit, into: root, git: git, top: top, lfsFolder: lfsFolder)
+            blobCount += streamed.blobs
+            lfsObjects += streamed.lfsObjects
+            pointers += streamed.pointers
+        }
         if !pointers.isEmpty { throw .lfsPointers(paths: pointers.sorted(by: FileNames.precedes)) }
     }
 
@@ -212,7 +222,7 @@ public final class GitBaseline: @unchecked Sendable {
 
     /// An LFS pointer's object from `.git/lfs/objects` into `destination`; false when it
     /// is not there.
-    func placeLFS(_ pointer: LFSPointer, at destination: String, lfsFolder: String) throws(GitBaselineError) -> Bool {
+    static func placeLFS(_ pointer: LFSPointer, at destination: String, lfsFolder: String) throws(GitBaselineError) -> Bool {
         let object = lfsFolder + "/" + pointer.oid.prefix(2) + "/" + pointer.oid.dropFirst(2).prefix(2) + "/" + pointer.oid
         guard let status = FileNames.status(object), (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == pointer.size else { return false }
         let outcome: FileCopy.Outcome
@@ -222,12 +232,44 @@ public final class GitBaseline: @unchecked Sendable {
             throw .cannotWrite(path: destination, reason: "\(error)")
         }
         if case .notCopied(let reason) = outcome { throw .cannotWrite(path: object, reason: reason) }
-        lfsObjects += 1
         return true
     }
 
+    /// What streaming blobs did: the blobs written, the LFS objects placed, the LFS
+    /// pointers whose objects are not here.
+    struct Streamed: Sendable {
+        var blobs = 0
+        var lfsObjects = 0
+        var pointers: [String] = []
+    }
+
+    /// Streams `entries`' blobs into `root` through several `git cat-file --batch`
+    /// processes at once, one per core (at most 4, and one per 32 blobs), each given every
+    /// n-th blob: git's inflating and this process's writing of one share overlap the
+    /// others' instead of waiting in one pipe.
+    static func stream(_ entries: [Entry], into root: String, git: Git, top: String, lfsFolder: String) throws(GitBaselineError) -> Streamed {
+        let parts = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, entries.count / 32))
+        if parts == 1 { return try streamOne(entries, into: root, git: git, top: top, lfsFolder: lfsFolder) }
+        let shares = (0..<parts).map { part in stride(from: part, to: entries.count, by: parts).map { entries[$0] } }
+        let results = Locked([Result<Streamed, GitBaselineError>?](repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let result = Result { () throws(GitBaselineError) -> Streamed in try streamOne(shares[part], into: root, git: git, top: top, lfsFolder: lfsFolder) }
+            results.withLock { $0[part] = result }
+        }
+        var total = Streamed()
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            let streamed = try result.get()
+            total.blobs += streamed.blobs
+            total.lfsObjects += streamed.lfsObjects
+            total.pointers += streamed.pointers
+        }
+        return total
+    }
+
     /// Streams `entries`' blobs through one `git cat-file --batch` into `root`.
-    func stream(_ entries: [Entry], into root: String, git: Git, top: String, lfsFolder: String, pointers: inout [String]) throws(GitBaselineError) {
+    static func streamOne(_ entries: [Entry], into root: String, git: Git, top: String, lfsFolder: String) throws(GitBaselineError) -> Streamed {
+        var streamed = Streamed()
         let batch = try git.start(["cat-file", "--batch"], in: top)
         defer { batch.finish() }
         // The requests from another thread: git answers as it reads, and a pipe that
@@ -262,12 +304,17 @@ public final class GitBaseline: @unchecked Sendable {
             guard let bytes = reader.bytes(size), reader.line() != nil else { throw .git(command: "git cat-file --batch", message: "the output was cut short. " + batch.errorText()) }
             let destination = root + "/" + FileNames.string(fromBytes: entry.relative)
             if let pointer = LFSPointer(bytes) {
-                if try !placeLFS(pointer, at: destination, lfsFolder: lfsFolder) { pointers.append(FileNames.string(fromBytes: entry.relative)) }
+                if try placeLFS(pointer, at: destination, lfsFolder: lfsFolder) {
+                    streamed.lfsObjects += 1
+                } else {
+                    streamed.pointers.append(FileNames.string(fromBytes: entry.relative))
+                }
             } else {
                 try Self.writeFile(bytes, to: destination)
             }
-            blobCount += 1
+            streamed.blobs += 1
         }
+        return streamed
     }
 
     static func writeFile(_ bytes: [UInt8], to path: String) throws(GitBaselineError) {
