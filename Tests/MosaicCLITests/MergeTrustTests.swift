@@ -123,6 +123,23 @@ import Glibc
         #expect(run.stderr.hasPrefix("error: \(dir)/edited.json: \(message)"), "\(run.stderr)")
     }
 
+    /// Scores outside their scales passed into the merged verdicts (a largest delta of -3,
+    /// an SSIM of 5): each is named now, with its scale.
+    @Test(arguments: [
+        (#""largestDelta" : [0-9.e-]+"#, #""largestDelta" : -3"#, "not a whole part of a sharded mosaic diff: pair screens/deep/s0.png: its largestDelta -3.0 is not a number from 0 to 1"),
+        (#""largestDelta" : [0-9.e-]+"#, #""largestDelta" : 0.5, "ssim" : 5"#, "not a whole part of a sharded mosaic diff: pair screens/deep/s0.png: its ssim 5.0 is not a number from -1 to 1"),
+        (#""largestDelta" : [0-9.e-]+"#, #""largestDelta" : 0.5, "flip" : -0.25"#, "not a whole part of a sharded mosaic diff: pair screens/deep/s0.png: its flip -0.25 is not a number from 0 to 1"),
+    ])
+    func aScoreOutsideItsScaleIsNamed(_ pattern: String, _ replacement: String, _ message: String) throws {
+        let (run, dir) = try Self.mergeEdited({ pair in
+            let regex = try Regex(pattern)
+            #expect(pair.contains(regex), "\(pair)")
+            pair = pair.replacing(regex, with: replacement, maxReplacements: 1)
+        }, editPart: { $0 })
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("error: \(dir)/edited.json: \(message)"), "\(run.stderr)")
+    }
+
     /// `--merge --html` copied a link from a shard's `_files` folder (to any file) into the
     /// report, and hard-linked the others. Now a link, a file of other bytes or one that is
     /// not a PNG is refused (nothing written), and the images are copied, never linked.

@@ -434,6 +434,21 @@ public struct DiffMerge: Sendable {
             guard let antialiased = pair.antialiasedPixels, let compared = pair.comparedPixels, let size = pair.size, let largestDelta = pair.largestDelta else {
                 throw .damaged(path: path, reason: "pair \(FileNames.display(relative)): its figures are incomplete")
             }
+            // Scores outside their scales (an edited part) would reach the verdicts.
+            func check(_ value: Double?, _ field: String, _ range: ClosedRange<Double>) throws(DiffMergeError) {
+                guard let value, !(value.isFinite && range.contains(value)) else { return }
+                throw .damaged(
+                    path: path,
+                    reason: "pair \(FileNames.display(relative)): its \(field) \(value) is not a number from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))")
+            }
+            try check(largestDelta, "largestDelta", 0...1)
+            try check(pair.ssim, "ssim", -1...1)
+            try check(pair.flip, "flip", 0...1)
+            for (n, region) in (pair.regions ?? []).enumerated() {
+                try check(region.ssim, "regions[\(n)].ssim", -1...1)
+                try check(region.flip, "regions[\(n)].flip", 0...1)
+                try check(region.deltaE, "regions[\(n)].deltaE", 0...Double.greatestFiniteMagnitude)
+            }
             var mismatch: (baseline: Size, current: Size)?
             if let baselineSize = pair.baselineSize, let currentSize = pair.currentSize { mismatch = (baselineSize, currentSize) }
             result.difference = ImageDifference(
