@@ -43,7 +43,7 @@ struct RenderCommand: ParsableCommand {
         do {
             return try RenderJob(request: pyramid.request(output: output, json: json), options: options, inputs: input.inputs + input.listFiles)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(pyramid.message(error))
         }
     }
 

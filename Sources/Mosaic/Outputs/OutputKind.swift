@@ -5,7 +5,8 @@ import Foundation
 /// and suffixes it takes, the folders it writes), the files it will write (for the output
 /// check), its sink, its companion files (a viewer) and, for pyramids, its shard identity.
 /// The renderer, the output check, the commit and the CLI know only this protocol: adding
-/// a kind is its file, its line in `OutputKinds.all`, and the flags of its settings.
+/// a kind, with settings of its own (`OutputSetting`), is its file and its line in
+/// `OutputKinds.all`.
 public protocol OutputKind: Sendable {
     /// The name `--format` takes ("png", "dzi", "iiif").
     static var name: String { get }
@@ -19,7 +20,8 @@ public protocol OutputKind: Sendable {
     /// What the kind writes, for `--format`'s help ("one file per page"); by default its
     /// `hint`.
     static var summary: String { get }
-    /// The settings of `OutputRequest` it takes (`--quality` ...); others are refused.
+    /// The settings it declares and reads (`OutputSetting`: `quality`, `pageSize` ...); a
+    /// request giving any other is refused before the kind sees it.
     static var settings: [OutputSetting] { get }
     /// Whether a page longer than the maximum (an element longer than a page, never cut)
     /// is scaled down to fit its paper (PDF) rather than written longer (the default).
@@ -97,12 +99,56 @@ public enum OutputKinds {
 
     /// The kind `format` names, or else the one the destination's suffix picks (PNG pages
     /// when none does: the destination is then checked by the PNG kind).
-    public static func kind(for request: OutputRequest) throws(OutputRequestError) -> any OutputKind.Type {
+    public static func kind(for request: OutputRequest, in kinds: [any OutputKind.Type] = all) throws(OutputRequestError) -> any OutputKind.Type {
         if let format = request.format {
-            for kind in all where kind.name == format { return kind }
-            throw .unknownFormat(format, known: names)
+            for kind in kinds where kind.name == format { return kind }
+            throw .unknownFormat(format, known: kinds.map { $0.name })
         }
-        return kind(suffixOf: request.resolvedDestination) ?? PNGPagesOutput.self
+        return kind(suffixOf: request.resolvedDestination, in: kinds) ?? PNGPagesOutput.self
+    }
+
+    /// Every setting the kinds declare, each once (by name), with the names of the kinds
+    /// that take it, in registry order.
+    public static func allSettings(in kinds: [any OutputKind.Type] = all) -> [(setting: OutputSetting, kinds: [String])] {
+        var result: [(setting: OutputSetting, kinds: [String])] = []
+        for kind in kinds {
+            for setting in kind.settings {
+                if let index = result.firstIndex(where: { $0.setting.name == setting.name }) {
+                    result[index].kinds.append(kind.name)
+                } else {
+                    result.append((setting, [kind.name]))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The declaration of the setting called `name`, if a kind has one.
+    public static func setting(named name: String, in kinds: [any OutputKind.Type] = all) -> OutputSetting? {
+        for kind in kinds {
+            if let setting = kind.settings.first(where: { $0.name == name }) { return setting }
+        }
+        return nil
+    }
+
+    /// Checks the values `given` for `kind`: each a setting it declares, of its kind and in
+    /// its range (in the order of their names).
+    ///
+    /// - Throws: `OutputRequestError.unknownSetting`, `.settingNotTaken`,
+    ///   `.settingOutOfRange` or `.settingValue`, naming the setting.
+    public static func checkSettings(
+        _ given: [String: OutputSettingValue], of kind: any OutputKind.Type, in kinds: [any OutputKind.Type] = all
+    ) throws(OutputRequestError) {
+        let declared = allSettings(in: kinds)
+        for (name, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let setting = kind.settings.first(where: { $0.name == name }) else {
+                guard let takers = declared.first(where: { $0.setting.name == name })?.kinds else {
+                    throw .unknownSetting(name: name, known: declared.map(\.setting.name))
+                }
+                throw .settingNotTaken(name: name, kind: kind.name, takers: takers)
+            }
+            try setting.check(value)
+        }
     }
 
     /// What `--format` offers, from the registry: each kind's name and summary, kinds of
@@ -134,9 +180,9 @@ public enum OutputKinds {
     }
 
     /// The kind whose suffix ends `destination`, if any.
-    public static func kind(suffixOf destination: String) -> (any OutputKind.Type)? {
+    public static func kind(suffixOf destination: String, in kinds: [any OutputKind.Type] = all) -> (any OutputKind.Type)? {
         let name = destination.lowercased()
-        for kind in all {
+        for kind in kinds {
             for suffix in kind.suffixes where name.hasSuffix(suffix) { return kind }
         }
         return nil

@@ -42,7 +42,7 @@ extension PagedKind {
             for kind in OutputKinds.all where kind.name != name { hints.append(kind.hint) }
             throw .destination("--output: \"\(destination)\" does not end in \(suffixes.joined(separator: " or ")) (or \(hints.joined(separator: "; ")))")
         }
-        if request.pyramid.shard != nil {
+        if request.shard != nil {
             throw .settings("--shard renders part of a tile pyramid: name one with -o NAME.dzi or --format iiif")
         }
     }

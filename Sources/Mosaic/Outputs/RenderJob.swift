@@ -26,19 +26,19 @@ public struct RenderJob: Sendable {
     /// Cards kept between runs (`CardCache`), when one is used.
     public var cache: CardCache?
 
+    /// - Parameter kinds: the output kinds to choose from (`OutputKinds.all`, or a program's
+    ///   own list with kinds of its own).
     /// - Throws: `OutputRequestError` when the request does not suit its kind (a usage
-    ///   error: a destination named wrongly, settings that do not go together).
-    public init(request: OutputRequest, options: SheetOptions, inputs: [String] = []) throws(OutputRequestError) {
+    ///   error: a destination named wrongly, settings that do not go together, a setting
+    ///   the kind does not take or a value out of its range).
+    public init(
+        request: OutputRequest, options: SheetOptions, inputs: [String] = [], kinds: [any OutputKind.Type] = OutputKinds.all
+    ) throws(OutputRequestError) {
         self.request = request
         self.options = options
         self.inputs = inputs
-        let kind = try OutputKinds.kind(for: request)
-        for setting in request.givenSettings where !kind.settings.contains(setting) {
-            var takers: [String] = []
-            for other in OutputKinds.all where other.settings.contains(setting) { takers.append(other.name) }
-            throw .settings("\(setting.flag) is not for \(kind.name) output (it is for \(takers.joined(separator: ", ")))")
-        }
-        if let quality = request.quality, !(1...100).contains(quality) { throw .settings("--quality must be 1 to 100, got \(quality)") }
+        let kind = try OutputKinds.kind(for: request, in: kinds)
+        try OutputKinds.checkSettings(request.settings, of: kind, in: kinds)
         try kind.validate(request, options: options)
         output = try kind.init(request, options: options)
     }
