@@ -143,9 +143,9 @@ public struct FolderComparison: Sendable {
                 // An image on one side, an empty file, another kind of file, a FIFO or a
                 // file that cannot be read on the other: a pair that failed, never an
                 // added or a removed one (which approving would create or delete).
-                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: b))))
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: b, codecs: decoder.codecs))))
             case (_, .other(let problem)?):
-                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: c))))
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: c, codecs: decoder.codecs))))
             }
         }
         let compared = try work.run(pairs, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -405,10 +405,10 @@ public struct FolderComparison: Sendable {
         case unreadable(ImageDecodingError)
 
         /// The error of a pair failed for this file, at `path`: "not an image: the file is
-        /// empty", as render says it.
-        func error(path: String) -> ImageDecodingError {
+        /// empty", as render says it, naming the formats `codecs` (the registry in use) reads.
+        func error(path: String, codecs: CodecRegistry) -> ImageDecodingError {
             switch self {
-            case .notAnImage(let head): return .unsupportedFormat(path: path, signature: head)
+            case .notAnImage(let head): return .unsupportedFormat(path: path, signature: head, readable: codecs.names)
             case .unreadable(let error): return error
             }
         }
