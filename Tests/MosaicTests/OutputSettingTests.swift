@@ -28,7 +28,7 @@ struct GreyLevelsOutput: OutputKind {
         levels = request.integer(Self.levels) ?? 256
     }
 
-    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(SheetError) -> OutputPlan {
+    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(RenderError) -> OutputPlan {
         OutputPlan(sink: MemorySink(), files: [], mapOutput: nil, written: { _ in "\(levels) grey levels" })
     }
 }

@@ -51,9 +51,9 @@ public protocol OutputKind: Sendable {
     /// the inputs already there), its sink, its companions. Checks everything it can before
     /// a pixel is drawn.
     ///
-    /// - Throws: `SheetError` (an output that would replace an input or another program's
+    /// - Throws: `RenderError.output` (an output that would replace an input or another program's
     ///   file, a folder that cannot be written).
-    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(SheetError) -> OutputPlan
+    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(RenderError) -> OutputPlan
 }
 
 extension OutputKind {
@@ -68,11 +68,11 @@ extension OutputKind {
 /// or a folder; one already there is replaced only when mosaic wrote it (`isMosaicSheet`)
 /// or the user named the output (not through a template: `OutputRequest.isFromTemplate`).
 ///
-/// - Throws: `SheetError` from the output check, `.defaultOutputExists` for another
+/// - Throws: `OutputError` from the output check, `.defaultOutputExists` for another
 ///   program's file at the default name.
 func checkFiles(
     _ files: [String], of request: OutputRequest, against base: OutputCheck, isMosaicSheet: (String) -> Bool
-) throws(SheetError) {
+) throws(OutputError) {
     let own = Set(files.filter(isMosaicSheet))
     var check = base
     for file in files { check.write(file, by: "--output") }
@@ -200,9 +200,9 @@ public struct OutputPlan {
     /// What the image map names as the pages' files (`ContactSheet.writeImageMap(output:)`).
     public var mapOutput: String?
     /// Files written once the pages are drawn (a viewer), committed after the sink.
-    public var companions: (RenderSummary) throws(SheetError) -> [PendingFile]
+    public var companions: (RenderSummary) throws(OutputError) -> [PendingFile]
     /// Done once everything is in place (sending the sheet to standard output).
-    public var delivered: () throws(SheetError) -> Void
+    public var delivered: () throws(OutputError) -> Void
     /// Whether a board whose every card failed is refused (a shard's strip may hold only
     /// placeholders: it is not).
     public var refusesAllFailed = true
@@ -211,8 +211,8 @@ public struct OutputPlan {
 
     public init(
         sink: any PageSink, rows: Range<Int>? = nil, files: [String], mapOutput: String?,
-        companions: @escaping (RenderSummary) throws(SheetError) -> [PendingFile] = { _ in [] },
-        delivered: @escaping () throws(SheetError) -> Void = {},
+        companions: @escaping (RenderSummary) throws(OutputError) -> [PendingFile] = { _ in [] },
+        delivered: @escaping () throws(OutputError) -> Void = {},
         written: @escaping (RenderSummary) -> String
     ) {
         self.sink = sink

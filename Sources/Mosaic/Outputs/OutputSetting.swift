@@ -27,9 +27,7 @@ public struct OutputSetting: Sendable, Hashable {
     public let kind: Kind
 
     public init(name: String, help: String, kind: Kind) {
-        self.name = name
-        self.help = help
-        self.kind = kind
+        (self.name, self.help, self.kind) = (name, help, kind)
     }
 
     /// The flag of a setting called `name`: `--` and its kebab-case (`pageSize`:

@@ -114,9 +114,9 @@ public struct PDFOutput: OutputKind {
         return paper
     }
 
-    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
+    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
-        try checkFiles([destination], of: request, against: base, isMosaicSheet: PDFSink.isMosaicSheet)
+        try RenderError.output { () throws(OutputError) in try checkFiles([destination], of: request, against: base, isMosaicSheet: PDFSink.isMosaicSheet) }
         let encoding: PDFSink.ImageEncoding = request.flag(.lossless) ? .flate(level: 6) : .jpeg(quality: request.integer(.quality) ?? JPEGStream.defaultQuality)
         let sink = PDFSink(
             destination: destination, pagePixels: pageSize.pixels(dpi: dpi), pageSize: pageSize, encoding: encoding, limits: options.limits,

@@ -47,7 +47,7 @@ extension PyramidKind {
             skipBlankTiles: request.flag(PyramidSettings.skipBlankTiles))
     }
 
-    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
+    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
         let background = options.style.background.premultiplied
         let size = sheet.layout.pageSize(0)
@@ -69,25 +69,27 @@ extension PyramidKind {
             check.write(viewer.page, by: "--output (the viewer)")
             check.write(viewer.mapScript, by: "--output (the viewer's map)")
             for file in [viewer.page, viewer.mapScript] where !PyramidViewer.mayReplace(file) {
-                throw .wouldReplaceAForeignFile(path: file)
+                throw .output(.wouldReplaceAForeignFile(path: file))
             }
         }
         let folder = sink.folder
         if let json = request.json, json != "-", OutputCheck.resolved(json).hasPrefix(OutputCheck.resolved(folder) + "/") {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
-        try check.check()
-        // The folder absent or mosaic's, holding no input; a descriptor beside it mosaic's.
-        try PyramidFiles.checkReplaceable(format, destination: destination, reading: check)
+        try RenderError.output { [check] () throws(OutputError) in
+            try check.check()
+            // The folder absent or mosaic's, holding no input; a descriptor beside it mosaic's.
+            try PyramidFiles.checkReplaceable(format, destination: destination, reading: check)
+        }
         return OutputPlan(
             sink: sink, files: [destination], mapOutput: destination,
-            companions: { (_) throws(SheetError) in
+            companions: { (_) throws(OutputError) in
                 // The viewer beside it, put in place with the pyramid.
                 guard let viewer else { return [] }
                 let shown = sink.viewerPyramid(levels: levels)
                 let files = [
                     try PendingFile(viewer.html(title: viewerTitle), at: viewer.page),
-                    try PendingFile(at: viewer.mapScript) { stream throws(SheetError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) },
+                    try PendingFile(at: viewer.mapScript) { stream throws(OutputError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) },
                 ]
                 // A file whose bytes are the same is left as it was.
                 for file in files { file.keepsAnIdenticalFile = true }
@@ -107,18 +109,20 @@ extension PyramidKind {
     /// (renamed into place whole; a shard run again replaces its own part only).
     func shardPlan(
         _ sheet: ContactSheet, shard: ShardPlan, sink: PyramidSink<Format>, levels: Int, viewerTitle: String, check: OutputCheck
-    ) throws(SheetError) -> OutputPlan {
+    ) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
         let part = PyramidFiles.shardFolder(for: destination, index: shard.index, count: shard.count)
-        try check.check()
-        try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
-        try sink.lockShards()
+        try RenderError.output { () throws(OutputError) in
+            try check.check()
+            try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
+        }
+        do { try sink.lockShards() } catch { throw .assembly(error) }
         sink.boardDigest = sheet.digest
         if shard.index == 0, request.flag(PyramidSettings.viewer) {
             // Shard 0 carries the viewer, which assemble puts beside the pyramid.
             let viewer = PyramidViewer(destination: destination)
             let map = JSONStream()
-            try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map)
+            try RenderError.output { () throws(OutputError) in try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map) }
             sink.shardExtras = [(PyramidFiles.viewerFolder + "/page", viewer.html(title: viewerTitle)), (PyramidFiles.viewerFolder + "/map", map.data)]
         }
         let height = sheet.layout.pageSize(0).height
