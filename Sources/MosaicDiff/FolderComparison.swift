@@ -337,24 +337,26 @@ public struct FolderComparison: Sendable {
         /// so that one that cannot be read is a failed pair, never approved; its digest
         /// kept for the approval.
         func check(added pair: Pair, decoder: ImageDecoder, budget: DecodeBudget?) throws(DiffError) -> PairResult {
+            let bytes: [UInt8], memory: Int
             do throws(ImageDecodingError) {
-                let bytes = try decoder.fileBytes(pair.current)
+                bytes = try decoder.fileBytes(pair.current)
                 guard let info = try decoder.probe(bytes: bytes, path: pair.current) else {
                     throw ImageDecodingError.unreadable(path: pair.current, reason: "the headers are incomplete")
                 }
-                let memory = decoder.decodedBytes(info, minimumSize: nil)
-                guard memory <= FolderComparison.memoryBudget else {
-                    throw ImageDecodingError.tooMuchMemory(path: pair.current, bytes: memory, limit: FolderComparison.memoryBudget)
-                }
-                budget?.reserve(memory)
-                defer { budget?.release(memory) }
-                _ = try decoder.decode(bytes: bytes, path: pair.current)
-                var result = PairResult(relativePath: pair.relativePath, status: .added, currentPath: pair.current)
-                result.currentDigest = ContentDigest(of: bytes)
-                return result
+                memory = decoder.decodedBytes(info, minimumSize: nil)
             } catch {
                 throw .image(error)
             }
+            // Too large to decode is the comparison's limit, not the image's fault.
+            guard memory <= FolderComparison.memoryBudget else {
+                throw .tooMuchMemory(path: pair.current, bytes: memory, limit: FolderComparison.memoryBudget)
+            }
+            budget?.reserve(memory)
+            defer { budget?.release(memory) }
+            do throws(ImageDecodingError) { _ = try decoder.decode(bytes: bytes, path: pair.current) } catch { throw .image(error) }
+            var result = PairResult(relativePath: pair.relativePath, status: .added, currentPath: pair.current)
+            result.currentDigest = ContentDigest(of: bytes)
+            return result
         }
     }
 

@@ -30,24 +30,15 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// well be fine.
     case outOfMemory(path: String, bytes: Int)
 
-    /// Comparing the image with its pair would hold more pixel memory (`bytes`, from the
-    /// headers, before any pixel memory is taken) than the limit: a tiny file declaring a
-    /// huge canvas.
-    case tooMuchMemory(path: String, bytes: Int, limit: Int)
-
     /// A video (`VideoCodec`) could not be read: the kind of problem, with FFmpeg's message
     /// where it gave one.
     case video(path: String, problem: VideoProblem)
-
-    /// An error read back from a report (a sharded `mosaic diff`'s part): its message as
-    /// the run that met it wrote it, whole ("path: reason").
-    case reported(path: String, message: String)
 
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _, _), .codec(let path, _, _), .undrawable(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
-            .tooMuchMemory(let path, _, _), .reported(let path, _), .video(let path, _):
+            .video(let path, _):
             return path
         }
     }
@@ -64,8 +55,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .damaged: return "damaged"
         case .overMemoryLimit: return "overMemoryLimit"
         case .outOfMemory: return "outOfMemory"
-        case .tooMuchMemory: return "tooMuchMemory"
-        case .reported: return "reported"
         case .video: return "video"
         }
     }
@@ -97,13 +86,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "decoding needs \(Self.megabytes(bytes)), more than the limit of \(Self.megabytes(limit)) per image"
         case .outOfMemory(_, let bytes):
             return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
-        case .tooMuchMemory(_, let bytes, let limit):
-            return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
         case .video(_, let problem):
             return problem.description
-        case .reported(let path, let message):
-            let prefix = FileNames.display(path) + ": "
-            return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
         }
     }
 
