@@ -153,7 +153,8 @@ struct InputArguments: ParsableArguments {
                 if let output { folder.leaveOut(sheetsAt: output) }
                 if folder.entries.isEmpty {
                     throw CatalogError.noImages(
-                        path: input, skipped: folder.skippedFiles.count, unreadable: folder.unreadableImages, subfolders: folder.unvisitedFolders)
+                        path: input, skipped: folder.skippedFiles.count, unreadable: folder.unreadableImages, subfolders: folder.unvisitedFolders,
+                        readable: decoder.codecs.names)
                 }
                 // Several folders: each is a section headed by its name (as --recursive heads subfolders).
                 catalog.append(folder, headedBy: inputs.count > 1 ? input : nil)

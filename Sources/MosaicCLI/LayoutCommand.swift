@@ -25,7 +25,7 @@ struct LayoutCommand: ParsableCommand {
             for folder in catalog.unreadableFolders { printError("warning: \(folder) (left out)") }
             // As render does: with --strict, an input whose headers cannot be read fails.
             let problems = catalog.strictProblems
-            if options.strict && !problems.isEmpty { throw SheetError.inputsFailed(problems) }
+            if options.strict && !problems.isEmpty { throw RenderError.inputsFailed(problems) }
             let typesetter = try SheetArguments.typesetter()
             let contactSheet = try ContactSheet(catalog: consume catalog, options: options, typesetter: typesetter)
             for cut in contactSheet.cutTexts { printError("warning: \(cut)") }

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import Mosaic
 
-extension PyramidSettings.TileEncoding: ExpressibleByArgument {}
-
 /// What the board is written as: an output kind (PNG pages, a tile pyramid...) and the
-/// pyramids' settings (`render` only).
+/// kinds' settings (`render` only). Each setting is declared by its kind (`OutputSetting`);
+/// here only the older settings' own flags, each one line in `givenSettings`, and
+/// `--output-setting NAME=VALUE`, which reaches every declared setting, a new kind's too.
 struct PyramidArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -13,23 +13,23 @@ struct PyramidArguments: ParsableArguments {
             valueName: "format"),
         completion: .list(OutputKinds.names))
     var format: String?
-    @Option(parsing: .unconditional, help: "JPEG, WebP, AVIF, JPEG XL and PDF sheets: quality 1 to 100 (default: 90).")
+    @Option(parsing: .unconditional, help: outputSettingHelp("quality"))
     var quality: Int?
-    @Flag(help: "WebP, AVIF, JPEG XL and PDF sheets: lossless.")
+    @Flag(help: outputSettingHelp("lossless"))
     var lossless = false
-    @Option(help: ArgumentHelp("PDF: a4, letter, WxHmm or WxHin (default: a4).", valueName: "size"))
+    @Option(help: outputSettingHelp("pageSize", valueName: "size"))
     var pageSize: String?
-    @Option(parsing: .unconditional, help: "PDF: pixels per inch of the pages (default: 300).")
+    @Option(parsing: .unconditional, help: outputSettingHelp("dpi"))
     var dpi: Int?
-    @Option(parsing: .unconditional, help: "Pyramids: tile side, pixels (default: 254 for dzi, 256 for iiif).")
+    @Option(parsing: .unconditional, help: outputSettingHelp("tileSize"))
     var tileSize: Int?
-    @Option(parsing: .unconditional, help: "Deep Zoom: pixels each tile repeats from its neighbours.")
-    var overlap = 1
-    @Option(help: "Pyramids: tile encoding (default: jpeg, or png for a transparent board).")
-    var tileFormat: PyramidSettings.TileEncoding?
-    @Option(parsing: .unconditional, help: "JPEG tiles: quality 1 to 100.")
-    var tileQuality = 85
-    @Flag(help: "Pyramids: leave out tiles of background only.")
+    @Option(parsing: .unconditional, help: outputSettingHelp("overlap"))
+    var overlap: Int?
+    @Option(help: outputSettingHelp("tileFormat"), completion: .list(outputSettingChoices("tileFormat")))
+    var tileFormat: String?
+    @Option(parsing: .unconditional, help: outputSettingHelp("tileQuality"))
+    var tileQuality: Int?
+    @Flag(help: outputSettingHelp("skipBlankTiles"))
     var skipBlankTiles = false
     @Flag(help: "Pyramids: no NAME.html viewer beside the pyramid.")
     var noViewer = false
@@ -37,42 +37,110 @@ struct PyramidArguments: ParsableArguments {
         "Pyramids: render part K (from 0) of N; 'mosaic assemble' finishes it (default: the whole).",
         valueName: "K/N"))
     var shard: String?
-    @Option(help: ArgumentHelp("IIIF: the id in info.json (default: the folder's name).", valueName: "url"))
+    @Option(help: outputSettingHelp("iiifID", valueName: "url"))
     var iiifId: String?
+    @Option(
+        name: .customLong("output-setting"),
+        help: ArgumentHelp(
+            "A setting of the output kind, NAME=VALUE (repeatable): any below, a new kind's too.",
+            discussion: OutputKinds.allSettings().map { "\($0.setting.name) (\($0.kinds.joined(separator: ", ")))" }.joined(separator: "; "),
+            valueName: "name=value"))
+    var outputSettings: [String] = []
 
     func validate() throws {
         if let format, !OutputKinds.names.contains(format) {
             throw ValidationError("--format: \"\(format)\" is not a format (use \(OutputKinds.names.joined(separator: ", ")))")
         }
-        if let tileSize, !(16...8192).contains(tileSize) { throw ValidationError("--tile-size must be 16 to 8192, got \(tileSize)") }
-        if !(0...64).contains(overlap) { throw ValidationError("--overlap must be 0 to 64, got \(overlap)") }
-        if let tileSize, overlap * 2 >= tileSize { throw ValidationError("--overlap \(overlap) must be less than half of --tile-size \(tileSize)") }
-        if !(1...100).contains(tileQuality) { throw ValidationError("--tile-quality must be 1 to 100, got \(tileQuality)") }
         if let shard { _ = try ShardArgument.parse(shard) }
+        do {
+            _ = try givenSettings()
+        } catch {
+            throw ValidationError(message(error))
+        }
     }
 
-    /// The settings, for the library's request.
-    var settings: PyramidSettings {
-        var settings = PyramidSettings()
-        settings.tileSize = tileSize
-        settings.overlap = overlap
-        settings.tileEncoding = tileFormat
-        settings.tileQuality = tileQuality
-        settings.skipBlankTiles = skipBlankTiles
-        settings.viewer = !noViewer
-        settings.shard = shard
-        settings.iiifID = iiifId
-        return settings
+    /// The values given to the kinds' settings, by name: each flag given, and each
+    /// `--output-setting` (a setting given both ways takes the later, `--output-setting`).
+    ///
+    /// - Throws: `OutputRequestError` for `--output-setting` text that is not NAME=VALUE, a
+    ///   name no kind declares, or a value not of its setting's kind.
+    func givenSettings() throws(OutputRequestError) -> [String: OutputSettingValue] {
+        var given: [String: OutputSettingValue] = [:]
+        if let quality { given["quality"] = .integer(quality) }
+        if lossless { given["lossless"] = .flag(true) }
+        if let pageSize { given["pageSize"] = .text(pageSize) }
+        if let dpi { given["dpi"] = .integer(dpi) }
+        if let tileSize { given["tileSize"] = .integer(tileSize) }
+        if let overlap { given["overlap"] = .integer(overlap) }
+        if let tileFormat { given["tileFormat"] = .choice(tileFormat) }
+        if let tileQuality { given["tileQuality"] = .integer(tileQuality) }
+        if skipBlankTiles { given["skipBlankTiles"] = .flag(true) }
+        if noViewer { given["viewer"] = .flag(false) }
+        if let iiifId { given["iiifID"] = .text(iiifId) }
+        for text in outputSettings {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]), value = parts.count == 2 ? String(parts[1]) : nil
+            guard let setting = OutputKinds.setting(named: name) else {
+                throw .unknownSetting(name: name, known: OutputKinds.allSettings().map(\.setting.name))
+            }
+            // A flag alone is on; anything else needs its value.
+            guard let value else {
+                guard case .flag = setting.kind else { throw .settingValue(name: name, value: text, expected: "NAME=VALUE") }
+                given[name] = .flag(true)
+                continue
+            }
+            given[name] = try setting.value(parsing: value)
+        }
+        return given
     }
+
+    /// The settings with a flag of their own here, by name (`viewer` is off by `--no-viewer`).
+    static let ownFlags: [String: String] = [
+        "quality": "--quality", "lossless": "--lossless", "pageSize": "--page-size", "dpi": "--dpi", "tileSize": "--tile-size",
+        "overlap": "--overlap", "tileFormat": "--tile-format", "tileQuality": "--tile-quality", "skipBlankTiles": "--skip-blank-tiles",
+        "viewer": "--no-viewer", "iiifID": "--iiif-id",
+    ]
+
+    /// The names given through `--output-setting`.
+    var namesGivenAsSettings: Set<String> {
+        Set(outputSettings.map { String($0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]) })
+    }
+
+    /// The flag that gave the setting `name` on this command line: `--output-setting NAME`
+    /// when it came that way (or has no flag of its own), else its own (`--quality`).
+    func flag(for name: String) -> String {
+        guard !namesGivenAsSettings.contains(name), let own = Self.ownFlags[name] else { return "--output-setting \(name)" }
+        return own
+    }
+
+    /// The message of a request the kinds refuse, each setting named as it was given.
+    func message(_ error: OutputRequestError) -> String { error.message(flag: flag(for:)) }
 
     /// What the user asked to be written to `output`, with the JSON map to `json`.
     func request(output: String?, json: String?) -> OutputRequest {
         var request = OutputRequest(destination: output, format: format, json: json)
-        request.pyramid = settings
-        request.quality = quality
-        request.lossless = lossless
-        request.pageSize = pageSize
-        request.dpi = dpi
+        request.shard = shard
+        // Checked by validate(): nothing here can fail any more.
+        request.settings = (try? givenSettings()) ?? [:]
         return request
     }
+}
+
+/// The help of an output setting, as its kind declares it (with its choices, and its
+/// default when the declaration does not say it).
+func outputSettingHelp(_ name: String, valueName: String? = nil) -> ArgumentHelp {
+    guard let setting = OutputKinds.setting(named: name) else { return ArgumentHelp("") }
+    var help = setting.help
+    switch setting.kind {
+    case .choice(_, let values): help += " (values: \(values.joined(separator: ", ")))"
+    case .integer(let value?, _) where !help.contains("default"): help += " (default: \(value))"
+    default: break
+    }
+    return ArgumentHelp(help, valueName: valueName)
+}
+
+/// The values a choice setting offers, for completion.
+func outputSettingChoices(_ name: String) -> [String] {
+    guard case .choice(_, let values)? = OutputKinds.setting(named: name)?.kind else { return [] }
+    return values
 }

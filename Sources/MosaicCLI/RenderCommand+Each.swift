@@ -129,7 +129,7 @@ extension RenderCommand {
                     catalogs[i] = try folderCatalog(folder, decoder: decoder, destination: plan.sheets[i].destination, jobs: options.jobs)
                 }
                 let problems = catalogs.compactMap { $0 }.flatMap(\.strictProblems)
-                if !problems.isEmpty { throw SheetError.inputsFailed(problems) }
+                if !problems.isEmpty { throw RenderError.inputsFailed(problems) }
             }
             for (i, sheet) in plan.sheets.enumerated() {
                 let started = Date()
@@ -148,7 +148,7 @@ extension RenderCommand {
                 } catch {
                     // One sheet's failure is named; the others are drawn, unless --strict.
                     if options.strict { throw error }
-                    let message = (error as? SheetError).map { $0.lines.joined(separator: "; ") } ?? String(describing: error)
+                    let message = (error as? RenderError).map { $0.lines.joined(separator: "; ") } ?? String(describing: error)
                     printError("warning: sheet \(FileNames.display(sheet.name)) not written: \(message)")
                     failedSheets.append(sheet.name)
                 }

@@ -17,8 +17,13 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Output formats and tile pyramids") var pyramid: PyramidArguments
     @OptionGroup(title: "Card cache") var cache: CacheArguments
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The sheet: NAME.png, .jpg, .webp, .avif, .pdf or .dzi; - for standard output (default: sheet.png).", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("The sheet: NAME\(suffixes); - for standard output (default: sheet.png).", valueName: "file"))
     var output: String?
+    /// Each kind's first suffix, from the registry: ".png, .jpg, ... or .dzi".
+    static var suffixes: String {
+        let suffixes = OutputKinds.all.compactMap { $0.suffixes.first }
+        return suffixes.dropLast().joined(separator: ", ") + (suffixes.count > 1 ? " or " : "") + (suffixes.last ?? "")
+    }
 
     /// Everything the option groups say, as the library's options.
     var options: SheetOptions { SheetArguments.options(input: input, layout: layout, text: text, look: look, work: work) }
@@ -43,7 +48,7 @@ struct RenderCommand: ParsableCommand {
         do {
             return try RenderJob(request: pyramid.request(output: output, json: json), options: options, inputs: input.inputs + input.listFiles)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(pyramid.message(error))
         }
     }
 

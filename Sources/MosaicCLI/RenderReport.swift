@@ -19,7 +19,7 @@ extension RenderCommand {
             let count = catalog.unreadableImages.count
             let named = catalog.unreadableImages.prefix(5).map { problem in
                 let format: String
-                if case .unsupportedFormat(_, let signature) = problem.error, let name = ImageSignatures.unreadableFormat(signature) {
+                if case .unsupportedFormat(_, let signature, _) = problem.error, let name = ImageSignatures.unreadableFormat(signature) {
                     format = name
                 } else {
                     format = "?"

@@ -105,13 +105,16 @@ func reportingErrors(_ body: () throws -> Void) throws {
         // The library names its options by property; the user typed flags.
         printError("error: \(flag(forOption: name)): \(message)")
         throw ExitCode(64)
-    } catch let error as SheetError {
+    } catch let error as RenderError {
         // One line each, escaped whole: a strict refusal names every input on its own line.
         let lines = error.lines
         printError("error: \(lines[0])")
         for line in lines.dropFirst() { printError("  " + line) }
         throw ExitCode(1)
-    } catch let error as CustomStringConvertible where error is SheetError || error is CatalogError || error is TextError || error is Failure || error is CacheError {
+    } catch let error as CustomStringConvertible
+        where error is SheetError || error is OutputError || error is AssemblyError || error is CatalogError || error is TextError || error is Failure
+        || error is CacheError
+    {
         printError("error: \(error)")
         throw ExitCode(1)
     }

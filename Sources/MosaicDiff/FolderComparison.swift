@@ -143,9 +143,9 @@ public struct FolderComparison: Sendable {
                 // An image on one side, an empty file, another kind of file, a FIFO or a
                 // file that cannot be read on the other: a pair that failed, never an
                 // added or a removed one (which approving would create or delete).
-                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: b))))
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: b, codecs: decoder.codecs))))
             case (_, .other(let problem)?):
-                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: c))))
+                results.append(PairResult(relativePath: path, status: .failed, baselinePath: b, currentPath: c, error: .image(problem.error(path: c, codecs: decoder.codecs))))
             }
         }
         let compared = try work.run(pairs, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -337,24 +337,26 @@ public struct FolderComparison: Sendable {
         /// so that one that cannot be read is a failed pair, never approved; its digest
         /// kept for the approval.
         func check(added pair: Pair, decoder: ImageDecoder, budget: DecodeBudget?) throws(DiffError) -> PairResult {
+            let bytes: [UInt8], memory: Int
             do throws(ImageDecodingError) {
-                let bytes = try decoder.fileBytes(pair.current)
+                bytes = try decoder.fileBytes(pair.current)
                 guard let info = try decoder.probe(bytes: bytes, path: pair.current) else {
                     throw ImageDecodingError.unreadable(path: pair.current, reason: "the headers are incomplete")
                 }
-                let memory = decoder.decodedBytes(info, minimumSize: nil)
-                guard memory <= FolderComparison.memoryBudget else {
-                    throw ImageDecodingError.tooMuchMemory(path: pair.current, bytes: memory, limit: FolderComparison.memoryBudget)
-                }
-                budget?.reserve(memory)
-                defer { budget?.release(memory) }
-                _ = try decoder.decode(bytes: bytes, path: pair.current)
-                var result = PairResult(relativePath: pair.relativePath, status: .added, currentPath: pair.current)
-                result.currentDigest = ContentDigest(of: bytes)
-                return result
+                memory = decoder.decodedBytes(info, minimumSize: nil)
             } catch {
                 throw .image(error)
             }
+            // Too large to decode is the comparison's limit, not the image's fault.
+            guard memory <= FolderComparison.memoryBudget else {
+                throw .tooMuchMemory(path: pair.current, bytes: memory, limit: FolderComparison.memoryBudget)
+            }
+            budget?.reserve(memory)
+            defer { budget?.release(memory) }
+            do throws(ImageDecodingError) { _ = try decoder.decode(bytes: bytes, path: pair.current) } catch { throw .image(error) }
+            var result = PairResult(relativePath: pair.relativePath, status: .added, currentPath: pair.current)
+            result.currentDigest = ContentDigest(of: bytes)
+            return result
         }
     }
 
@@ -405,10 +407,10 @@ public struct FolderComparison: Sendable {
         case unreadable(ImageDecodingError)
 
         /// The error of a pair failed for this file, at `path`: "not an image: the file is
-        /// empty", as render says it.
-        func error(path: String) -> ImageDecodingError {
+        /// empty", as render says it, naming the formats `codecs` (the registry in use) reads.
+        func error(path: String, codecs: CodecRegistry) -> ImageDecodingError {
             switch self {
-            case .notAnImage(let head): return .unsupportedFormat(path: path, signature: head)
+            case .notAnImage(let head): return .unsupportedFormat(path: path, signature: head, readable: codecs.names)
             case .unreadable(let error): return error
             }
         }

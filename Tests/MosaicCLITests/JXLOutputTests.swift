@@ -49,7 +49,7 @@ import Testing
         var options = SheetOptions()
         options.width = 4000
         var request = OutputRequest(destination: "/tmp/sheet.jxl")
-        request.lossless = lossless
+        request.settings["lossless"] = .flag(lossless)
         let kind = JXLOutput(request, options: options)
         let limit = JXLOutput.maximumPagePixels(lossless: lossless)
         #expect(kind.sheetOptions(options).maxHeight == limit / 4000)

@@ -64,6 +64,37 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
+    /// Every declared setting reaches its kind through `--output-setting NAME=VALUE` (a new
+    /// kind's included, with no flag of its own), as the older flags do, with the same bytes;
+    /// refusals name the setting as it was given.
+    @Test func outputSettingGivesAnyDeclaredSetting() throws {
+        let dir = CLI.temporaryDirectory()
+        let flag = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/a.webp", "--quality", "60", "--width", "600"] + Self.font)
+        #expect(flag.status == 0, "\(flag.stderr)")
+        let setting = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/b.webp", "--output-setting", "quality=60", "--width", "600"] + Self.font)
+        #expect(setting.status == 0, "\(setting.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.webp")) == Data(contentsOf: URL(fileURLWithPath: dir + "/b.webp")))
+        let cases: [([String], String)] = [
+            (["-o", dir + "/s.png", "--output-setting", "shades=3"], "--output-setting shades: no output kind has a setting \"shades\" (they have quality, lossless,"),
+            (["-o", dir + "/s.pdf", "--output-setting", "dpi=5000"], "--output-setting dpi must be 36 to 1200, got 5000"),
+            (["-o", dir + "/s.pdf", "--dpi", "5000"], "--dpi must be 36 to 1200, got 5000"),
+            (["-o", dir + "/s.png", "--output-setting", "quality=50"], "--output-setting quality is not for png output (it is for jpeg, webp, avif, jxl, pdf)"),
+            (["-o", dir + "/s.webp", "--output-setting", "quality=high"], "--output-setting quality: \"high\" is not a whole number"),
+            (["-o", dir + "/s.png", "--tile-size", "128"], "--tile-size is not for png output (it is for dzi, iiif)"),
+            (["-o", dir + "/s.dzi", "--tile-format", "gif"], "--tile-format: \"gif\" is not one of png, jpeg"),
+            (["-o", dir + "/s.png", "--no-viewer"], "--no-viewer is not for png output (it is for dzi, iiif)"),
+            (["-o", dir + "/t", "--format", "iiif", "--overlap", "2"], "--overlap is not for iiif output (it is for dzi)"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(["render", CLI.sampleImages] + arguments + Self.font)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["a.webp", "b.webp"])
+        // The help lists the kinds' settings, from the registry.
+        let help = try CLI.run(["render", "--help"]).stdout
+        #expect(help.contains("pageSize (pdf); dpi (pdf)") && help.contains("iiifID (iiif)"))
+    }
+
     /// WebP's sides stop at 16,383 px: a taller board is written as pages, with a note.
     @Test func aBoardPastWebPsLimitIsPaginated() throws {
         let dir = CLI.temporaryDirectory()

@@ -263,7 +263,7 @@ import Testing
         let nested = try CLI.run(["render", dir])
         #expect(nested.status == 1)
         #expect(nested.stderr == "error: \(dir): no images in the folder itself; it holds 2 subfolders: --recursive takes the images in them\n")
-        #expect(throws: CatalogError.noImages(path: dir, skipped: 0, subfolders: 2)) { try Catalog.folder(dir) }
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 0, subfolders: 2, readable: CodecRegistry.standard.names)) { try Catalog.folder(dir) }
     }
 
     @Test func usageErrorsExit64() throws {

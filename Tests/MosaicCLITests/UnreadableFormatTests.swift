@@ -58,8 +58,8 @@ import Testing
         let head = Self.heads[0]
         try Data(head.bytes).write(to: URL(fileURLWithPath: dir + "/" + head.name))
         #expect(throws: CatalogError.noImages(path: dir, skipped: 0, unreadable: [
-            CardProblem(path: dir + "/coffee.jp2", error: .unsupportedFormat(path: dir + "/coffee.jp2", signature: Array(head.bytes.prefix(16))))
-        ])) { try Catalog.folder(dir) }
+            CardProblem(path: dir + "/coffee.jp2", error: .unsupportedFormat(path: dir + "/coffee.jp2", signature: Array(head.bytes.prefix(16)), readable: CodecRegistry.standard.names))
+        ], readable: CodecRegistry.standard.names)) { try Catalog.folder(dir) }
         let result = try CLI.run(["render", dir, "-o", dir + "/../only-\(UUID().uuidString.prefix(6)).png", "--no-progress"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("no RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video images: \(dir)/coffee.jp2: a JPEG 2000 image"))

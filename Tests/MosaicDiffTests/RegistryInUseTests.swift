@@ -9,7 +9,7 @@ import Testing
 
     @Test func detectAsksTheRegistryGiven() {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        #expect(ImageFormat.detect(png) == .png)
+        #expect(ImageFormat.detect(png, in: .standard) == .png)
         #expect(ImageFormat.detect(png, in: Self.jpegOnly) == nil)
         #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0], in: Self.jpegOnly) == .jpeg)
     }

@@ -58,15 +58,32 @@ struct PPMCodec: ImageCodec {
         #expect(CodecRegistry.standard.codecs.map(\.format) == [.raw, .jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .jxl, .video])
         #expect(CodecRegistry.standard.formatNames == "RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video")
         #expect(ImageFormat.webp.description == "WebP")
-        #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
-        #expect(ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)
-        #expect(ImageFormat.detect(Array("P6 1 1 255\n".utf8)) == nil)
+        #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0], in: .standard) == .jpeg)
+        #expect(ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], in: .standard) == .png)
+        #expect(ImageFormat.detect(Array("P6 1 1 255\n".utf8), in: .standard) == nil)
+    }
+
+    /// The registry in use answers "which format is this" and names what it reads in its
+    /// messages; before, the messages and `detect` read `CodecRegistry.standard` whatever
+    /// the decoder was given.
+    @Test func theRegistryInUseAnswers() throws {
+        let own = CodecRegistry(codecs: [PPMCodec(), PNGCodec()])
+        let decoder = ImageDecoder(codecs: own)
+        #expect(ImageFormat.detect(Array("P6 1 1 255\n".utf8), in: own) == PPMCodec.format)
+        #expect(ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0], in: own) == nil)
+        let error = #expect(throws: ImageDecodingError.self) { try decoder.probe(bytes: Array("hello, world, it is text".utf8), path: "t.txt") }
+        #expect(error == .unsupportedFormat(path: "t.txt", signature: Array("hello, world, it".utf8), readable: ["PPM", "PNG"]))
+        #expect(error?.reason == "not a PPM or PNG file")
+        // A format known but not read is named, beside what this registry reads.
+        let jp2 = Array("\0\0\0\u{0C}ftypjp2 ".utf8) + Array(repeating: 0, count: 12)
+        let unread = #expect(throws: ImageDecodingError.self) { try decoder.probe(bytes: jp2, path: "a.jp2") }
+        #expect(unread?.reason == "a JPEG 2000 image: mosaic reads PPM or PNG only")
     }
 
     @Test func aCodecAddedToARegistryIsRead() throws {
         let bytes = Array("P6 2 1 255\n".utf8) + [255, 0, 0, 0, 0, 255]
         let plain = ImageDecoder()
-        #expect(throws: ImageDecodingError.unsupportedFormat(path: "x.ppm", signature: Array(bytes.prefix(16)))) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(path: "x.ppm", signature: Array(bytes.prefix(16)), readable: CodecRegistry.standard.names)) {
             try plain.decode(bytes: bytes, path: "x.ppm")
         }
         let decoder = ImageDecoder(codecs: CodecRegistry(codecs: CodecRegistry.standard.codecs + [PPMCodec()]))

@@ -12,11 +12,11 @@ import Testing
         #expect(info.format == .png)
         #expect((info.width, info.height) == (3, 2))
         Fixtures.write(Array("hello, world".utf8), to: dir + "/text.png")
-        #expect(throws: ImageDecodingError.unsupportedFormat(path: dir + "/text.png", signature: Array("hello, world".utf8))) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(path: dir + "/text.png", signature: Array("hello, world".utf8), readable: CodecRegistry.standard.names)) {
             try decoder.probe(dir + "/text.png")
         }
         Fixtures.write([], to: dir + "/empty.jpg")
-        #expect(throws: ImageDecodingError.unsupportedFormat(path: dir + "/empty.jpg", signature: [])) {
+        #expect(throws: ImageDecodingError.unsupportedFormat(path: dir + "/empty.jpg", signature: [], readable: CodecRegistry.standard.names)) {
             try decoder.probe(dir + "/empty.jpg")
         }
     }
@@ -38,7 +38,7 @@ import Testing
         #expect(throws: ImageDecodingError.notAFile(path: dir + "/pipe.jpg", kind: "a FIFO (named pipe)")) { try decoder.decode(dir + "/pipe.jpg") }
         #expect(throws: ImageDecodingError.notAFile(path: "/dev/zero", kind: "a character device")) { try decoder.probe("/dev/zero") }
         #expect(ImageDecodingError.notAFile(path: "p", kind: "a socket").description == "p: not a file: it is a socket (not read)")
-        #expect(ImageDecodingError.unsupportedFormat(path: "s", signature: Array("root:*:1".utf8)).reason == "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file")
+        #expect(ImageDecodingError.unsupportedFormat(path: "s", signature: Array("root:*:1".utf8), readable: CodecRegistry.standard.names).reason == "not a RAW, JPEG, PNG, WebP, GIF, HEIF, AVIF, TIFF, JPEG XL or video file")
     }
 
     @Test(arguments: 1...8)

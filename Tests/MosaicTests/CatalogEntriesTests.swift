@@ -14,7 +14,7 @@ import Testing
     /// Entries of every kind a record cannot hold alone.
     static var unusual: [CatalogEntry] {
         var withProblem = CatalogEntry(path: "/photos/broken.jpg", relativePath: "broken.jpg")
-        withProblem.problem = CardProblem(path: "/photos/broken.jpg", error: .unsupportedFormat(path: "/photos/broken.jpg", signature: [1, 2, 3]))
+        withProblem.problem = CardProblem(path: "/photos/broken.jpg", error: .unsupportedFormat(path: "/photos/broken.jpg", signature: [1, 2, 3], readable: CodecRegistry.standard.names))
         var software = jpeg
         software.software = "mosaic"
         var strangeModel = jpeg

@@ -65,11 +65,16 @@ import Testing
 
     @Test func folderErrors() throws {
         let dir = Self.folder()
-        #expect(throws: CatalogError.noImages(path: dir, skipped: 0)) { try Catalog.folder(dir) }
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 0, readable: CodecRegistry.standard.names)) { try Catalog.folder(dir) }
         try "x".write(toFile: dir + "/a.txt", atomically: true, encoding: .utf8)
-        #expect(throws: CatalogError.noImages(path: dir, skipped: 1)) { try Catalog.folder(dir) }
+        #expect(throws: CatalogError.noImages(path: dir, skipped: 1, readable: CodecRegistry.standard.names)) { try Catalog.folder(dir) }
         #expect(throws: CatalogError.notFound(path: dir + "/nope")) { try Catalog.folder(dir + "/nope") }
         #expect(throws: CatalogError.notADirectory(path: dir + "/a.txt")) { try Catalog.folder(dir + "/a.txt") }
+        // The registry the catalog was given names what it reads (before: always the standard one's).
+        let own = ImageDecoder(codecs: CodecRegistry(codecs: [PNGCodec(), GIFCodec()]))
+        let error = #expect(throws: CatalogError.self) { try Catalog.folder(dir, decoder: own) }
+        #expect(error == .noImages(path: dir, skipped: 1, readable: ["PNG", "GIF"]))
+        #expect(error?.description == "\(dir): no PNG or GIF images (1 other files skipped)")
     }
 
     @Test func jsonManifest() throws {

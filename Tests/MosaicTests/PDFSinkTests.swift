@@ -232,8 +232,8 @@ import Testing
     func pageSizesBeyondAPageAreUsageErrors(text: String) throws {
         var request = OutputRequest()
         request.destination = "s.pdf"
-        request.pageSize = text
-        request.dpi = 300
+        request.settings["pageSize"] = .text(text)
+        request.settings["dpi"] = .integer(300)
         let error = #expect(throws: OutputRequestError.self) { _ = try PDFOutput(request, options: SheetOptions()) }
         guard case .settings(let message) = error else { Issue.record("\(String(describing: error))"); return }
         #expect(message.hasPrefix("--page-size \(text) at --dpi 300 is "))
@@ -243,8 +243,8 @@ import Testing
     @Test func theLargestPageIsTakenAndNoSizeTraps() throws {
         var request = OutputRequest()
         request.destination = "s.pdf"
-        request.dpi = 300
-        request.pageSize = "5545x5.42mm"
+        request.settings["dpi"] = .integer(300)
+        request.settings["pageSize"] = .text("5545x5.42mm")
         let page = try PDFOutput(request, options: SheetOptions())
         #expect(page.pageSize.pixels(dpi: 300) == Size(width: 65_492, height: 64))
         #expect(PDFPageSize.millimetres(1e20, 1e308).pixels(dpi: 300) == Size(width: Int(Int32.max), height: Int(Int32.max)))
@@ -256,7 +256,7 @@ import Testing
     private func error(for text: String) -> OutputRequestError? {
         var request = OutputRequest()
         request.destination = "s.pdf"
-        request.pageSize = text
+        request.settings["pageSize"] = .text(text)
         do { _ = try PDFOutput(request, options: SheetOptions()); return nil } catch { return error }
     }
 }

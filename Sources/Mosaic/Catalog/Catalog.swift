@@ -131,7 +131,9 @@ public struct Catalog: Sendable {
             catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))
         }
         if catalog.sections.isEmpty {
-            throw .noImages(path: path, skipped: catalog.skippedFiles.count, unreadable: catalog.unreadableImages, subfolders: catalog.unvisitedFolders)
+            throw .noImages(
+                path: path, skipped: catalog.skippedFiles.count, unreadable: catalog.unreadableImages, subfolders: catalog.unvisitedFolders,
+                readable: decoder.codecs.names)
         }
         return catalog
     }
@@ -215,7 +217,7 @@ public struct Catalog: Sendable {
                 }
                 // Skipped: a file that is not an image and does not claim to be one by its
                 // name. A "photo.jpg" of zero bytes or garbage is a failure to report.
-                if case .unsupportedFormat(_, let signature) = error, !keepingOthers, !decoder.codecs.claims(name: relative) {
+                if case .unsupportedFormat(_, let signature, _) = error, !keepingOthers, !decoder.codecs.claims(name: relative) {
                     let known = ImageSignatures.unreadableFormat(signature) != nil
                     results.set(i, known ? .unreadable(CardProblem(path: path, error: error)) : .skipped(relative))
                 } else {

@@ -21,9 +21,9 @@ enum FileCopy {
 
     /// Copies `source` into a new file at `destination` (which must not exist).
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` when the copy cannot be written (the
+    /// - Throws: `OutputError.write(.cannotCreate)` when the copy cannot be written (the
     ///   file begun is removed). A source that cannot be copied is an `Outcome`, not an error.
-    static func copy(_ source: String, to destination: String) throws(SheetError) -> Outcome {
+    static func copy(_ source: String, to destination: String) throws(OutputError) -> Outcome {
         let input = FileNames.withSystemPath(source) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard input >= 0 else {
             return .notCopied(reason: errno == ELOOP ? "a symbolic link" : String(cString: strerror(errno)))
@@ -33,12 +33,12 @@ enum FileCopy {
         guard fstat(input, &status) == 0 else { return .notCopied(reason: String(cString: strerror(errno))) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return .notCopied(reason: "not a regular file") }
         let output = FileNames.withSystemPath(destination) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-        guard output >= 0 else { throw .output(.cannotCreate(path: destination, reason: String(cString: strerror(errno)))) }
+        guard output >= 0 else { throw .write(.cannotCreate(path: destination, reason: String(cString: strerror(errno)))) }
         let way = mosaic_copy_file(input, output, Int64(status.st_size))
         let closed = close(output) == 0 ? 0 : errno
         guard way > 0, closed == 0 else {
             _ = FileNames.withSystemPath(destination) { unlink($0) }
-            throw .output(.cannotCreate(path: destination, reason: String(cString: strerror(way < 0 ? -way : closed))))
+            throw .write(.cannotCreate(path: destination, reason: String(cString: strerror(way < 0 ? -way : closed))))
         }
         switch way {
         case Int32(MOSAIC_COPY_CLONED): return .copied(.cloned)

@@ -53,7 +53,7 @@ public struct OutputCheck: Sendable {
 
     /// Calls `body` with every input the check knows one by one, without a copy: the files
     /// and folders named, then the catalog's images (not the files under a folder read).
-    public func forEachInput(_ body: (String) throws(SheetError) -> Void) throws(SheetError) {
+    public func forEachInput(_ body: (String) throws(OutputError) -> Void) throws(OutputError) {
         for input in inputs + folders { try body(input) }
         guard let catalog else { return }
         for entry in catalog.allEntries { try body(entry.path) }
@@ -62,12 +62,12 @@ public struct OutputCheck: Sendable {
     /// Folders above an output that are missing are fine (they are created when the run
     /// writes, `OutputFolders`); one that is a file is not.
     ///
-    /// - Throws: `SheetError.outputThroughAFile` for an output below a file,
+    /// - Throws: `OutputError.outputThroughAFile` for an output below a file,
     ///   `.outputIsAFolder` for an output that is an existing folder,
     ///   `.outputIsNotAFile` for a device, FIFO or socket (after symbolic links),
     ///   `.outputIsAnInput` for one that is a file the run reads, `.outputsCollide` for two
     ///   outputs that are the same file.
-    public func check() throws(SheetError) {
+    public func check() throws(OutputError) {
         var written: [String: (path: String, option: String)] = [:]
         var existing: [FileIdentity: String] = [:]
         for (path, option) in outputs {
@@ -96,7 +96,7 @@ public struct OutputCheck: Sendable {
             // Only an output that exists replaces a file there.
             if FileIdentity(output.path) != nil { throw .outputIsAnInput(path: output.path) }
         }
-        try forEachInput { input throws(SheetError) in
+        try forEachInput { input throws(OutputError) in
             if let identity = FileIdentity(input), let output = existing[identity] { throw .outputIsAnInput(path: output) }
         }
     }

@@ -14,18 +14,18 @@ public final class PendingFile {
 
     /// Writes `data` to a temporary file beside `path`.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason (a missing
+    /// - Throws: `OutputError.write(.cannotCreate)` with the system's reason (a missing
     ///   folder, no permission, a full disk).
-    public convenience init(_ data: Data, at path: String) throws(SheetError) {
-        try self.init(at: path) { stream throws(SheetError) in try stream.write(data: data) }
+    public convenience init(_ data: Data, at path: String) throws(OutputError) {
+        try self.init(at: path) { stream throws(OutputError) in try stream.write(data: data) }
     }
 
     /// Streams a file beside `path`: `body` writes into the stream, which is flushed and
     /// closed before `commit()` can rename it into place.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` or `.cannotWrite` (a full disk) with the
+    /// - Throws: `OutputError.write(.cannotCreate)` or `.cannotWrite` (a full disk) with the
     ///   system's reason, or what `body` throws (the temporary file is then removed).
-    public init(at path: String, writing body: (JSONStream) throws(SheetError) -> Void) throws(SheetError) {
+    public init(at path: String, writing body: (JSONStream) throws(OutputError) -> Void) throws(OutputError) {
         self.path = path
         TemporaryFiles.removeLeftovers(besides: [path])
         temporaryPath = TemporaryFiles.path(for: path)
@@ -34,7 +34,7 @@ public final class PendingFile {
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             TemporaryFiles.unregister(temporaryPath)
-            throw .output(.cannotCreate(path: path, reason: reason))
+            throw .write(.cannotCreate(path: path, reason: reason))
         }
         do {
             let stream = JSONStream(descriptor: fd, name: path)
@@ -44,13 +44,13 @@ public final class PendingFile {
             close(fd)
             discard()
             // The stream's failure is this file's: removed, the destination as it was.
-            if case .output(.streamFailed(_, let reason)) = error { throw .output(.cannotWrite(path: path, reason: reason)) }
+            if case .write(.streamFailed(_, let reason)) = error { throw .write(.cannotWrite(path: path, reason: reason)) }
             throw error
         }
         if close(fd) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
-            throw .output(.cannotWrite(path: path, reason: reason))
+            throw .write(.cannotWrite(path: path, reason: reason))
         }
     }
 
@@ -58,8 +58,8 @@ public final class PendingFile {
 
     /// Renames the file into place.
     ///
-    /// - Throws: `SheetError.output(.cannotRename)` with the system's reason.
-    public func commit() throws(SheetError) {
+    /// - Throws: `OutputError.write(.cannotRename)` with the system's reason.
+    public func commit() throws(OutputError) {
         guard !settled else { return }
         if keepsAnIdenticalFile, FileComparison.sameBytes(temporaryPath, path) != nil {
             discard()
@@ -68,7 +68,7 @@ public final class PendingFile {
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             discard()
-            throw .output(.cannotRename(path: path, reason: reason))
+            throw .write(.cannotRename(path: path, reason: reason))
         }
         settled = true
         TemporaryFiles.unregister(temporaryPath)

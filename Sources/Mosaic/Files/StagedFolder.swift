@@ -17,9 +17,9 @@ public final class StagedFolder {
     /// and holds none of the inputs `reading` knows (the files and folders named, the
     /// catalog's images).
     ///
-    /// - Throws: `SheetError.wouldReplaceAForeignFile` for a file or a folder of someone
+    /// - Throws: `OutputError.wouldReplaceAForeignFile` for a file or a folder of someone
     ///   else's, `.outputIsAnInput` when an input lies inside it.
-    public static func check(_ destination: String, marker: String, reading: OutputCheck = OutputCheck()) throws(SheetError) {
+    public static func check(_ destination: String, marker: String, reading: OutputCheck = OutputCheck()) throws(OutputError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder) else { return }
         guard isFolder.boolValue, FileManager.default.fileExists(atPath: destination + "/" + marker) else {
@@ -27,7 +27,7 @@ public final class StagedFolder {
         }
         // Only a folder that is there can hold an input.
         let inside = OutputCheck.resolved(destination) + "/"
-        try reading.forEachInput { input throws(SheetError) in
+        try reading.forEachInput { input throws(OutputError) in
             if (OutputCheck.resolved(input) + "/").hasPrefix(inside) { throw .outputIsAnInput(path: destination) }
         }
     }
@@ -72,8 +72,8 @@ public final class StagedFolder {
 
     /// Creates the hidden folder beside `destination`, with `marker` in it.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
-    public init(destination: String, marker: String) throws(SheetError) {
+    /// - Throws: `OutputError.write(.cannotCreate)` with the system's reason.
+    public init(destination: String, marker: String) throws(OutputError) {
         self.destination = destination
         self.marker = marker
         let parent = (destination as NSString).deletingLastPathComponent
@@ -84,7 +84,7 @@ public final class StagedFolder {
         Self.removeLeftovers(of: name, in: parent.isEmpty ? "." : parent)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .output(.cannotCreate(path: destination, reason: "the folder \(parent) cannot be created"))
+            throw .write(.cannotCreate(path: destination, reason: "the folder \(parent) cannot be created"))
         }
         do {
             // SIGINT, SIGTERM, SIGHUP: removed with everything in it (SIGKILL: by the next
@@ -95,7 +95,7 @@ public final class StagedFolder {
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             TemporaryFiles.unregister(path)
-            throw .output(.cannotCreate(path: destination, reason: (error as? OutputFolders.Failure)?.reason ?? (error as NSError).localizedDescription))
+            throw .write(.cannotCreate(path: destination, reason: (error as? OutputFolders.Failure)?.reason ?? (error as NSError).localizedDescription))
         }
     }
 
@@ -135,20 +135,20 @@ public final class StagedFolder {
     /// Renames the folder into place, over the previous run's. An interrupt during the two
     /// renames waits for them: the destination is never left moved aside.
     ///
-    /// - Throws: `SheetError.output(.cannotRename)` with the system's reason; the previous
+    /// - Throws: `OutputError.write(.cannotRename)` with the system's reason; the previous
     ///   folder is then put back.
-    public func commit() throws(SheetError) {
+    public func commit() throws(OutputError) {
         guard !settled else { return }
         let previous = path + ".old"
         let hadFolder = FileManager.default.fileExists(atPath: destination)
-        try TemporaryFiles.withInterruptsDeferred { () throws(SheetError) in
+        try TemporaryFiles.withInterruptsDeferred { () throws(OutputError) in
             if hadFolder, rename(destination, previous) != 0 {
-                throw .output(.cannotRename(path: destination, reason: String(cString: strerror(errno))))
+                throw .write(.cannotRename(path: destination, reason: String(cString: strerror(errno))))
             }
             guard rename(path, destination) == 0 else {
                 let reason = String(cString: strerror(errno))
                 if hadFolder { rename(previous, destination) }
-                throw .output(.cannotRename(path: destination, reason: reason))
+                throw .write(.cannotRename(path: destination, reason: reason))
             }
             TemporaryFiles.unregister(path)
             if hadFolder { TemporaryFiles.register(folder: previous) }

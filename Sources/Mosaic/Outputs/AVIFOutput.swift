@@ -25,6 +25,6 @@ public struct AVIFOutput: PagedKind {
     public static func isMosaicSheet(_ path: String) -> Bool { AVIFSink.isMosaicSheet(path) }
 
     public func sink(destination: String) -> any PageSink {
-        AVIFSink(destination: destination, quality: request.quality ?? AVIFFileWriter.defaultQuality, lossless: request.lossless, limits: options.limits)
+        AVIFSink(destination: destination, quality: request.integer(.quality) ?? AVIFFileWriter.defaultQuality, lossless: request.flag(.lossless), limits: options.limits)
     }
 }

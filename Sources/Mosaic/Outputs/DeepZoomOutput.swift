@@ -5,6 +5,10 @@ public struct DeepZoomOutput: PyramidKind {
     public static let hint = ".dzi for a Deep Zoom pyramid"
     public static let summary = "a Deep Zoom pyramid (NAME.dzi, NAME_files/)"
     public static let defaultTileSize = 254  // as libvips and OpenSeadragon: with its overlap, 256
+    public static let settings = PyramidSettings.all + [overlap]
+    /// Pixels each tile repeats from its neighbours.
+    public static let overlap = OutputSetting(
+        name: "overlap", help: "Deep Zoom: pixels each tile repeats from its neighbours.", kind: .integer(default: 1, range: 0...64))
 
     public let request: OutputRequest
     public let options: SheetOptions
@@ -19,11 +23,15 @@ public struct DeepZoomOutput: PyramidKind {
         guard destination.lowercased().hasSuffix(".dzi") else {
             throw .destination("--format dzi: the output names the descriptor, NAME.dzi; got \"\(destination)\"")
         }
+        if let tileSize = request.integer(PyramidSettings.tileSize), let overlap = request.integer(overlap), overlap * 2 >= tileSize {
+            throw .settings("--overlap \(overlap) must be less than half of --tile-size \(tileSize)")
+        }
     }
 
     public init(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
         self.request = request
         self.options = options
-        pyramidOptions = try Self.pyramidOptions(request.pyramid, format: DeepZoom(), opaque: options.style.background.isOpaque)
+        pyramidOptions = try Self.pyramidOptions(
+            request, format: DeepZoom(), overlap: request.integer(Self.overlap) ?? 1, opaque: options.style.background.isOpaque)
     }
 }

@@ -6,6 +6,9 @@ public struct IIIFOutput: PyramidKind {
     public static let hint = "--format iiif for a IIIF folder"
     public static let summary = "a IIIF Image API 3 level-0 tile folder with info.json"
     public static let defaultTileSize = 256
+    public static let settings = PyramidSettings.all + [id]
+    /// The image's id in info.json; nil: the folder's name.
+    public static let id = OutputSetting(name: "iiifID", help: "IIIF: the id in info.json (default: the folder's name).", kind: .text(form: "a URL"))
 
     public let request: OutputRequest
     public let options: SheetOptions
@@ -26,7 +29,7 @@ public struct IIIFOutput: PyramidKind {
     public init(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
         self.request = request
         self.options = options
-        format = IIIF(id: request.pyramid.iiifID)
-        pyramidOptions = try Self.pyramidOptions(request.pyramid, format: format, opaque: options.style.background.isOpaque)
+        format = IIIF(id: request.text(Self.id))
+        pyramidOptions = try Self.pyramidOptions(request, format: format, overlap: 0, opaque: options.style.background.isOpaque)
     }
 }

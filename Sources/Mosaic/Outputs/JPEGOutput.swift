@@ -26,6 +26,6 @@ public struct JPEGOutput: PagedKind {
     public static func isMosaicSheet(_ path: String) -> Bool { JPEGSink.isMosaicSheet(path) }
 
     public func sink(destination: String) -> any PageSink {
-        JPEGSink(destination: destination, quality: request.quality ?? JPEGStream.defaultQuality, limits: options.limits)
+        JPEGSink(destination: destination, quality: request.integer(.quality) ?? JPEGStream.defaultQuality, limits: options.limits)
     }
 }

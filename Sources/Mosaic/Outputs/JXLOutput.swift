@@ -52,17 +52,17 @@ public struct JXLOutput: PagedKind {
 
     public func sheetOptions(_ options: SheetOptions) -> SheetOptions {
         var capped = options
-        let limit = Self.maximumPageLength(options, lossless: request.lossless)
+        let limit = Self.maximumPageLength(options, lossless: request.flag(.lossless))
         capped.maxHeight = min(options.maxHeight ?? limit, limit)
         return capped
     }
 
     public func notes(_ sheet: ContactSheet) -> [String] {
-        let limit = Self.maximumPageLength(options, lossless: request.lossless)
+        let limit = Self.maximumPageLength(options, lossless: request.flag(.lossless))
         guard (options.maxHeight ?? Int.max) > limit, sheet.layout.pageCount > 1, !request.toStandardOutput else { return [] }
         let files = PageNames.paths(for: request.resolvedDestination, pageCount: sheet.layout.pageCount)
         return [
-            "the board is longer than a JPEG XL page holds at this width (\(Self.maximumPagePixels(lossless: request.lossless) / 1_000_000) megapixels: \(limit) px): written as \(files.count) pages (\(files[0]) ... \(files[files.count - 1])); set --max-height to choose where it breaks"
+            "the board is longer than a JPEG XL page holds at this width (\(Self.maximumPagePixels(lossless: request.flag(.lossless)) / 1_000_000) megapixels: \(limit) px): written as \(files.count) pages (\(files[0]) ... \(files[files.count - 1])); set --max-height to choose where it breaks"
         ]
     }
 
@@ -73,7 +73,7 @@ public struct JXLOutput: PagedKind {
     }
 
     public func sink(destination: String) -> any PageSink {
-        let quality = request.quality ?? Self.defaultQuality, lossless = request.lossless, limits = options.limits
+        let quality = request.integer(.quality) ?? Self.defaultQuality, lossless = request.flag(.lossless), limits = options.limits
         let threads = max(1, options.jobs)
         return PageFiles<JXLPageWriter>(destination: destination, isMosaicSheet: Self.isMosaicSheet) { path, size, hasAlpha throws(ImageEncodingError) in
             try JXLPageWriter(path: path, size: size, hasAlpha: hasAlpha, quality: quality, lossless: lossless, threads: threads, limits: limits)

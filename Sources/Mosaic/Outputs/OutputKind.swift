@@ -5,7 +5,8 @@ import Foundation
 /// and suffixes it takes, the folders it writes), the files it will write (for the output
 /// check), its sink, its companion files (a viewer) and, for pyramids, its shard identity.
 /// The renderer, the output check, the commit and the CLI know only this protocol: adding
-/// a kind is its file, its line in `OutputKinds.all`, and the flags of its settings.
+/// a kind, with settings of its own (`OutputSetting`), is its file and its line in
+/// `OutputKinds.all`.
 public protocol OutputKind: Sendable {
     /// The name `--format` takes ("png", "dzi", "iiif").
     static var name: String { get }
@@ -19,7 +20,8 @@ public protocol OutputKind: Sendable {
     /// What the kind writes, for `--format`'s help ("one file per page"); by default its
     /// `hint`.
     static var summary: String { get }
-    /// The settings of `OutputRequest` it takes (`--quality` ...); others are refused.
+    /// The settings it declares and reads (`OutputSetting`: `quality`, `pageSize` ...); a
+    /// request giving any other is refused before the kind sees it.
     static var settings: [OutputSetting] { get }
     /// Whether a page longer than the maximum (an element longer than a page, never cut)
     /// is scaled down to fit its paper (PDF) rather than written longer (the default).
@@ -49,9 +51,9 @@ public protocol OutputKind: Sendable {
     /// the inputs already there), its sink, its companions. Checks everything it can before
     /// a pixel is drawn.
     ///
-    /// - Throws: `SheetError` (an output that would replace an input or another program's
+    /// - Throws: `RenderError.output` (an output that would replace an input or another program's
     ///   file, a folder that cannot be written).
-    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(SheetError) -> OutputPlan
+    func plan(_ sheet: ContactSheet, check: OutputCheck) throws(RenderError) -> OutputPlan
 }
 
 extension OutputKind {
@@ -66,11 +68,11 @@ extension OutputKind {
 /// or a folder; one already there is replaced only when mosaic wrote it (`isMosaicSheet`)
 /// or the user named the output (not through a template: `OutputRequest.isFromTemplate`).
 ///
-/// - Throws: `SheetError` from the output check, `.defaultOutputExists` for another
+/// - Throws: `OutputError` from the output check, `.defaultOutputExists` for another
 ///   program's file at the default name.
 func checkFiles(
     _ files: [String], of request: OutputRequest, against base: OutputCheck, isMosaicSheet: (String) -> Bool
-) throws(SheetError) {
+) throws(OutputError) {
     let own = Set(files.filter(isMosaicSheet))
     var check = base
     for file in files { check.write(file, by: "--output") }
@@ -97,12 +99,56 @@ public enum OutputKinds {
 
     /// The kind `format` names, or else the one the destination's suffix picks (PNG pages
     /// when none does: the destination is then checked by the PNG kind).
-    public static func kind(for request: OutputRequest) throws(OutputRequestError) -> any OutputKind.Type {
+    public static func kind(for request: OutputRequest, in kinds: [any OutputKind.Type] = all) throws(OutputRequestError) -> any OutputKind.Type {
         if let format = request.format {
-            for kind in all where kind.name == format { return kind }
-            throw .unknownFormat(format, known: names)
+            for kind in kinds where kind.name == format { return kind }
+            throw .unknownFormat(format, known: kinds.map { $0.name })
         }
-        return kind(suffixOf: request.resolvedDestination) ?? PNGPagesOutput.self
+        return kind(suffixOf: request.resolvedDestination, in: kinds) ?? PNGPagesOutput.self
+    }
+
+    /// Every setting the kinds declare, each once (by name), with the names of the kinds
+    /// that take it, in registry order.
+    public static func allSettings(in kinds: [any OutputKind.Type] = all) -> [(setting: OutputSetting, kinds: [String])] {
+        var result: [(setting: OutputSetting, kinds: [String])] = []
+        for kind in kinds {
+            for setting in kind.settings {
+                if let index = result.firstIndex(where: { $0.setting.name == setting.name }) {
+                    result[index].kinds.append(kind.name)
+                } else {
+                    result.append((setting, [kind.name]))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The declaration of the setting called `name`, if a kind has one.
+    public static func setting(named name: String, in kinds: [any OutputKind.Type] = all) -> OutputSetting? {
+        for kind in kinds {
+            if let setting = kind.settings.first(where: { $0.name == name }) { return setting }
+        }
+        return nil
+    }
+
+    /// Checks the values `given` for `kind`: each a setting it declares, of its kind and in
+    /// its range (in the order of their names).
+    ///
+    /// - Throws: `OutputRequestError.unknownSetting`, `.settingNotTaken`,
+    ///   `.settingOutOfRange` or `.settingValue`, naming the setting.
+    public static func checkSettings(
+        _ given: [String: OutputSettingValue], of kind: any OutputKind.Type, in kinds: [any OutputKind.Type] = all
+    ) throws(OutputRequestError) {
+        let declared = allSettings(in: kinds)
+        for (name, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let setting = kind.settings.first(where: { $0.name == name }) else {
+                guard let takers = declared.first(where: { $0.setting.name == name })?.kinds else {
+                    throw .unknownSetting(name: name, known: declared.map(\.setting.name))
+                }
+                throw .settingNotTaken(name: name, kind: kind.name, takers: takers)
+            }
+            try setting.check(value)
+        }
     }
 
     /// What `--format` offers, from the registry: each kind's name and summary, kinds of
@@ -134,9 +180,9 @@ public enum OutputKinds {
     }
 
     /// The kind whose suffix ends `destination`, if any.
-    public static func kind(suffixOf destination: String) -> (any OutputKind.Type)? {
+    public static func kind(suffixOf destination: String, in kinds: [any OutputKind.Type] = all) -> (any OutputKind.Type)? {
         let name = destination.lowercased()
-        for kind in all {
+        for kind in kinds {
             for suffix in kind.suffixes where name.hasSuffix(suffix) { return kind }
         }
         return nil
@@ -154,9 +200,9 @@ public struct OutputPlan {
     /// What the image map names as the pages' files (`ContactSheet.writeImageMap(output:)`).
     public var mapOutput: String?
     /// Files written once the pages are drawn (a viewer), committed after the sink.
-    public var companions: (RenderSummary) throws(SheetError) -> [PendingFile]
+    public var companions: (RenderSummary) throws(OutputError) -> [PendingFile]
     /// Done once everything is in place (sending the sheet to standard output).
-    public var delivered: () throws(SheetError) -> Void
+    public var delivered: () throws(OutputError) -> Void
     /// Whether a board whose every card failed is refused (a shard's strip may hold only
     /// placeholders: it is not).
     public var refusesAllFailed = true
@@ -165,8 +211,8 @@ public struct OutputPlan {
 
     public init(
         sink: any PageSink, rows: Range<Int>? = nil, files: [String], mapOutput: String?,
-        companions: @escaping (RenderSummary) throws(SheetError) -> [PendingFile] = { _ in [] },
-        delivered: @escaping () throws(SheetError) -> Void = {},
+        companions: @escaping (RenderSummary) throws(OutputError) -> [PendingFile] = { _ in [] },
+        delivered: @escaping () throws(OutputError) -> Void = {},
         written: @escaping (RenderSummary) -> String
     ) {
         self.sink = sink

@@ -8,29 +8,14 @@ public struct OutputRequest: Sendable {
     public var format: String?
     /// Where the JSON image map goes (`-` for standard output); nil for none.
     public var json: String?
-    /// Tile pyramids' settings.
-    public var pyramid = PyramidSettings()
-    /// Lossy formats' quality, 1 to 100 (`--quality`); nil: the kind's default (90).
-    public var quality: Int?
-    /// WebP, AVIF and JPEG XL: lossless (`--lossless`).
-    public var lossless = false
-    /// PDF: the paper, `a4`, `letter` or `WIDTHxHEIGHTmm` (`--page-size`); nil: A4.
-    public var pageSize: String?
-    /// PDF: pixels per inch (`--dpi`); nil: 300.
-    public var dpi: Int?
+    /// Part K of N of a tile pyramid (`--shard`), as typed; nil: the whole.
+    public var shard: String?
+    /// The values given to the kinds' own settings (`OutputSetting`), by name: the kind
+    /// chosen must take each one (`OutputKind.settings`); the others take their defaults.
+    public var settings: [String: OutputSettingValue] = [:]
     /// The destination was made from a template (`--each`, `SheetNameTemplate`), not named
     /// by the user: like the default name, it replaces only files mosaic wrote.
     public var isFromTemplate = false
-
-    /// The settings of kinds' own that the request gives (a kind refuses those it does not take).
-    public var givenSettings: [OutputSetting] {
-        var given: [OutputSetting] = []
-        if quality != nil { given.append(.quality) }
-        if lossless { given.append(.lossless) }
-        if pageSize != nil { given.append(.pageSize) }
-        if dpi != nil { given.append(.dpi) }
-        return given
-    }
 
     public init(destination: String? = nil, format: String? = nil, json: String? = nil) {
         self.destination = destination
@@ -44,44 +29,42 @@ public struct OutputRequest: Sendable {
     public var toStandardOutput: Bool { destination == "-" }
 }
 
-/// What a tile pyramid is asked to be (`--tile-size`, `--overlap`, `--tile-format` ...).
-public struct PyramidSettings: Sendable {
-    /// Tile side in pixels; nil: the format's default (254 for Deep Zoom, 256 for IIIF).
-    public var tileSize: Int?
-    /// Deep Zoom: pixels each tile repeats from its neighbours.
-    public var overlap = 1
-    /// Tile encoding; nil: JPEG for an opaque board, PNG for a transparent one.
-    public var tileEncoding: TileEncoding?
-    /// JPEG tiles' quality, 1 to 100.
-    public var tileQuality = 85
-    /// Tiles that hold only the background are left out.
-    public var skipBlankTiles = false
-    /// The viewer page beside the pyramid.
-    public var viewer = true
-    /// Part K of N (`--shard`), as typed.
-    public var shard: String?
-    /// IIIF: the image's id in info.json.
-    public var iiifID: String?
-
-    /// A tile encoding as asked for.
-    public enum TileEncoding: String, Sendable, CaseIterable {
-        case png, jpeg
+extension OutputRequest {
+    /// The whole number `setting` was given, else its declared default (nil: the kind's).
+    public func integer(_ setting: OutputSetting) -> Int? {
+        if case .integer(let value)? = settings[setting.name] { return value }
+        if case .integer(let value, _) = setting.kind { return value }
+        return nil
     }
 
-    public init() {}
+    /// Whether `setting` is on: as given, else its declared default.
+    public func flag(_ setting: OutputSetting) -> Bool {
+        if case .flag(let value)? = settings[setting.name] { return value }
+        if case .flag(let value) = setting.kind { return value }
+        return false
+    }
+
+    /// The choice given to `setting`, else its declared default (nil: the kind's).
+    public func choice(_ setting: OutputSetting) -> String? {
+        if case .choice(let value)? = settings[setting.name] { return value }
+        if case .choice(let value, _) = setting.kind { return value }
+        return nil
+    }
+
+    /// The text given to `setting`, or nil.
+    public func text(_ setting: OutputSetting) -> String? {
+        if case .text(let value)? = settings[setting.name] { return value }
+        return nil
+    }
 }
 
-/// A setting that only some kinds take.
-public enum OutputSetting: String, Sendable, CaseIterable {
-    case quality, lossless, pageSize, dpi
-
-    /// Its flag.
-    public var flag: String {
-        switch self {
-        case .quality: return "--quality"
-        case .lossless: return "--lossless"
-        case .pageSize: return "--page-size"
-        case .dpi: return "--dpi"
-        }
+extension OutputRequest: CustomStringConvertible {
+    /// Every field, the settings in the order of their names: the same request is the same
+    /// text in every process (the sheet's fingerprint, `CardCache.sheetFingerprint`, reads it).
+    public var description: String {
+        // Reflected: each text quoted and escaped, so no two requests read the same.
+        let given = settings.sorted { $0.key < $1.key }.map { String(reflecting: $0.key) + ": " + String(reflecting: $0.value.description) }.joined(separator: ", ")
+        return "OutputRequest(destination: \(String(reflecting: destination)), format: \(String(reflecting: format)), json: \(String(reflecting: json)), "
+            + "shard: \(String(reflecting: shard)), settings: [\(given)], isFromTemplate: \(isFromTemplate))"
     }
 }

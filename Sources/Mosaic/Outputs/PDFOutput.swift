@@ -12,7 +12,13 @@ public struct PDFOutput: OutputKind {
     public static let hint = ".pdf for a PDF"
     public static let summary = "one PDF of pages at --page-size"
     public static let takesPages = true
-    public static let settings: [OutputSetting] = [.quality, .lossless, .pageSize, .dpi]
+    public static let settings: [OutputSetting] = [.quality, .lossless, pageSizeSetting, dpiSetting]
+    /// The paper (`--page-size`); nil: A4.
+    public static let pageSizeSetting = OutputSetting(
+        name: "pageSize", help: "PDF: a4, letter, WxHmm or WxHin (default: a4).", kind: .text(form: "a4, letter, WxHmm or WxHin"))
+    /// Pixels per inch of the pages (`--dpi`).
+    public static let dpiSetting = OutputSetting(
+        name: "dpi", help: "PDF: pixels per inch of the pages (default: 300).", kind: .integer(default: 300, range: dpiRange))
     /// A page longer than the paper (a card taller than a page) is scaled down to fit it
     /// (`PDFSink`), never clipped.
     public static let scalesLongPages = true
@@ -48,7 +54,7 @@ public struct PDFOutput: OutputKind {
         guard destination.lowercased().hasSuffix(".pdf") else {
             throw .destination("--format pdf: the output names a PDF file, NAME.pdf; got \"\(destination)\"")
         }
-        if request.pyramid.shard != nil {
+        if request.shard != nil {
             throw .settings("--shard renders part of a tile pyramid: name one with -o NAME.dzi or --format iiif")
         }
         if options.direction != .vertical { throw .settings("--direction horizontal: a PDF's pages are read top to bottom; drop it") }
@@ -57,18 +63,19 @@ public struct PDFOutput: OutputKind {
         if options.widthIsGiven {
             let pixels = size.pixels(dpi: dpi)
             throw .settings(
-                "--width: a PDF's sheet is as wide as --page-size at --dpi (\(pixels.width) px for \(request.pageSize ?? "a4") at \(dpi) dpi); drop it, or set --dpi")
+                "--width: a PDF's sheet is as wide as --page-size at --dpi (\(pixels.width) px for \(request.text(pageSizeSetting) ?? "a4") at \(dpi) dpi); drop it, or set --dpi")
         }
     }
 
     /// The paper and resolution a request asks for.
     static func make(_ request: OutputRequest) throws(OutputRequestError) -> (PDFPageSize, Int) {
-        let text = request.pageSize ?? "a4"
+        let text = request.text(pageSizeSetting) ?? "a4"
         guard let size = pageSize(parsing: text) else {
             throw .settings("--page-size: \"\(text)\" is not a4, letter, WIDTHxHEIGHTmm or WIDTHxHEIGHTin")
         }
-        let dpi = request.dpi ?? 300
-        guard dpiRange.contains(dpi) else { throw .settings("--dpi must be \(dpiRange.lowerBound) to \(dpiRange.upperBound), got \(dpi)") }
+        let dpi = request.integer(dpiSetting) ?? 300
+        // (Its range is checked with the declaration's: `OutputKinds.checkSettings`.)
+        guard dpiRange.contains(dpi) else { throw .settingOutOfRange(name: dpiSetting.name, value: dpi, range: dpiRange) }
         // Checked in points before any conversion to Int: 1e20x100mm is a usage error, not a trap.
         let sides = pageSideRange(dpi: dpi)
         guard sides.contains(size.width), sides.contains(size.height) else {
@@ -107,14 +114,14 @@ public struct PDFOutput: OutputKind {
         return paper
     }
 
-    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
+    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
-        try checkFiles([destination], of: request, against: base, isMosaicSheet: PDFSink.isMosaicSheet)
-        let encoding: PDFSink.ImageEncoding = request.lossless ? .flate(level: 6) : .jpeg(quality: request.quality ?? JPEGStream.defaultQuality)
+        try RenderError.output { () throws(OutputError) in try checkFiles([destination], of: request, against: base, isMosaicSheet: PDFSink.isMosaicSheet) }
+        let encoding: PDFSink.ImageEncoding = request.flag(.lossless) ? .flate(level: 6) : .jpeg(quality: request.integer(.quality) ?? JPEGStream.defaultQuality)
         let sink = PDFSink(
             destination: destination, pagePixels: pageSize.pixels(dpi: dpi), pageSize: pageSize, encoding: encoding, limits: options.limits,
             pageColor: options.style.background)
-        let paper = request.pageSize ?? "a4", dpi = dpi
+        let paper = request.text(Self.pageSizeSetting) ?? "a4", dpi = dpi
         return OutputPlan(
             sink: sink, files: [destination], mapOutput: destination,
             written: { _ in

@@ -42,7 +42,7 @@ extension PagedKind {
             for kind in OutputKinds.all where kind.name != name { hints.append(kind.hint) }
             throw .destination("--output: \"\(destination)\" does not end in \(suffixes.joined(separator: " or ")) (or \(hints.joined(separator: "; ")))")
         }
-        if request.pyramid.shard != nil {
+        if request.shard != nil {
             throw .settings("--shard renders part of a tile pyramid: name one with -o NAME.dzi or --format iiif")
         }
     }
@@ -74,21 +74,21 @@ extension PagedKind {
             ? NSTemporaryDirectory() + "mosaic-stdout-\(getpid())" + (Self.suffixes.first ?? "") : request.resolvedDestination
     }
 
-    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
+    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
         let pageCount = sheet.layout.pageCount
         if request.toStandardOutput && pageCount > 1 {
             // Split by the format's own limit (no --max-height, or a longer one), or by --max-height.
             let formatLimit = Self.maximumSide.flatMap { limit in (options.maxHeight ?? Int.max) > limit ? limit : nil }
-            throw .onePageOnly(format: Self.name.uppercased(), pageCount: pageCount, formatLimit: formatLimit)
+            throw .output(.onePageOnly(format: Self.name.uppercased(), pageCount: pageCount, formatLimit: formatLimit))
         }
         let pages = request.toStandardOutput ? [] : PageNames.paths(for: destination, pageCount: pageCount)
-        try checkFiles(pages, of: request, against: base, isMosaicSheet: Self.isMosaicSheet)
+        try RenderError.output { () throws(OutputError) in try checkFiles(pages, of: request, against: base, isMosaicSheet: Self.isMosaicSheet) }
         let sent = sinkDestination, toStandardOutput = request.toStandardOutput
         return OutputPlan(
             sink: sink(destination: sent), files: toStandardOutput ? ["standard output"] : pages,
             mapOutput: toStandardOutput ? nil : destination,
-            delivered: { () throws(SheetError) in if toStandardOutput { try StandardOutput.send(file: sent) } },
+            delivered: { () throws(OutputError) in if toStandardOutput { try StandardOutput.send(file: sent) } },
             written: { summary in Self.pages(summary.files, sheet: sheet) })
     }
 

@@ -24,7 +24,7 @@ extension PyramidKind {
     /// What every pyramid refuses, whatever its format.
     static func validatePyramid(_ request: OutputRequest, options: SheetOptions) throws(OutputRequestError) {
         if request.toStandardOutput { throw .settings("--output - writes one PNG; a pyramid needs a name") }
-        if request.pyramid.shard != nil, request.json != nil {
+        if request.shard != nil, request.json != nil {
             throw .settings("--shard and --json: write the map with mosaic layout, or in the run without --shard")
         }
         if options.maxHeight != nil {
@@ -32,26 +32,27 @@ extension PyramidKind {
         }
     }
 
-    /// The tiles' settings a request asks for, on a board whose background is opaque or not.
-    static func pyramidOptions(_ settings: PyramidSettings, format: Format, opaque: Bool) throws(OutputRequestError) -> PyramidOptions {
+    /// The tiles' settings a request asks for, on a board whose background is opaque or
+    /// not, with `overlap` pixels repeated (a format without overlap: 0).
+    static func pyramidOptions(_ request: OutputRequest, format: Format, overlap: Int, opaque: Bool) throws(OutputRequestError) -> PyramidOptions {
         let encoding: TileFormat
-        switch settings.tileEncoding ?? (opaque ? .jpeg : .png) {
-        case .png: encoding = .png
-        case .jpeg:
+        switch request.choice(PyramidSettings.tileFormat) ?? (opaque ? "jpeg" : "png") {
+        case "jpeg":
             guard opaque else { throw .settings("--tile-format jpeg: the board's background is transparent, and JPEG has no alpha; use png") }
-            encoding = .jpeg(quality: settings.tileQuality)
+            encoding = .jpeg(quality: request.integer(PyramidSettings.tileQuality) ?? 85)
+        default: encoding = .png
         }
         return PyramidOptions(
-            tileSize: settings.tileSize ?? defaultTileSize, overlap: format.allowsOverlap ? settings.overlap : 0, format: encoding,
-            skipBlankTiles: settings.skipBlankTiles)
+            tileSize: request.integer(PyramidSettings.tileSize) ?? defaultTileSize, overlap: format.allowsOverlap ? overlap : 0, format: encoding,
+            skipBlankTiles: request.flag(PyramidSettings.skipBlankTiles))
     }
 
-    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(SheetError) -> OutputPlan {
+    public func plan(_ sheet: ContactSheet, check base: OutputCheck) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
         let background = options.style.background.premultiplied
         let size = sheet.layout.pageSize(0)
         let levels = PyramidSink<Format>.levelCount(of: size, format: format, tileSize: pyramidOptions.tileSize)
-        let shard = request.pyramid.shard.flatMap(ShardPlan.parse).map {
+        let shard = request.shard.flatMap(ShardPlan.parse).map {
             ShardPlan(
                 index: $0.index, count: $0.count, height: size.height, tileSize: pyramidOptions.tileSize, overlap: pyramidOptions.overlap,
                 maximumLevels: levels)
@@ -63,30 +64,32 @@ extension PyramidKind {
         // absent or one mosaic wrote, holding no input.
         var check = base
         for file in Self.namedFiles(request) { check.write(file, by: "--output") }
-        let viewer = request.pyramid.viewer ? PyramidViewer(destination: destination) : nil
+        let viewer = request.flag(PyramidSettings.viewer) ? PyramidViewer(destination: destination) : nil
         if let viewer {
             check.write(viewer.page, by: "--output (the viewer)")
             check.write(viewer.mapScript, by: "--output (the viewer's map)")
             for file in [viewer.page, viewer.mapScript] where !PyramidViewer.mayReplace(file) {
-                throw .wouldReplaceAForeignFile(path: file)
+                throw .output(.wouldReplaceAForeignFile(path: file))
             }
         }
         let folder = sink.folder
         if let json = request.json, json != "-", OutputCheck.resolved(json).hasPrefix(OutputCheck.resolved(folder) + "/") {
             check.write(folder + "/" + (json as NSString).lastPathComponent, by: "--json")
         }
-        try check.check()
-        // The folder absent or mosaic's, holding no input; a descriptor beside it mosaic's.
-        try PyramidFiles.checkReplaceable(format, destination: destination, reading: check)
+        try RenderError.output { [check] () throws(OutputError) in
+            try check.check()
+            // The folder absent or mosaic's, holding no input; a descriptor beside it mosaic's.
+            try PyramidFiles.checkReplaceable(format, destination: destination, reading: check)
+        }
         return OutputPlan(
             sink: sink, files: [destination], mapOutput: destination,
-            companions: { (_) throws(SheetError) in
+            companions: { (_) throws(OutputError) in
                 // The viewer beside it, put in place with the pyramid.
                 guard let viewer else { return [] }
                 let shown = sink.viewerPyramid(levels: levels)
                 let files = [
                     try PendingFile(viewer.html(title: viewerTitle), at: viewer.page),
-                    try PendingFile(at: viewer.mapScript) { stream throws(SheetError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) },
+                    try PendingFile(at: viewer.mapScript) { stream throws(OutputError) in try viewer.writeMap(sheet, pyramid: shown, to: stream) },
                 ]
                 // A file whose bytes are the same is left as it was.
                 for file in files { file.keepsAnIdenticalFile = true }
@@ -106,18 +109,20 @@ extension PyramidKind {
     /// (renamed into place whole; a shard run again replaces its own part only).
     func shardPlan(
         _ sheet: ContactSheet, shard: ShardPlan, sink: PyramidSink<Format>, levels: Int, viewerTitle: String, check: OutputCheck
-    ) throws(SheetError) -> OutputPlan {
+    ) throws(RenderError) -> OutputPlan {
         let destination = request.resolvedDestination
         let part = PyramidFiles.shardFolder(for: destination, index: shard.index, count: shard.count)
-        try check.check()
-        try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
-        try sink.lockShards()
+        try RenderError.output { () throws(OutputError) in
+            try check.check()
+            try StagedFolder.check(part, marker: PyramidFiles.marker, reading: check)
+        }
+        do { try sink.lockShards() } catch { throw .assembly(error) }
         sink.boardDigest = sheet.digest
-        if shard.index == 0, request.pyramid.viewer {
+        if shard.index == 0, request.flag(PyramidSettings.viewer) {
             // Shard 0 carries the viewer, which assemble puts beside the pyramid.
             let viewer = PyramidViewer(destination: destination)
             let map = JSONStream()
-            try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map)
+            try RenderError.output { () throws(OutputError) in try viewer.writeMap(sheet, pyramid: sink.viewerPyramid(levels: levels), to: map) }
             sink.shardExtras = [(PyramidFiles.viewerFolder + "/page", viewer.html(title: viewerTitle)), (PyramidFiles.viewerFolder + "/map", map.data)]
         }
         let height = sheet.layout.pageSize(0).height
@@ -139,4 +144,27 @@ extension PyramidKind {
         }
         return total
     }
+}
+
+/// The settings every tile pyramid takes, declared once for the pyramid kinds (a format's
+/// own, Deep Zoom's overlap or IIIF's id, are declared by its kind).
+public enum PyramidSettings {
+    /// The tile side; nil: the kind's `defaultTileSize`.
+    public static let tileSize = OutputSetting(
+        name: "tileSize", help: "Pyramids: tile side, pixels (default: 254 for dzi, 256 for iiif).", kind: .integer(default: nil, range: 16...8192))
+    /// The tiles' encoding; nil: JPEG for an opaque board, PNG for a transparent one.
+    public static let tileFormat = OutputSetting(
+        name: "tileFormat", help: "Pyramids: tile encoding (default: jpeg, or png for a transparent board).",
+        kind: .choice(default: nil, values: ["png", "jpeg"]))
+    /// JPEG tiles' quality.
+    public static let tileQuality = OutputSetting(name: "tileQuality", help: "JPEG tiles: quality 1 to 100.", kind: .integer(default: 85, range: 1...100))
+    /// Tiles that hold only the background are left out.
+    public static let skipBlankTiles = OutputSetting(
+        name: "skipBlankTiles", help: "Pyramids: leave out tiles of background only.", kind: .flag(default: false))
+    /// The viewer page beside the pyramid.
+    public static let viewer = OutputSetting(
+        name: "viewer", help: "Pyramids: the NAME.html viewer beside the pyramid (default: on).", kind: .flag(default: true))
+
+    /// What every pyramid kind takes.
+    public static let all = [tileSize, tileFormat, tileQuality, skipBlankTiles, viewer]
 }

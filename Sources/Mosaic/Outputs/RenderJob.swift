@@ -26,19 +26,19 @@ public struct RenderJob: Sendable {
     /// Cards kept between runs (`CardCache`), when one is used.
     public var cache: CardCache?
 
+    /// - Parameter kinds: the output kinds to choose from (`OutputKinds.all`, or a program's
+    ///   own list with kinds of its own).
     /// - Throws: `OutputRequestError` when the request does not suit its kind (a usage
-    ///   error: a destination named wrongly, settings that do not go together).
-    public init(request: OutputRequest, options: SheetOptions, inputs: [String] = []) throws(OutputRequestError) {
+    ///   error: a destination named wrongly, settings that do not go together, a setting
+    ///   the kind does not take or a value out of its range).
+    public init(
+        request: OutputRequest, options: SheetOptions, inputs: [String] = [], kinds: [any OutputKind.Type] = OutputKinds.all
+    ) throws(OutputRequestError) {
         self.request = request
         self.options = options
         self.inputs = inputs
-        let kind = try OutputKinds.kind(for: request)
-        for setting in request.givenSettings where !kind.settings.contains(setting) {
-            var takers: [String] = []
-            for other in OutputKinds.all where other.settings.contains(setting) { takers.append(other.name) }
-            throw .settings("\(setting.flag) is not for \(kind.name) output (it is for \(takers.joined(separator: ", ")))")
-        }
-        if let quality = request.quality, !(1...100).contains(quality) { throw .settings("--quality must be 1 to 100, got \(quality)") }
+        let kind = try OutputKinds.kind(for: request, in: kinds)
+        try OutputKinds.checkSettings(request.settings, of: kind, in: kinds)
         try kind.validate(request, options: options)
         output = try kind.init(request, options: options)
     }
@@ -67,8 +67,8 @@ public struct RenderJob: Sendable {
     /// Before any work: the files the destination names and the map are no folders, no
     /// inputs named, and not each other (`listed`: the files a list named, not yet probed).
     ///
-    /// - Throws: `SheetError` naming the output.
-    public func checkOutputs(listed: Catalog = Catalog(sections: [])) throws(SheetError) {
+    /// - Throws: `OutputError` naming the output.
+    public func checkOutputs(listed: Catalog = Catalog(sections: [])) throws(OutputError) {
         var check = OutputCheck()
         for file in kind.namedFiles(request) { check.write(file, by: "--output") }
         if let json = request.json, json != "-" { check.write(json, by: "--json") }
@@ -90,11 +90,11 @@ public struct RenderJob: Sendable {
     /// anywhere leaves every previous output as it was.
     ///
     /// - Parameter failing: called with the summary when every card failed, before
-    ///   `SheetError.everyInputFailed` is thrown (to name the failures).
-    /// - Throws: `SheetError` (an output check, the sink, strict mode, every input failed).
+    ///   `RenderError.everyInputFailed` is thrown (to name the failures).
+    /// - Throws: `RenderError` (an output check, the sink, strict mode, every input failed).
     public func render(
         _ sheet: ContactSheet, progress: (@Sendable (RenderProgress) -> Void)? = nil, failing: (RenderSummary) -> Void = { _ in }
-    ) throws(SheetError) -> Result {
+    ) throws(RenderError) -> Result {
         // A sheet whose every input and option is what this machine last wrote it from,
         // with its files as written: left as it is.
         let fingerprint = recordsSheet ? cache?.sheetFingerprint(sheet, request: request) : nil
@@ -121,12 +121,14 @@ public struct RenderJob: Sendable {
             companions = try plan.companions(summary)
         } catch {
             plan.sink.abandon()
-            throw error
+            throw .output(error)
         }
         let failures = summary.failures
-        try commit(plan.sink) { stream throws(SheetError) in try sheet.writeImageMap(to: stream, output: plan.mapOutput, problems: failures) }
-        for file in companions { try file.commit() }
-        try plan.delivered()
+        try RenderError.output { () throws(OutputError) in
+            try commit(plan.sink) { stream throws(OutputError) in try sheet.writeImageMap(to: stream, output: plan.mapOutput, problems: failures) }
+            for file in companions { try file.commit() }
+            try plan.delivered()
+        }
         let written = plan.written(summary)
         if let cache, let fingerprint, summary.failures.isEmpty, summary.warnings.isEmpty, summary.missingCharacters.isEmpty, companions.isEmpty {
             let map = request.json.map { [$0] } ?? []
@@ -136,7 +138,7 @@ public struct RenderJob: Sendable {
     }
 
     /// The sink's pages and the map together.
-    func commit(_ sink: any PageSink, map: (JSONStream) throws(SheetError) -> Void) throws(SheetError) {
+    func commit(_ sink: any PageSink, map: (JSONStream) throws(OutputError) -> Void) throws(OutputError) {
         var pending: PendingFile?
         if let json = request.json, json != "-" {
             do {
@@ -151,7 +153,7 @@ public struct RenderJob: Sendable {
         } catch {
             pending?.discard()
             sink.abandon()
-            throw .output(error)
+            throw .write(error)
         }
         try pending?.commit()
         if request.json == "-" { try map(JSONStream(descriptor: STDOUT_FILENO, name: "standard output")) }

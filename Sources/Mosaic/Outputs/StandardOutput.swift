@@ -4,10 +4,10 @@ import Foundation
 enum StandardOutput {
     /// Sends the file at `path` to standard output, a block at a time, and removes it.
     ///
-    /// - Throws: `SheetError.cannotSend` when the file cannot be read back,
+    /// - Throws: `OutputError.cannotSend` when the file cannot be read back,
     ///   `.output(.streamFailed)` when the write fails (a closed pipe, a full disk) with
     ///   the system's reason.
-    static func send(file path: String) throws(SheetError) {
+    static func send(file path: String) throws(OutputError) {
         // Registered, so that a closed pipe (SIGPIPE) or Ctrl-C while sending removes it.
         TemporaryFiles.register(path)
         defer {

@@ -20,6 +20,6 @@ public struct WebPOutput: PagedKind {
     public static func isMosaicSheet(_ path: String) -> Bool { WebPSink.isMosaicSheet(path) }
 
     public func sink(destination: String) -> any PageSink {
-        WebPSink(destination: destination, quality: request.quality ?? WebPFileWriter.defaultQuality, lossless: request.lossless, limits: options.limits)
+        WebPSink(destination: destination, quality: request.integer(.quality) ?? WebPFileWriter.defaultQuality, lossless: request.flag(.lossless), limits: options.limits)
     }
 }

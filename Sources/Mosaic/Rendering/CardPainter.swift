@@ -13,8 +13,8 @@ struct CardPainter {
     /// continues on says so ("Title (continued)") when that fits in the lines measured for
     /// the title alone.
     ///
-    /// - Throws: `SheetError.text` (the styles were checked when the sheet was laid out).
-    func drawText(_ element: LayoutAttributes, on canvas: inout Canvas) throws(SheetError) {
+    /// - Throws: `RenderError.text` (the styles were checked when the sheet was laid out).
+    func drawText(_ element: LayoutAttributes, on canvas: inout Canvas) throws(RenderError) {
         let isHeader = element.kind == .header
         guard let text = isHeader ? sheet.headers[element.section] : sheet.footers[element.section], !text.isEmpty else { return }
         var layout: TextLayout
@@ -42,7 +42,7 @@ struct CardPainter {
     /// What a repeated header adds to its title.
     static let continuedMark = "(continued)"
 
-    func drawCard(_ element: LayoutAttributes, _ decoded: DecodedCard, on canvas: inout Canvas) throws(SheetError) {
+    func drawCard(_ element: LayoutAttributes, _ decoded: DecodedCard, on canvas: inout Canvas) throws(RenderError) {
         let frame = element.frame
         if style.shadowColor.alpha > 0 {
             let shadowRect = Rect(x: frame.minX + style.shadowOffsetX, y: frame.minY + style.shadowOffsetY, width: frame.width, height: frame.height)
@@ -101,7 +101,7 @@ struct CardPainter {
 
     /// A card for an input that could not be drawn: a red-edged panel with `text` (naming
     /// the file).
-    func drawPlaceholder(_ frame: Rect, text: String, radius: Int, on canvas: inout Canvas) throws(SheetError) {
+    func drawPlaceholder(_ frame: Rect, text: String, radius: Int, on canvas: inout Canvas) throws(RenderError) {
         let dark = style.background.red < 128
         canvas.fillRoundedRect(frame, radius: radius, color: dark ? RGBA(red: 0x37, green: 0x2A, blue: 0x2A) : RGBA(red: 0xFD, green: 0xE8, blue: 0xE8))
         canvas.strokeRoundedRect(frame, radius: radius, lineWidth: 2, color: RGBA(red: 0xDC, green: 0x26, blue: 0x26))

@@ -72,7 +72,7 @@ struct PageBands {
 
     /// Rows `top..<top + rows` of the page: every element that reaches them (shadows
     /// included), in z order. Frees the cards the next band will not reach.
-    mutating func draw(top: Int, rows: Int, width: Int, tally: inout RenderTally) throws(SheetError) -> Bitmap {
+    mutating func draw(top: Int, rows: Int, width: Int, tally: inout RenderTally) throws(RenderError) -> Bitmap {
         pipeline.allow(upTo: top + rows + lookahead)
         let style = sheet.options.style
         var canvas = Canvas(bitmap: Bitmap(width: width, height: rows, fill: style.background.premultiplied), top: top)

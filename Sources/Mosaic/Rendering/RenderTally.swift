@@ -9,7 +9,7 @@ struct RenderTally {
 
     /// Counts a card the first time it is drawn. In strict mode a failed card does not
     /// stop the drawing: the renderer refuses the sheet at the end, naming every failure.
-    mutating func drew(_ card: DecodedCard) throws(SheetError) {
+    mutating func drew(_ card: DecodedCard) throws(RenderError) {
         if let failure = card.failure {
             failures.append(failure)
         } else if !card.summarized.isEmpty {

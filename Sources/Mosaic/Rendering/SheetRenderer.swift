@@ -24,14 +24,14 @@ public struct SheetRenderer: Sendable {
     /// `strict`, any input that fails (unreadable, corrupt, damaged) stops the render; on
     /// any error the sink is abandoned (nothing it wrote stays).
     ///
-    /// - Throws: `SheetError.inputsFailed` (strict), `.output` (the sink), `.text`.
+    /// - Throws: `RenderError.inputsFailed` (strict), `.output` (the sink), `.text`.
     public func render(
         into sink: some PageSink, commit: Bool = true, progress: (@Sendable (RenderProgress) -> Void)? = nil
-    ) throws(SheetError) -> RenderSummary {
+    ) throws(RenderError) -> RenderSummary {
         let options = sheet.options
         Allocator.returnLargeBlocks
         var tally = RenderTally(total: sheet.layout.cardCount, progress: progress)
-        do throws(SheetError) {
+        do throws(RenderError) {
             for page in 0..<sheet.layout.pageCount { try renderPage(page, into: sink, tally: &tally) }
             if options.strict {
                 // Every input that failed, from the headers or the pixels, each named once.
@@ -56,24 +56,24 @@ public struct SheetRenderer: Sendable {
     /// output that is one of the inputs is refused before anything is drawn, and so is a
     /// board whose every card failed.
     ///
-    /// - Throws: `SheetError`; `.option(name: "output", ...)` for a destination no kind takes.
-    public func render(to output: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) throws(SheetError) -> RenderSummary {
+    /// - Throws: `RenderError`; `.request` for a destination no kind takes.
+    public func render(to output: String, progress: (@Sendable (RenderProgress) -> Void)? = nil) throws(RenderError) -> RenderSummary {
         let job: RenderJob
         do {
             job = try RenderJob(request: OutputRequest(destination: output), options: sheet.options)
         } catch {
-            throw .option(name: "output", message: error.description)
+            throw .request(error)
         }
         return try job.render(sheet, progress: progress).summary
     }
 
-    /// A sink's call, its error as the sheet's.
-    static func output(_ body: () throws(ImageEncodingError) -> Void) throws(SheetError) {
-        do { try body() } catch { throw .output(error) }
+    /// A sink's call, its error as the render's.
+    static func output(_ body: () throws(ImageEncodingError) -> Void) throws(RenderError) {
+        do { try body() } catch { throw .output(.write(error)) }
     }
 
     /// Draws one page band by band into the sink, its cards decoded ahead on the workers.
-    func renderPage(_ page: Int, into sink: some PageSink, tally: inout RenderTally) throws(SheetError) {
+    func renderPage(_ page: Int, into sink: some PageSink, tally: inout RenderTally) throws(RenderError) {
         let size = sheet.layout.pageSize(page)
         let hasAlpha = !sheet.options.style.background.isOpaque
         try Self.output { () throws(ImageEncodingError) in

@@ -170,8 +170,8 @@ extension ContactSheet {
 
     /// `imageMap` as JSON (see `writeImageMap`), in memory.
     ///
-    /// - Throws: `SheetError.imageMap` when the encoder fails.
-    public func imageMapJSON(output: String?, problems: [CardProblem] = []) throws(SheetError) -> Data {
+    /// - Throws: `OutputError.imageMap` when the encoder fails.
+    public func imageMapJSON(output: String?, problems: [CardProblem] = []) throws(OutputError) -> Data {
         let stream = JSONStream()
         try writeImageMap(to: stream, output: output, problems: problems)
         return stream.data
@@ -180,8 +180,8 @@ extension ContactSheet {
     /// Writes the image map into `stream` as it goes, one element a line (keys sorted, as
     /// `ImageMap` encodes): a map of a million cards is never held whole.
     ///
-    /// - Throws: `SheetError.output` when the stream cannot be written.
-    public func writeImageMap(to stream: JSONStream, output: String?, problems: [CardProblem] = []) throws(SheetError) {
+    /// - Throws: `OutputError.output` when the stream cannot be written.
+    public func writeImageMap(to stream: JSONStream, output: String?, problems: [CardProblem] = []) throws(OutputError) {
         let files = output.map { PageNames.paths(for: $0, pageCount: layout.pageCount) }
         let rendered = Dictionary(problems.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         try stream.write("{\"elements\":[")
@@ -227,7 +227,7 @@ extension ContactSheet {
     }
 
     /// One element, its keys in sorted order.
-    func write(_ e: MapElement, to stream: JSONStream) throws(SheetError) {
+    func write(_ e: MapElement, to stream: JSONStream) throws(OutputError) {
         try stream.write("{")
         if let frame = e.captionFrame {
             try stream.write("\"captionFrame\":")
@@ -316,7 +316,7 @@ extension ContactSheet {
     }
 
     /// An array of strings.
-    func write(strings: [String], to stream: JSONStream) throws(SheetError) {
+    func write(strings: [String], to stream: JSONStream) throws(OutputError) {
         try stream.write("[")
         for (i, text) in strings.enumerated() {
             if i > 0 { try stream.write(",") }
@@ -326,7 +326,7 @@ extension ContactSheet {
     }
 
     /// A problem's object, its keys in sorted order.
-    func write(_ problem: MapProblem, to stream: JSONStream) throws(SheetError) {
+    func write(_ problem: MapProblem, to stream: JSONStream) throws(OutputError) {
         try stream.write("{\"code\":")
         try stream.write(string: problem.code)
         if let format = problem.format {

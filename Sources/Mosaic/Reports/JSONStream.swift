@@ -27,13 +27,13 @@ public final class JSONStream {
 
     /// Raw text: punctuation, keys written by hand, numbers.
     @inline(__always)
-    public func write(_ text: StaticString) throws(SheetError) {
+    public func write(_ text: StaticString) throws(OutputError) {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
         if buffer.count >= 1 << 20 { try flush() }
     }
 
     /// An integer.
-    public func write(_ value: Int) throws(SheetError) {
+    public func write(_ value: Int) throws(OutputError) {
         // Digits straight into the buffer: an image map writes a dozen numbers a card, and
         // a `String` for each was a tenth of a 100,000-card layout.
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
@@ -51,14 +51,14 @@ public final class JSONStream {
     }
 
     /// Bytes as they are (a document made elsewhere).
-    public func write(data: Data) throws(SheetError) {
+    public func write(data: Data) throws(OutputError) {
         buffer.append(contentsOf: data)
         if buffer.count >= 1 << 20 { try flush() }
     }
 
     /// A JSON string. A file name's bytes that are not UTF-8 are written as U+FFFD
     /// (`FileNames.display`): the exact bytes go in a field of their own (`ReportedName`).
-    public func write(string: String) throws(SheetError) {
+    public func write(string: String) throws(OutputError) {
         var text = FileNames.isValidUTF8(string) ? string : FileNames.display(string)
         buffer.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape go in at once.
@@ -92,7 +92,7 @@ public final class JSONStream {
     }
 
     /// A rectangle as `Rect` encodes itself: origin x, y and size height, width.
-    public func write(rect: Rect) throws(SheetError) {
+    public func write(rect: Rect) throws(OutputError) {
         try write("{\"origin\":{\"x\":")
         try write(rect.minX)
         try write(",\"y\":")
@@ -106,8 +106,8 @@ public final class JSONStream {
 
     /// Writes out the buffer.
     ///
-    /// - Throws: `SheetError.output(.streamFailed)` with the system's reason.
-    public func flush() throws(SheetError) {
+    /// - Throws: `OutputError.write(.streamFailed)` with the system's reason.
+    public func flush() throws(OutputError) {
         guard let descriptor else {
             data.append(contentsOf: buffer)
             buffer.removeAll(keepingCapacity: true)
@@ -115,7 +115,7 @@ public final class JSONStream {
         }
         let failure = buffer.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
         buffer.removeAll(keepingCapacity: true)
-        if let failure { throw .output(.streamFailed(name: name, reason: failure)) }
+        if let failure { throw .write(.streamFailed(name: name, reason: failure)) }
     }
 
     /// Writes all of `bytes` to `descriptor` (again after an interrupted call); the

@@ -77,7 +77,7 @@ public struct PyramidViewer: Sendable {
     /// Writes the map script for `sheet` drawn as `pyramid`: cards as
     /// `[x, y, width, height, title, description, name, link]`, headers as
     /// `[x, y, width, height, text]`, streamed.
-    public func writeMap(_ sheet: ContactSheet, pyramid: Pyramid, to stream: JSONStream) throws(SheetError) {
+    public func writeMap(_ sheet: ContactSheet, pyramid: Pyramid, to stream: JSONStream) throws(OutputError) {
         let size = sheet.layout.pageSize(0)
         let pageFolder = OutputCheck.resolved((page as NSString).deletingLastPathComponent.isEmpty ? "." : (page as NSString).deletingLastPathComponent)
         let background = sheet.options.style.background

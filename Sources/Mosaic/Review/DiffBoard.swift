@@ -4,7 +4,7 @@ extension DiffReport {
     /// cards for added and removed images. Nil when nothing changed, was added or removed.
     ///
     /// - Throws: `ImageDecodingError` when an image of a changed pair cannot be read again,
-    ///   `SheetError` when the board cannot be laid out.
+    ///   `OutputError` when the board cannot be laid out.
     /// With `maxHeight`, the board is cut into pages no taller (a card is never cut).
     public func board(typesetter: Typesetter, width: Int = 1500, maxHeight: Int? = nil) throws -> ContactSheet? {
         let c = comparison

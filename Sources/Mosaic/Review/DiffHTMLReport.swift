@@ -48,9 +48,9 @@ public struct DiffHTMLReport: Sendable {
     /// Before any work: the folder is either absent or one mosaic wrote, and holds none of
     /// the images compared.
     ///
-    /// - Throws: `SheetError.wouldReplaceAForeignFile` for a folder of someone else's,
+    /// - Throws: `OutputError.wouldReplaceAForeignFile` for a folder of someone else's,
     ///   `.outputIsAnInput` when an image compared lies inside it.
-    public func check(reading inputs: [String]) throws(SheetError) {
+    public func check(reading inputs: [String]) throws(OutputError) {
         var reading = OutputCheck()
         reading.read(inputs)
         try StagedFolder.check(folder, marker: Self.marker, reading: reading)
@@ -59,8 +59,8 @@ public struct DiffHTMLReport: Sendable {
     /// A fresh hidden folder beside `folder` for the run's diff images, renamed into place
     /// by `commit`.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
-    public func makeStagingFolder() throws(SheetError) -> StagedFolder {
+    /// - Throws: `OutputError.write(.cannotCreate)` with the system's reason.
+    public func makeStagingFolder() throws(OutputError) -> StagedFolder {
         try StagedFolder(destination: folder, marker: Self.marker)
     }
 
@@ -68,8 +68,8 @@ public struct DiffHTMLReport: Sendable {
     /// images' folder into place, replacing the previous run's: the folder first, then the
     /// page, each by a rename, so a reader never sees a page without its images.
     ///
-    /// - Throws: `SheetError.output` when a file cannot be written or renamed.
-    public func commit(_ report: DiffReport, staging: StagedFolder) throws(SheetError) {
+    /// - Throws: `OutputError.output` when a file cannot be written or renamed.
+    public func commit(_ report: DiffReport, staging: StagedFolder) throws(OutputError) {
         let copies = copiesImages ? try copyImages(report, into: staging.path) : nil
         let pending = try PendingFile(Data(html(report, copies: copies).utf8), at: path)
         try staging.commit()
@@ -97,8 +97,8 @@ public struct DiffHTMLReport: Sendable {
     /// extension: `baseline/00001.png`. A symbolic link, or a file that is not a regular
     /// one, is not copied: the pair says so.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` when a copy cannot be written.
-    func copyImages(_ report: DiffReport, into folder: String) throws(SheetError) -> [String: Copies] {
+    /// - Throws: `OutputError.write(.cannotCreate)` when a copy cannot be written.
+    func copyImages(_ report: DiffReport, into folder: String) throws(OutputError) -> [String: Copies] {
         let folderName = WebText.percentEncoded((self.folder as NSString).lastPathComponent)
         var copies: [String: Copies] = [:]
         var made: Set<String> = []
@@ -110,7 +110,7 @@ public struct DiffHTMLReport: Sendable {
                     do {
                         try StagedFolder.makeFolders(side, in: folder)
                     } catch {
-                        throw .output(error)
+                        throw .write(error)
                     }
                     made.insert(side)
                 }

@@ -109,16 +109,16 @@ extension DiffReport {
     /// schema 1 with each pair's `regions`, `regionCount` and, in SSIM mode, `ssim`; the
     /// report's `metric` and `minSSIM`): thresholds, counts and every pair, worst first.
     ///
-    /// - Throws: `SheetError.imageMap` when the encoder fails.
+    /// - Throws: `OutputError.imageMap` when the encoder fails.
     /// `board`: the board's files, listed when given. `shard`: a sharded run's part says
     /// which shard of which run it is, for `mosaic diff --merge`.
-    public func json(board: [String]? = nil, shard: DiffPartRecord? = nil) throws(SheetError) -> Data {
+    public func json(board: [String]? = nil, shard: DiffPartRecord? = nil) throws(OutputError) -> Data {
         let results = comparison.results
         return try json(board: board, shard: shard, pairs: reportOrder.map { Self.jsonPair(results[$0], rules: rules) })
     }
 
     /// The report with `pairs` (in `reportOrder`) as its pairs.
-    func json<Pair: Encodable>(board: [String]?, shard: DiffPartRecord?, pairs: [Pair]) throws(SheetError) -> Data {
+    func json<Pair: Encodable>(board: [String]?, shard: DiffPartRecord?, pairs: [Pair]) throws(OutputError) -> Data {
         let c = comparison
         let report = JSONReport(
             threshold: options.threshold, metric: options.metric.rawValue, minSSIM: options.metric == .ssim ? tolerance.minimumSSIM : nil,

@@ -62,7 +62,7 @@ public struct DiffJob: Sendable {
     ///   written).
     /// - Throws: `ApprovalError` (a list that cannot be read, a name that is not a pair:
     ///   usage errors; a baseline that cannot be written), `DiffMergeError`, `DiffError`,
-    ///   `SheetError` (a report that cannot be checked or written), or what `events` threw.
+    ///   `OutputError` (a report that cannot be checked or written), or what `events` threw.
     public func run(events: (Event) throws -> Void = { _ in }) throws -> Result {
         let reports = request.reports
         // Read first: a list that cannot be read is a usage error before any work.
@@ -180,7 +180,7 @@ public struct DiffJob: Sendable {
         }
         if let merged, json != "-" {
             // Streamed: the merged pairs' bytes are not copied into one document first.
-            try PendingFile(at: json) { stream throws(SheetError) in try merged.writeJSON(to: stream) }.commit()
+            try PendingFile(at: json) { stream throws(OutputError) in try merged.writeJSON(to: stream) }.commit()
             return
         }
         let data = try merged?.json() ?? report.json(board: board, shard: part)

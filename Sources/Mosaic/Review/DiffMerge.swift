@@ -256,7 +256,7 @@ public struct DiffMerge: Sendable {
 
     /// The merged JSON report: the one-piece run's, its pairs' objects as the shards wrote
     /// them.
-    public func json() throws(SheetError) -> Data {
+    public func json() throws(OutputError) -> Data {
         let stream = JSONStream()
         try writeJSON(to: stream)
         try stream.flush()
@@ -264,7 +264,7 @@ public struct DiffMerge: Sendable {
     }
 
     /// Writes the merged JSON report into `stream` as it goes (never whole in memory).
-    public func writeJSON(to stream: JSONStream) throws(SheetError) {
+    public func writeJSON(to stream: JSONStream) throws(OutputError) {
         let order = report.reportOrder
         // The report around one marker pair, which the pairs' objects replace.
         let marker = "@mosaic-merged-pairs@"
@@ -347,7 +347,7 @@ public struct DiffMerge: Sendable {
     /// share the shard's file with the report).
     ///
     /// - Throws: `DiffMergeError` for an image that is not its shard's;
-    ///   `SheetError.output(.cannotCreate)` when one cannot be written.
+    ///   `OutputError.write(.cannotCreate)` when one cannot be written.
     public func reportWithDiffImages(in folder: String) throws -> DiffReport {
         var comparison = report.comparison
         var count = 0
@@ -357,7 +357,7 @@ public struct DiffMerge: Sendable {
             count += 1
             let name = FolderComparison.diffImageName(count, in: folder)
             let fd = FileNames.withSystemPath(name) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-            guard fd >= 0 else { throw SheetError.output(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
+            guard fd >= 0 else { throw OutputError.write(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
             var done = 0
             while done < bytes.count {
                 let wrote = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + done, $0.count - done) }
@@ -365,11 +365,11 @@ public struct DiffMerge: Sendable {
                 guard wrote > 0 else {
                     let reason = wrote == 0 ? "no byte could be written" : String(cString: strerror(errno))
                     close(fd)
-                    throw SheetError.output(.cannotCreate(path: name, reason: reason))
+                    throw OutputError.write(.cannotCreate(path: name, reason: reason))
                 }
                 done += wrote
             }
-            guard close(fd) == 0 else { throw SheetError.output(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
+            guard close(fd) == 0 else { throw OutputError.write(.cannotCreate(path: name, reason: String(cString: strerror(errno)))) }
             comparison.results[index].diffImagePath = name
         }
         var withImages = DiffReport(comparison: comparison, options: report.options, tolerance: report.tolerance)

@@ -1,5 +1,6 @@
 /// Why `mosaic assemble` (`PyramidAssembly`) cannot make the shards one pyramid: each
-/// names the shards' folder; nothing is written. `SheetError.assembly` carries it.
+/// names the shards' folder (or the file that could not be written); nothing is written.
+/// A shard's render meets it as `RenderError.assembly` (the shards' lock).
 public enum AssemblyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Shards of the `count` are missing from `path` (none found: `count` 0).
     case incompleteShards(path: String, missing: [Int], count: Int)
@@ -12,6 +13,13 @@ public enum AssemblyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another process holds the lock on the shards' folder `path` (an
     /// assembly, or a shard being rendered).
     case shardsBusy(path: String)
+    /// The pyramid's files could not be checked or written.
+    case output(OutputError)
+
+    /// A call that writes, its error as the assembly's.
+    static func output<T>(_ body: () throws(OutputError) -> T) throws(AssemblyError) -> T {
+        do { return try body() } catch { throw .output(error) }
+    }
 
     public var description: String {
         switch self {
@@ -25,6 +33,7 @@ public enum AssemblyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .damagedShard(let path, let shard, let count, let damage):
             let listed = damage.prefix(10).map(\.description).joined(separator: ", ") + (damage.count > 10 ? " and \(damage.count - 10) more" : "")
             return "\(path): shard \(shard) damaged: \(listed); render it again with --shard \(shard)/\(count), then assemble again"
+        case .output(let error): return error.description
         case .shardsBusy(let path):
             return "\(path): another mosaic is assembling these shards or rendering one of them (it holds the folder's lock); assemble when it is done"
         }

@@ -29,13 +29,13 @@ public enum PyramidAssembly {
 
     /// Assembles the pyramid whose shards were written for `destination`.
     ///
-    /// - Throws: `SheetError.assembly(.incompleteShards)` naming the shards missing,
+    /// - Throws: `AssemblyError.incompleteShards` naming the shards missing,
     ///   `.unreadableShard` for a record that cannot be used, `.damagedShard` for files
     ///   missing, corrupt or stray, `.shardsDisagree` when their records describe
     ///   different boards, `.shardsBusy` when another process holds the lock,
     ///   `.wouldReplaceAForeignFile` for a descriptor, folder or viewer mosaic did not
     ///   write, `.output` when a file cannot be linked or written.
-    public static func assemble(_ destination: String, threads: Int = 1) throws(SheetError) -> Summary {
+    public static func assemble(_ destination: String, threads: Int = 1) throws(AssemblyError) -> Summary {
         let root = PyramidFiles.shardsFolder(for: destination)
         // A shards' folder an earlier assembly was removing when it was killed.
         StagedFolder.removeLeftovers(of: (root as NSString).lastPathComponent, in: parentFolder(of: root))
@@ -46,14 +46,14 @@ public enum PyramidAssembly {
         let (shards, count) = try readShards(in: root)
         let first = shards[0].record
         for index in 1..<count where shards[index].record.board != first.board {
-            throw .assembly(.shardsDisagree(path: root, detail: "shard \(index) rendered another board than shard 0 (other inputs, options or version)"))
+            throw .shardsDisagree(path: root, detail: "shard \(index) rendered another board than shard 0 (other inputs, options or version)")
         }
         for (index, shard) in shards.enumerated() {
             let damage = shard.record.damage(found: shard.record.found(in: shard.folder))
-            if !damage.isEmpty { throw .assembly(.damagedShard(path: root, shard: index, count: count, damage: damage)) }
+            if !damage.isEmpty { throw .damagedShard(path: root, shard: index, count: count, damage: damage) }
         }
         guard let format = PyramidFormats.restored(name: first.kind, id: first.formatID) else {
-            throw .assembly(.unreadableShard(path: root, shard: 0, count: count, problem: .inconsistent(detail: "kind \"\(first.kind)\"")))
+            throw .unreadableShard(path: root, shard: 0, count: count, problem: .inconsistent(detail: "kind \"\(first.kind)\""))
         }
         return try assemble(destination, format: format, shards: shards, lock: lock, threads: threads)
     }
@@ -66,9 +66,9 @@ public enum PyramidAssembly {
 
     /// Every shard's folder and record, by index, and their count.
     ///
-    /// - Throws: `SheetError.assembly(.incompleteShards)`, `.unreadableShard`, `.shardsDisagree`
+    /// - Throws: `AssemblyError.incompleteShards`, `.unreadableShard`, `.shardsDisagree`
     ///   (shards of different counts).
-    static func readShards(in root: String) throws(SheetError) -> (shards: [Shard], count: Int) {
+    static func readShards(in root: String) throws(AssemblyError) -> (shards: [Shard], count: Int) {
         var found: [Int: Shard] = [:]
         var count: Int?
         for name in (FileNames.contentsOfDirectory(root) ?? []).sorted() where !name.hasPrefix(".") {
@@ -77,45 +77,45 @@ public enum PyramidAssembly {
             guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let total = Int(parts[2]), (0..<total).contains(index),
                 name == "\(index)-of-\(total)"
             else { continue }
-            if let count, count != total { throw .assembly(.shardsDisagree(path: root, detail: "shards of \(count) and of \(total) processes")) }
+            if let count, count != total { throw .shardsDisagree(path: root, detail: "shards of \(count) and of \(total) processes") }
             count = total
             let folder = root + "/" + name
             let record: ShardRecord
             do throws(ShardRecordError) {
                 record = try ShardRecord.decode(ShardRecord.contents(of: folder + "/" + PyramidFiles.shardRecord))
             } catch {
-                throw .assembly(.unreadableShard(path: root, shard: index, count: total, problem: error))
+                throw .unreadableShard(path: root, shard: index, count: total, problem: error)
             }
             guard record.plan.index == index, record.plan.count == total else {
-                throw .assembly(.unreadableShard(
+                throw .unreadableShard(
                     path: root, shard: index, count: total,
-                    problem: .inconsistent(detail: "its folder is shard \(index)/\(total)'s, its record shard \(record.plan.index)/\(record.plan.count)'s")))
+                    problem: .inconsistent(detail: "its folder is shard \(index)/\(total)'s, its record shard \(record.plan.index)/\(record.plan.count)'s"))
             }
             found[index] = (folder, record)
         }
-        guard let count else { throw .assembly(.incompleteShards(path: root, missing: [], count: 0)) }
+        guard let count else { throw .incompleteShards(path: root, missing: [], count: 0) }
         let missing = (0..<count).filter { found[$0] == nil }
-        guard missing.isEmpty else { throw .assembly(.incompleteShards(path: root, missing: missing, count: count)) }
+        guard missing.isEmpty else { throw .incompleteShards(path: root, missing: missing, count: count) }
         return ((0..<count).compactMap { found[$0] }, count)
     }
 
     static func assemble<Format: PyramidFormat>(
         _ destination: String, format: Format, shards: [Shard], lock: ShardsLock, threads: Int
-    ) throws(SheetError) -> Summary {
+    ) throws(AssemblyError) -> Summary {
         let first = shards[0].record  // readShards: one at least
         let options = first.options
         let base = Size(width: first.width, height: first.height)
         let folder = format.folder(for: destination)
         // Before any work: nothing mosaic did not write is replaced (as render refuses it).
-        try PyramidFiles.checkReplaceable(format, destination: destination)
+        try AssemblyError.output { () throws(OutputError) in try PyramidFiles.checkReplaceable(format, destination: destination) }
         let viewer = PyramidViewer(destination: destination)
         let viewerFolder = shards[0].folder + "/" + PyramidFiles.viewerFolder + "/"
         let viewerFiles = [("page", viewer.page), ("map", viewer.mapScript)].filter { first.files[PyramidFiles.viewerFolder + "/" + $0.0] != nil }
-        for (_, target) in viewerFiles where !PyramidViewer.mayReplace(target) { throw .wouldReplaceAForeignFile(path: target) }
+        for (_, target) in viewerFiles where !PyramidViewer.mayReplace(target) { throw .output(.wouldReplaceAForeignFile(path: target)) }
         // The pyramid a previous assembly or render left here (checked above: mosaic's):
         // its tiles whose bytes are the same are kept, as a render keeps them.
         let previous = FileNames.isFolder(folder) && FileManager.default.fileExists(atPath: folder + "/" + PyramidFiles.marker) ? folder : nil
-        let staged = try StagedFolder(destination: folder, marker: PyramidFiles.marker)
+        let staged = try AssemblyError.output { () throws(OutputError) in try StagedFolder(destination: folder, marker: PyramidFiles.marker) }
         // The shards' tiles, linked (copied across file systems): the shards stay whole
         // until the pyramid is in place.
         var tiles = 0
@@ -125,7 +125,7 @@ public enum PyramidAssembly {
         for shard in shards {
             for relative in shard.record.files.keys.sorted() where PyramidFiles.isTile(relative) {
                 let target = staged.path + "/" + relative
-                do throws(ImageEncodingError) { try writer.makeFolder(for: target) } catch { throw .output(error) }
+                do throws(ImageEncodingError) { try writer.makeFolder(for: target) } catch { throw .output(.write(error)) }
                 try linkOrCopy(shard.folder + "/" + relative, to: target)
                 if let previous, StagedFolder.keepUnchanged(relative[...], staged: staged.path, previous: previous) { writer.unchanged.withLock { $0 += 1 } }
                 tiles += 1
@@ -165,26 +165,30 @@ public enum PyramidAssembly {
                 try pyramid.finish()
                 try writer.wait()
             } catch {
-                throw .output(error)
+                throw .output(.write(error))
             }
             tiles += writer.written.withLock { $0 }
         }
         // The descriptors, the viewer, and the folder in place; then the shards are removed.
-        var pending = try PyramidFiles.place(
-            format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options), in: staged.path, previous: previous)
+        var pending = try AssemblyError.output { () throws(OutputError) in
+            try PyramidFiles.place(
+                format.descriptors(destination: destination, base: base, levelCount: sizes.count, options: options), in: staged.path, previous: previous)
+        }
         if let previous { _ = StagedFolder.keepUnchanged(PyramidFiles.marker[...], staged: staged.path, previous: previous) }
         var files = [destination]
         for (name, target) in viewerFiles {
             guard let data = FileManager.default.contents(atPath: viewerFolder + name) else {
-                throw .output(.cannotCreate(path: target, reason: "shard 0's viewer file \(name) cannot be read"))
+                throw .output(.write(.cannotCreate(path: target, reason: "shard 0's viewer file \(name) cannot be read")))
             }
-            let file = try PendingFile(data, at: target)
+            let file = try AssemblyError.output { () throws(OutputError) in try PendingFile(data, at: target) }
             file.keepsAnIdenticalFile = true
             pending.append(file)
             files.append(target)
         }
-        try staged.commit()
-        for file in pending { try file.commit() }
+        try AssemblyError.output { () throws(OutputError) in
+            try staged.commit()
+            for file in pending { try file.commit() }
+        }
         removeShards(PyramidFiles.shardsFolder(for: destination))
         return Summary(
             shards: shards.count, width: base.width, height: base.height, tiles: tiles, files: files,
@@ -194,18 +198,18 @@ public enum PyramidAssembly {
     /// A hard link of `source` at `target`, or where the file system cannot link (another
     /// device, no links), a copy.
     ///
-    /// - Throws: `SheetError.output(.cannotCreate)` with the system's reason.
-    static func linkOrCopy(_ source: String, to target: String) throws(SheetError) {
+    /// - Throws: `AssemblyError.output` (`.write(.cannotCreate)`) with the system's reason.
+    static func linkOrCopy(_ source: String, to target: String) throws(AssemblyError) {
         let linked = FileNames.withSystemPath(source) { from in FileNames.withSystemPath(target) { to in link(from, to) } }
         if linked == 0 { return }
         let code = errno
         guard [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else {
-            throw .output(.cannotCreate(path: target, reason: String(cString: strerror(code))))
+            throw .output(.write(.cannotCreate(path: target, reason: String(cString: strerror(code)))))
         }
         do {
             try FileManager.default.copyItem(atPath: source, toPath: target)
         } catch {
-            throw .output(.cannotCreate(path: target, reason: (error as NSError).localizedDescription))
+            throw .output(.write(.cannotCreate(path: target, reason: (error as NSError).localizedDescription)))
         }
     }
 

@@ -11,25 +11,25 @@ public final class ShardsLock {
 
     /// Takes the lock on `folder` (none when there is no such folder: nothing to guard).
     ///
-    /// - Throws: `SheetError.assembly(.shardsBusy)` when another process holds it (or the folder was
+    /// - Throws: `AssemblyError.shardsBusy` when another process holds it (or the folder was
     ///   replaced meanwhile), `.incompleteShards` (none found) when `folder` is no folder,
-    ///   `.output(.cannotCreate)` with the system's reason.
-    public init(_ folder: String, exclusive: Bool) throws(SheetError) {
+    ///   `.output` (`.write(.cannotCreate)`) with the system's reason.
+    public init(_ folder: String, exclusive: Bool) throws(AssemblyError) {
         let opened = FileNames.withSystemPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
         guard opened >= 0 else {
             if errno == ENOENT { return }
-            if errno == ENOTDIR { throw .assembly(.incompleteShards(path: folder, missing: [], count: 0)) }
-            throw .output(.cannotCreate(path: folder, reason: String(cString: strerror(errno))))
+            if errno == ENOTDIR { throw .incompleteShards(path: folder, missing: [], count: 0) }
+            throw .output(.write(.cannotCreate(path: folder, reason: String(cString: strerror(errno)))))
         }
         descriptor = opened
         guard flock(opened, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
             let code = errno
             release()
-            if code == EWOULDBLOCK { throw .assembly(.shardsBusy(path: folder)) }
+            if code == EWOULDBLOCK { throw .shardsBusy(path: folder) }
             // A file system that offers no locks (some network and cluster file systems):
             // the shards are used unlocked, as before locks.
             if [ENOLCK, EOPNOTSUPP, ENOTSUP, EINVAL].contains(code) { return }
-            throw .output(.cannotCreate(path: folder, reason: String(cString: strerror(code))))
+            throw .output(.write(.cannotCreate(path: folder, reason: String(cString: strerror(code)))))
         }
         // An assembly that finished meanwhile renamed the folder away: this lock guards nothing.
         var held = stat(), named = stat()
@@ -37,7 +37,7 @@ public final class ShardsLock {
             held.st_ino == named.st_ino, held.st_dev == named.st_dev
         else {
             release()
-            throw .assembly(.shardsBusy(path: folder))
+            throw .shardsBusy(path: folder)
         }
     }
 

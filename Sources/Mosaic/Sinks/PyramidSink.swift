@@ -107,8 +107,8 @@ public enum PyramidFiles {
     /// input `reading` knows), and a descriptor beside it (`board.dzi`) is no folder and is
     /// replaced only beside a folder mosaic wrote.
     ///
-    /// - Throws: `SheetError.wouldReplaceAForeignFile`, `.outputIsAFolder`, `.outputIsAnInput`.
-    public static func checkReplaceable(_ format: some PyramidFormat, destination: String, reading: OutputCheck = OutputCheck()) throws(SheetError) {
+    /// - Throws: `OutputError.wouldReplaceAForeignFile`, `.outputIsAFolder`, `.outputIsAnInput`.
+    public static func checkReplaceable(_ format: some PyramidFormat, destination: String, reading: OutputCheck = OutputCheck()) throws(OutputError) {
         let folder = format.folder(for: destination)
         try StagedFolder.check(folder, marker: marker, reading: reading)
         guard folder != destination, FileManager.default.fileExists(atPath: destination) else { return }
@@ -121,14 +121,14 @@ public enum PyramidFiles {
     /// Writes the descriptors inside the staged `folder` and returns those beside it, to be
     /// renamed into place after it. With `previous` (the pyramid being replaced), a
     /// descriptor whose bytes are the same is left as it was, inside or beside.
-    static func place(_ descriptors: [(path: String, inside: Bool, data: Data)], in folder: String, previous: String? = nil) throws(SheetError) -> [PendingFile] {
+    static func place(_ descriptors: [(path: String, inside: Bool, data: Data)], in folder: String, previous: String? = nil) throws(OutputError) -> [PendingFile] {
         var pending: [PendingFile] = []
         for descriptor in descriptors {
             if descriptor.inside {
                 do {
                     try descriptor.data.write(to: URL(fileURLWithPath: folder + "/" + descriptor.path))
                 } catch {
-                    throw .output(.cannotCreate(path: descriptor.path, reason: (error as NSError).localizedDescription))
+                    throw .write(.cannotCreate(path: descriptor.path, reason: (error as NSError).localizedDescription))
                 }
                 if let previous { _ = StagedFolder.keepUnchanged(descriptor.path[...], staged: folder, previous: previous) }
             } else {
@@ -157,9 +157,9 @@ public protocol PyramidOutput: PageSink {
     /// A shard: takes the shards' folder's shared lock (made if needed) until the sink is
     /// committed or abandoned, so that no assembly runs meanwhile.
     ///
-    /// - Throws: `SheetError.assembly(.shardsBusy)` during an assembly, `.output` when the folder
+    /// - Throws: `AssemblyError.shardsBusy` during an assembly, `.output` when the folder
     ///   cannot be made.
-    func lockShards() throws(SheetError)
+    func lockShards() throws(AssemblyError)
 }
 
 /// How a pyramid's tiles are cut and encoded.
@@ -240,7 +240,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             fileExtension: format.fileExtension(options.format), levels: levels, folder: folder)
     }
 
-    public func lockShards() throws(SheetError) {
+    public func lockShards() throws(AssemblyError) {
         guard shard != nil, shardsLock == nil else { return }
         let root = PyramidFiles.shardsFolder(for: destination)
         if !FileManager.default.fileExists(atPath: root) {
@@ -251,7 +251,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             } else {
                 // Another shard made it meanwhile: fine.
                 let failure = OutputFolders.Failure(path: root, errno: errno)
-                guard FileNames.isFolder(root) else { throw .output(.cannotCreate(path: root, reason: failure.reason)) }
+                guard FileNames.isFolder(root) else { throw .output(.write(.cannotCreate(path: root, reason: failure.reason))) }
             }
         }
         shardsLock = try ShardsLock(root, exclusive: false)
@@ -281,7 +281,7 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
                 StagedFolder.removeAllLeftovers(in: shards)
             }
             staged = try StagedFolder(destination: target, marker: PyramidFiles.marker)
-        } catch let SheetError.output(inner) {
+        } catch let OutputError.write(inner) {
             throw inner
         } catch {
             throw .cannotCreate(path: target, reason: (error as? OutputFolders.Failure)?.reason ?? (error as NSError).localizedDescription)
@@ -371,8 +371,8 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
                 try record.encoded.write(to: URL(fileURLWithPath: staged.path + "/" + PyramidFiles.shardRecord))
                 try staged.commit()
                 releaseShards(keeping: true)
-            } catch let error as SheetError {
-                if case .output(let inner) = error { throw inner }
+            } catch let error as OutputError {
+                if case .write(let inner) = error { throw inner }
                 throw .cannotCreate(path: staged.destination, reason: error.description)
             } catch {
                 throw .cannotCreate(path: staged.destination, reason: (error as NSError).localizedDescription)
@@ -380,13 +380,13 @@ public final class PyramidSink<Format: PyramidFormat>: PyramidOutput {
             return
         }
         let descriptors = format.descriptors(destination: destination, base: base, levelCount: levelCount, options: options)
-        do throws(SheetError) {
+        do throws(OutputError) {
             let pending = try PyramidFiles.place(descriptors, in: staged.path, previous: writer?.previous)
             if let previous = writer?.previous { _ = StagedFolder.keepUnchanged(PyramidFiles.marker[...], staged: staged.path, previous: previous) }
             try staged.commit()
             for file in pending { try file.commit() }
         } catch {
-            if case .output(let inner) = error { throw inner }
+            if case .write(let inner) = error { throw inner }
             throw .cannotCreate(path: destination, reason: error.description)
         }
     }

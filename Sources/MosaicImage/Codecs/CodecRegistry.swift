@@ -55,9 +55,14 @@ public struct CodecRegistry: Sendable {
         return codecs.contains { $0.fileExtensions.contains(ext) }
     }
 
+    /// The formats' names as messages write them ("JPEG", "JPEG XL"), in order: its codecs'.
+    public var names: [String] { codecs.map(\.name) }
+
     /// The formats, for messages ("JPEG or PNG").
-    public var formatNames: String {
-        let names = codecs.map(\.format.description)
+    public var formatNames: String { Self.sentence(names) }
+
+    /// Names as a message lists them: "JPEG", "JPEG or PNG", "JPEG, PNG or WebP"; "no" for none.
+    public static func sentence(_ names: [String]) -> String {
         guard names.count > 1 else { return names.first ?? "no" }
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }

@@ -10,11 +10,12 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
         self.rawValue = rawValue
     }
 
-    /// The name as written in messages ("JPEG", "WebP"): its codec's `name`.
+    /// The name as written in messages ("JPEG", "WebP"): its standard codec's `name`; a
+    /// format no standard codec reads is its raw value in capitals ("PPM").
     public var description: String { CodecRegistry.standard.codec(of: self)?.name ?? rawValue.uppercased() }
 
     /// The format of `registry` (the one in use) whose signature starts `bytes`, or nil.
-    public static func detect(_ bytes: some Collection<UInt8>, in registry: CodecRegistry = .standard) -> ImageFormat? {
+    public static func detect(_ bytes: some Collection<UInt8>, in registry: CodecRegistry) -> ImageFormat? {
         registry.codec(for: Array(bytes.prefix(CodecRegistry.signatureLength)))?.format
     }
 }

@@ -122,7 +122,7 @@ public struct ImageDecoder: Sendable {
     func probeWithCodec(bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> (info: ImageInfo, codec: any ImageCodec)? {
         guard let codec = codecs.codec(forHeader: bytes) else {
             if !isWholeFile && bytes.count < CodecRegistry.signatureLength { return nil }
-            throw .unsupportedFormat(path: path, signature: Array(bytes.prefix(CodecRegistry.signatureLength)))
+            throw .unsupportedFormat(path: path, signature: Array(bytes.prefix(CodecRegistry.signatureLength)), readable: codecs.names)
         }
         guard let info = try codec.probe(bytes, isWholeFile: isWholeFile, path: path) else { return nil }
         guard info.width > 0, info.height > 0 else {

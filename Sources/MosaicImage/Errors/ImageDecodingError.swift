@@ -6,10 +6,11 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// The path is a FIFO, socket or device (`kind` says which: "a FIFO (named pipe)"):
     /// never opened for reading, since reading it could block forever or never end.
     case notAFile(path: String, kind: String)
-    /// No registered codec recognises the signature: the first bytes (up to 16), for naming
-    /// a known format mosaic does not read (`ImageSignatures.unreadableFormat`); never shown
-    /// in a message.
-    case unsupportedFormat(path: String, signature: [UInt8])
+    /// No codec of the registry in use recognises the signature: the first bytes (up to
+    /// 16), for naming a known format mosaic does not read
+    /// (`ImageSignatures.unreadableFormat`), never shown in a message; `readable`, the names
+    /// of the formats that registry reads (`CodecRegistry.names`).
+    case unsupportedFormat(path: String, signature: [UInt8], readable: [String])
     /// The format's library refused the file, with its own message.
     case codec(path: String, format: ImageFormat, message: String)
     /// The image is larger than the limit allows (checked from the header, before any
@@ -29,24 +30,15 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// well be fine.
     case outOfMemory(path: String, bytes: Int)
 
-    /// Comparing the image with its pair would hold more pixel memory (`bytes`, from the
-    /// headers, before any pixel memory is taken) than the limit: a tiny file declaring a
-    /// huge canvas.
-    case tooMuchMemory(path: String, bytes: Int, limit: Int)
-
     /// A video (`VideoCodec`) could not be read: the kind of problem, with FFmpeg's message
     /// where it gave one.
     case video(path: String, problem: VideoProblem)
 
-    /// An error read back from a report (a sharded `mosaic diff`'s part): its message as
-    /// the run that met it wrote it, whole ("path: reason").
-    case reported(path: String, message: String)
-
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _), .codec(let path, _, _), .undrawable(let path, _, _),
+        case .unreadable(let path, _), .notAFile(let path, _), .unsupportedFormat(let path, _, _), .codec(let path, _, _), .undrawable(let path, _, _),
             .tooLarge(let path, _, _, _), .damaged(let path, _), .overMemoryLimit(let path, _, _), .outOfMemory(let path, _),
-            .tooMuchMemory(let path, _, _), .reported(let path, _), .video(let path, _):
+            .video(let path, _):
             return path
         }
     }
@@ -63,8 +55,6 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .damaged: return "damaged"
         case .overMemoryLimit: return "overMemoryLimit"
         case .outOfMemory: return "outOfMemory"
-        case .tooMuchMemory: return "tooMuchMemory"
-        case .reported: return "reported"
         case .video: return "video"
         }
     }
@@ -76,14 +66,14 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "cannot read: \(reason)"
         case .notAFile(_, let kind):
             return "not a file: it is \(kind) (not read)"
-        case .unsupportedFormat(_, let signature):
+        case .unsupportedFormat(_, let signature, let readable):
             if let format = ImageSignatures.unreadableFormat(signature) {
-                return "a \(format) image: mosaic reads \(CodecRegistry.standard.formatNames) only"
+                return "a \(format) image: mosaic reads \(CodecRegistry.sentence(readable)) only"
             }
             // Never the bytes themselves: the file may be a secret (`/etc/shadow` through a
             // manifest), and the message goes to terminals, logs and the image map.
             if signature.isEmpty { return "not an image: the file is empty" }
-            return "not a \(CodecRegistry.standard.formatNames) file"
+            return "not a \(CodecRegistry.sentence(readable)) file"
         case .codec(_, let format, let message):
             return "invalid \(format): \(message)"
         case .undrawable(_, let format, let reason):
@@ -96,13 +86,8 @@ public enum ImageDecodingError: Error, Hashable, Sendable, CustomStringConvertib
             return "decoding needs \(Self.megabytes(bytes)), more than the limit of \(Self.megabytes(limit)) per image"
         case .outOfMemory(_, let bytes):
             return "out of memory: the system refused the memory decoding needs (\(Self.megabytes(bytes)))"
-        case .tooMuchMemory(_, let bytes, let limit):
-            return "comparing it would take \(bytes / (1 << 20)) MiB of pixels, more than the limit of \(limit / (1 << 20)) MiB"
         case .video(_, let problem):
             return problem.description
-        case .reported(let path, let message):
-            let prefix = FileNames.display(path) + ": "
-            return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
         }
     }
 
