@@ -7,11 +7,16 @@ public enum OutputRequestError: Error, Equatable, Sendable, CustomStringConverti
     case destination(String)
     /// Two settings that do not go together, or a setting out of range.
     case settings(String)
+    /// A length in points or millimetres (`flag`, as given) for a kind whose pages have no
+    /// physical size (`OutputKind.printsOnPaper` false).
+    case lengthWithoutPaper(flag: String, length: Length, kind: String)
 
     public var description: String {
         switch self {
         case .unknownFormat(let name, let known): return "--format: \"\(name)\" is not a format (use \(known.joined(separator: ", ")))"
         case .destination(let message), .settings(let message): return message
+        case .lengthWithoutPaper(let flag, let length, let kind):
+            return "\(flag) \(length): \(kind) output has no physical size; give \(flag) in pixels, or write a PDF (-o NAME.pdf)"
         }
     }
 }

@@ -39,6 +39,9 @@ public struct RenderJob: Sendable {
             throw .settings("\(setting.flag) is not for \(kind.name) output (it is for \(takers.joined(separator: ", ")))")
         }
         if let quality = request.quality, !(1...100).contains(quality) { throw .settings("--quality must be 1 to 100, got \(quality)") }
+        if !kind.printsOnPaper, let (setting, length) = options.firstPhysicalLength {
+            throw .lengthWithoutPaper(flag: setting.flag, length: length, kind: kind.name)
+        }
         try kind.validate(request, options: options)
         output = try kind.init(request, options: options)
     }
