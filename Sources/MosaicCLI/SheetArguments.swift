@@ -128,13 +128,5 @@ func reportingErrors(_ body: () throws -> Void) throws {
 
 /// The flag of a `SheetOptions` property: its kebab-case (`maxAspect` -> `--max-aspect`).
 func flag(forOption property: String) -> String {
-    var flag = "--"
-    for character in property {
-        if character.isUppercase {
-            flag += "-" + character.lowercased()
-        } else {
-            flag.append(character)
-        }
-    }
-    return flag
+    LengthSetting.flag(forProperty: property)
 }

@@ -86,6 +86,83 @@ import Testing
     }
 }
 
+
+/// Captions, headers and file names as real text in a PDF (issue 37): the shaped glyphs
+/// from embedded font subsets with a ToUnicode map, read back by poppler.
+@Suite struct ProofSheetTextTests {
+    /// Captions in Latin, Arabic, Hebrew, Japanese, Chinese and Korean, and a colour emoji.
+    static let captions: [(title: String, description: String)] = [
+        ("IMG_0412", "plain Latin, naïve façade"), ("مرحبا بالعالم", "שלום עולם"), ("東京の写真", "咖啡 와 커피"), ("Cat \u{1F431}\u{FE0F} café", "office"),
+    ]
+
+    /// A manifest of four sample photos with `captions`, a title and a header.
+    static func manifest(in dir: String) throws -> String {
+        let photos = ["astronaut.jpg", "rocket.jpg", "coffee.jpg", "chelsea.jpg"]
+        let items = zip(photos, captions).map { photo, caption in
+            ["path": CLI.sampleImages + "/" + photo, "title": caption.title, "description": caption.description]
+        }
+        let manifest: [String: Any] = ["title": "Proof sheet", "sections": [["header": "Day one", "items": items]]]
+        let path = dir + "/manifest.json"
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// poppler's text without the bidi embedding marks it puts around right-to-left words.
+    static func plain(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !(0x202A...0x202E).contains($0.value) }))
+    }
+
+    /// Before: `pdftotext` of a proof sheet gave nothing (the captions were pixels). Every
+    /// caption, the title and the header come back, right-to-left ones in reading order.
+    @Test(.enabled(if: Poppler.isInstalled, "needs poppler-utils (pdftotext, pdffonts)"))
+    func everyCaptionComesBack() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(["render", try Self.manifest(in: dir), "-o", dir + "/proof.pdf", "--page-size", "a4", "--columns", "3", "--no-progress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = Self.plain(try Poppler.text(dir + "/proof.pdf"))
+        for (title, description) in Self.captions {
+            #expect(text.contains(title), "\(title) in \(text)")
+            #expect(text.contains(description), "\(description) in \(text)")
+        }
+        #expect(text.contains("Proof sheet") && text.contains("Day one"))
+        // Every font embedded, a subset, with a ToUnicode map.
+        let fonts = try Poppler.run("pdffonts", [dir + "/proof.pdf"]).split(separator: "\n").dropFirst(2)
+        #expect(fonts.count >= 3)
+        for font in fonts { #expect(font.contains("CID TrueType") && font.contains("Identity-H") && font.contains("yes yes yes"), "\(font)") }
+    }
+
+    /// The text is drawn once: the page's image holds no caption (only the colour emoji),
+    /// and poppler draws the captions from the embedded fonts.
+    @Test(.enabled(if: Poppler.isInstalled, "needs poppler-utils (pdfimages, pdftoppm)"))
+    func theTextIsNotAlsoInTheImage() throws {
+        let dir = CLI.temporaryDirectory()
+        let result = try CLI.run(
+            ["render", try Self.manifest(in: dir), "-o", dir + "/proof.pdf", "--page-size", "a4", "--dpi", "100", "--columns", "3", "--lossless", "--json",
+             dir + "/map.json", "--no-progress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        _ = try Poppler.run("pdfimages", ["-png", dir + "/proof.pdf", dir + "/image"])
+        let image = try ImageDecoder().decode(dir + "/image-000.png").bitmap
+        let drawn = try Poppler.page(dir + "/proof.pdf", dpi: 100)
+        let map = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/map.json"))) as? [String: Any])
+        let cards = try #require(map["elements"] as? [[String: Any]]).filter { $0["kind"] as? String == "card" }
+        #expect(cards.count == 4)
+        for card in cards where !(card["title"] as? String ?? "").hasPrefix("Cat") {
+            let frame = try #require(card["captionFrame"] as? [String: [String: Int]])
+            let (x, y) = (try #require(frame["origin"]?["x"]), try #require(frame["origin"]?["y"]))
+            let (width, height) = (try #require(frame["size"]?["width"]), try #require(frame["size"]?["height"]))
+            var inImage = 0, onPage = 0
+            for py in y..<(y + height) {
+                for px in x..<(x + width) {
+                    if image[px, py].red < 200 { inImage += 1 }
+                    if drawn[px, py].red < 200 { onPage += 1 }
+                }
+            }
+            #expect(inImage == 0, "\(card["title"] ?? ""): \(inImage) dark pixels of caption in the page's image")
+            #expect(onPage > 20, "\(card["title"] ?? ""): the caption is not drawn")
+        }
+    }
+}
+
 /// poppler-utils' command-line tools, as a reader of the PDFs.
 enum Poppler {
     static var isInstalled: Bool {

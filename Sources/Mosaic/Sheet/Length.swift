@@ -65,9 +65,12 @@ public enum LengthSetting: String, Hashable, Sendable, CaseIterable, Comparable 
     case fontSize, headerSize, inset, spacing, columnSpacing, rowSpacing, padding, sectionPadding, borderWidth
 
     /// Its flag (`--font-size`).
-    public var flag: String {
+    public var flag: String { Self.flag(forProperty: rawValue) }
+
+    /// The flag of a `SheetOptions` property: its kebab-case (`maxAspect` -> `--max-aspect`).
+    public static func flag(forProperty property: String) -> String {
         var flag = "--"
-        for character in rawValue {
+        for character in property {
             if character.isUppercase {
                 flag += "-" + character.lowercased()
             } else {
