@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Mosaic
@@ -79,5 +80,37 @@ import Testing
         // In points at 300 dpi, a caption's title (1 px larger) and description (1 px smaller)
         // stay within 8 to 9 pt.
         for size in [printed.style.captionSize + 1, printed.style.captionSize - 1] { #expect((8...9).contains(size * 72 / 300)) }
+    }
+
+    /// `-o proof.pdf --page-size a4` as a library user gets it (`RenderJob`, the print
+    /// defaults): every caption is set at 8 to 9 points on the paper, the first card 10 mm
+    /// from the paper's left and top edges.
+    @Test func anA4ProofPrintsAt8To9PointsWith10mmMargins() throws {
+        let path = PageSinkTests.folder() + "/proof.pdf"
+        var options = SheetOptions.printed
+        options.style.font = .file(RenderGoldenTests.font)
+        let job = try RenderJob(request: OutputRequest(destination: path), options: options)
+        let sheet = try ContactSheet(
+            catalog: try Catalog.manifest(RenderGoldenTests.samples + "/manifest.json"), options: job.sheetOptions, typesetter: Typesetter(fonts: try FontLibrary()))
+        _ = try job.render(sheet)
+        let pdf = try PDFSinkTests.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        var sizes: [Double] = []
+        for page in 0..<sheet.layout.pageCount {
+            let stream = try #require(pdf.streams[PDFSink.firstObject(ofPage: page) + 3])
+            let contents = String(decoding: try #require(PDFSinkTests.inflate(stream)), as: UTF8.self)
+            let lines = contents.split(separator: "\n")
+            for line in lines where line.hasSuffix(" Tf") {
+                sizes.append(try #require(Double(line.split(separator: " ")[1])))
+            }
+        }
+        // Captions (titles and descriptions) at 8 to 9 pt; headers 11 pt, the title 16.5 pt.
+        let captions = sizes.filter { $0 < 10 }
+        #expect(captions.count >= 2)
+        #expect(captions.allSatisfy { (8...9).contains($0) }, "\(Set(sizes))")
+        #expect(Set(sizes).isSubset(of: Set(captions).union([11, 16.5])), "\(Set(sizes))")
+        // The first card: 118 px at 300 dpi, 10 mm.
+        let first = try #require(sheet.layout.elements(onPage: 0).first { $0.kind == .card })
+        #expect(first.frame.minX == 118)
+        #expect(abs(Double(first.frame.minX) * 25.4 / 300 - 10) < 0.05)
     }
 }
