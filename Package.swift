@@ -32,12 +32,14 @@ let package = Package(
         // The only C code: setjmp fences around libjpeg and libpng, the calls into the other
         // codecs' libraries and Little CMS, the EXIF reader, and the hot loops in C.
         .target(
-            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw", "CAV", "CJXL"],
+            name: "CMosaicShims", dependencies: ["CPNG", "CJPEG", "CExif", "CZlib", "CISAL", "CWebP", "CGIF", "CHEIF", "CTIFF", "CLCMS", "CICU", "CRaw", "CAV", "CJXL", "CHarfBuzz"],
             // giflib has no pkg-config file, so its module map's link does not reach C; libwebpmux
             // (the WebP sheet encoder's XMP chunk) comes with libwebp-dev, outside libwebpdemux's;
-            // CRaw and CJXL have no pkg-config flags either (see them below).
+            // CRaw and CJXL have no pkg-config flags either (see them below); HarfBuzz's subsetter
+            // (the PDF's embedded fonts, font_subset.c) is a library of its own beside CHarfBuzz's.
             linkerSettings: [
                 .linkedLibrary("gif"), .linkedLibrary("webpmux"), .linkedLibrary("raw_r"), .linkedLibrary("jxl"), .linkedLibrary("jxl_threads"),
+                .linkedLibrary("harfbuzz-subset"),
             ]),
 
         // giflib ships no pkg-config file (CMosaicShims links it).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that mosaic builds and tests with, only those missing:
 # the -dev packages of the C libraries it links (libpng, zlib, ISA-L, xxHash (header only), libjpeg-turbo, libwebp, giflib, libheif, libtiff, LibRaw, libjxl (and its djxl, which the JPEG XL tests compare with), Little CMS, libexif, FFmpeg's libavformat, libavcodec, libswscale and libavutil (headers; loaded at run time), FreeType,
-# fontconfig), pkg-config, the fixed fonts that the text tests use, and Chromium, in which
-# the tests open the HTML reports (headless). With --packaging, also what
+# fontconfig, HarfBuzz with its subsetter), pkg-config, the fixed fonts that the text tests use, Chromium, in which
+# the tests open the HTML reports (headless), and poppler-utils, with which they read the PDFs back. With --packaging, also what
 # scripts/package-deb.sh and scripts/test-deb.sh use: dpkg-dev, lintian, mmdebstrap.
 set -euo pipefail
 
@@ -36,6 +36,7 @@ packages=(
     fonts-noto-core
     fonts-noto-color-emoji
     chromium
+    poppler-utils
     git
 )
 if [ "${1:-}" = "--packaging" ]; then

@@ -2,3 +2,5 @@
 #include FT_FREETYPE_H
 #include FT_GLYPH_H
 #include FT_SYNTHESIS_H
+#include FT_ADVANCES_H
+#include FT_TRUETYPE_TABLES_H

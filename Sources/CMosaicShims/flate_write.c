@@ -114,3 +114,20 @@ mosaic_result mosaic_flate_writer_finish(mosaic_flate_writer *writer) {
     mosaic_flate_writer_free(writer);
     return result;
 }
+
+mosaic_result mosaic_flate_compress(const uint8_t *bytes, size_t size, int level, uint8_t **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
+    if (size > (size_t)UINT32_MAX / 2) return mosaic_error("a stream too long to compress at once");
+    uLongf bound = compressBound((uLong)size);
+    uint8_t *buffer = malloc(bound > 0 ? bound : 1);
+    if (buffer == NULL) return mosaic_out_of_memory("memory for a compressed stream");
+    int status = compress2(buffer, &bound, bytes, (uLong)size, level < 0 || level > 9 ? 6 : level);
+    if (status != Z_OK) {
+        free(buffer);
+        return status == Z_MEM_ERROR ? mosaic_out_of_memory("zlib's memory for a compressed stream") : mosaic_error(zError(status));
+    }
+    *out = buffer;
+    *out_size = bound;
+    return mosaic_ok();
+}

@@ -32,16 +32,16 @@ struct LayoutArguments: ParsableArguments {
     var rows = 4
     @Option(parsing: .unconditional, help: "Sheet height in pixels (horizontal boards).")
     var height = 1200
-    @Option(parsing: .unconditional, help: "Space between cards, pixels.")
-    var spacing = 16
-    @Option(parsing: .unconditional, help: "Space between columns (default: --spacing).")
-    var columnSpacing: Int?
-    @Option(parsing: .unconditional, help: "Space between cards of a column (default: --spacing).")
-    var rowSpacing: Int?
-    @Option(parsing: .unconditional, help: "Margin around the sheet, pixels.")
-    var inset = 32
-    @Option(parsing: .unconditional, help: "Padding inside each card, pixels.")
-    var padding = 8
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between cards: pixels, or for a PDF 4mm or 12pt (default: 16; PDF 4mm).", valueName: "length"))
+    var spacing: LengthArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between columns (default: --spacing).", valueName: "length"))
+    var columnSpacing: LengthArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between cards of a column (default: --spacing).", valueName: "length"))
+    var rowSpacing: LengthArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Margin around the sheet: pixels, or for a PDF 10mm or 28pt (default: 32; PDF 10mm).", valueName: "length"))
+    var inset: LengthArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Padding inside each card: pixels, or for a PDF mm or pt (default: 8; PDF 0).", valueName: "length"))
+    var padding: LengthArgument?
     @Option(help: "Which column a card goes to: the shortest, or in turn.")
     var order: OrderArgument = .shortest
     @Option(parsing: .unconditional, help: "Pages no taller than this, pixels (default: one page).")
@@ -56,8 +56,8 @@ struct LayoutArguments: ParsableArguments {
     var feature = 0
     @Option(help: "A background behind each section, in this colour (default: none).")
     var sectionBackground: String?
-    @Option(parsing: .unconditional, help: "Padding inside section backgrounds, pixels (default: 12).")
-    var sectionPadding: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Padding inside section backgrounds: pixels, or for a PDF mm or pt (default: 12; PDF 2mm).", valueName: "length"))
+    var sectionPadding: LengthArgument?
 
     func validate() throws {
         let chosen = try chosenLayout()
@@ -71,10 +71,8 @@ struct LayoutArguments: ParsableArguments {
             ("columns", columns), ("column-width", columnWidth), ("rows", rows), ("max-height", maxHeight), ("max-width", maxWidth),
         ])
         if columns != nil && columnWidth != nil { throw ValidationError("give --columns or --column-width, not both") }
-        try SheetArguments.checkNotNegative([
-            ("spacing", spacing), ("inset", inset), ("padding", padding), ("column-spacing", columnSpacing ?? 0),
-            ("row-spacing", rowSpacing ?? 0), ("section-padding", sectionPadding ?? 0), ("feature", feature),
-        ])
+        try LengthArgument.check(lengths)
+        try SheetArguments.checkNotNegative([("feature", feature)])
         // The page limit is named for what it limits: the height of a vertical board's
         // pages, the width of a horizontal one's.
         if direction == .horizontal, maxHeight != nil {
@@ -96,18 +94,18 @@ struct LayoutArguments: ParsableArguments {
         o.columns = columns
         o.columnWidth = columnWidth
         o.rows = rows
-        o.spacing = spacing
-        o.columnSpacing = columnSpacing
-        o.rowSpacing = rowSpacing
-        o.inset = inset
-        o.padding = padding
+        LengthArgument.apply(lengths, to: &o)
         o.order = order.itemOrder
         o.feature = feature
         o.cropMode = cropMode
         o.maxHeight = direction == .horizontal ? maxWidth : maxHeight
         if let maxAspect { o.maxAspect = maxAspect }
         if let sectionBackground, let color = Color(parsing: sectionBackground) { o.style.sectionBackground = color }
-        if let sectionPadding { o.style.sectionPadding = sectionPadding }
+    }
+
+    /// The lengths given, by the option each sets.
+    var lengths: [(LengthSetting, LengthArgument?)] {
+        [(.spacing, spacing), (.columnSpacing, columnSpacing), (.rowSpacing, rowSpacing), (.inset, inset), (.padding, padding), (.sectionPadding, sectionPadding)]
     }
 
     /// The values given to layout settings, by setting name: only those on the command line.

@@ -16,9 +16,36 @@ struct LayoutCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The sheet's name, for the map's file names.")
     var output = "sheet.png"
 
+    @Option(help: ArgumentHelp("Lay out a PDF's pages, as render -o NAME.pdf: a4, letter, WxHmm or WxHin (default: none).", valueName: "size"))
+    var pageSize: String?
+    @Option(parsing: .unconditional, help: "With --page-size: pixels per inch of the pages (default: 300).")
+    var dpi: Int?
+
+    /// The sheet's options: with `--page-size`, a PDF's (its print defaults, its lengths in
+    /// points and millimetres made pixels at `--dpi`).
+    func options() throws -> SheetOptions {
+        let options = SheetArguments.options(input: input, layout: layout, text: text, printed: pageSize != nil)
+        guard let pageSize else {
+            if dpi != nil { throw ValidationError("--dpi is the resolution of a PDF's pages: give --page-size too") }
+            return options
+        }
+        var request = OutputRequest(destination: output.lowercased().hasSuffix(".pdf") ? output : "sheet.pdf", format: PDFOutput.name)
+        request.settings[PDFOutput.pageSizeSetting.name] = .text(pageSize)
+        if let dpi { request.settings[PDFOutput.dpiSetting.name] = .integer(dpi) }
+        do {
+            return try RenderJob(request: request, options: options).sheetOptions
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func validate() throws {
+        _ = try options()
+    }
+
     func run() throws {
         try reportingErrors {
-            let options = SheetArguments.options(input: input, layout: layout, text: text)
+            let options = try self.options()
             var decoder = ImageDecoder(limits: options.limits, strict: options.strict)
             decoder.readFields(for: options.caption)
             let catalog = try input.catalog(decoder: decoder, output: output, jobs: options.jobs, columns: layout.columns)

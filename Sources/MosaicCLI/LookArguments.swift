@@ -4,16 +4,16 @@ import Mosaic
 
 /// Colours and the cards' shape: what is drawn, not where (`render` only).
 struct LookArguments: ParsableArguments {
-    @Option(help: "Colour preset.")
-    var theme: Theme = .light
+    @Option(help: "Colour preset (default: light; print for a PDF: white paper, no shadows).")
+    var theme: Theme?
     @Option(help: "Sheet background: #rrggbb, a CSS name, transparent... (default: the theme's).")
     var background: String?
     @Option(help: "Card background colour (default: the theme's).")
     var cardBackground: String?
     @Option(parsing: .unconditional, help: "Card corner radius, pixels (default: 10).")
     var cornerRadius: Int?
-    @Option(parsing: .unconditional, help: "Card border width, pixels (default: 0).")
-    var borderWidth: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Card border width: pixels, or for a PDF mm or pt (default: 0).", valueName: "length"))
+    var borderWidth: LengthArgument?
     @Option(help: "Card border colour (default: the theme's).")
     var borderColor: String?
     @Option(help: ArgumentHelp("Card shadow: X,Y,BLUR,COLOR or none (default: the theme's).", valueName: "shadow"))
@@ -30,7 +30,8 @@ struct LookArguments: ParsableArguments {
     var sectionRadius: Int?
 
     func validate() throws {
-        try SheetArguments.checkNotNegative([("corner-radius", cornerRadius ?? 0), ("border-width", borderWidth ?? 0), ("section-radius", sectionRadius ?? 0)])
+        try LengthArgument.check([(.borderWidth, borderWidth)])
+        try SheetArguments.checkNotNegative([("corner-radius", cornerRadius ?? 0), ("section-radius", sectionRadius ?? 0)])
         try SheetArguments.checkColors([
             ("background", background), ("card-background", cardBackground), ("border-color", borderColor), ("title-color", titleColor),
             ("caption-color", captionColor), ("header-color", headerColor), ("footer-color", footerColor),
@@ -52,11 +53,10 @@ struct LookArguments: ParsableArguments {
 
     /// Sets the theme's style, then the colours and shapes given.
     func apply(to o: inout SheetOptions) {
-        var style: SheetStyle = theme == .dark ? .dark : .light
+        var style = theme?.style ?? o.style
         if let background, let color = Color(parsing: background) { style.background = color }
         if let cardBackground, let color = Color(parsing: cardBackground) { style.cardBackground = color }
         if let cornerRadius { style.cornerRadius = cornerRadius }
-        if let borderWidth { style.borderWidth = borderWidth }
         if let borderColor, let color = Color(parsing: borderColor) { style.borderColor = color }
         if let shadow, let (x, y, blur, color) = Self.parseShadow(shadow) {
             (style.shadowOffsetX, style.shadowOffsetY, style.shadowBlur, style.shadowColor) = (x, y, blur, color)
@@ -67,5 +67,6 @@ struct LookArguments: ParsableArguments {
         if let footerColor, let color = Color(parsing: footerColor) { style.footerColor = color }
         if let sectionRadius { style.sectionRadius = sectionRadius }
         o.style = style
+        LengthArgument.apply([(.borderWidth, borderWidth)], to: &o)
     }
 }

@@ -26,7 +26,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// Everything the option groups say, as the library's options.
-    var options: SheetOptions { SheetArguments.options(input: input, layout: layout, text: text, look: look, work: work) }
+    var options: SheetOptions {
+        let kind = try? OutputKinds.kind(for: pyramid.request(output: output, json: json))
+        return SheetArguments.options(input: input, layout: layout, text: text, look: look, work: work, printed: kind?.printsOnPaper ?? false)
+    }
 
     @Option(help: ArgumentHelp("Also write the layout as a JSON image map (- for standard output).", valueName: "file"))
     var json: String?

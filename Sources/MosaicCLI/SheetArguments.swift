@@ -12,7 +12,15 @@ extension TextAlignment: ExpressibleByArgument {}
 extension TextDirection: ExpressibleByArgument {}
 
 enum Theme: String, ExpressibleByArgument, CaseIterable {
-    case light, dark
+    case light, dark, print
+
+    var style: SheetStyle {
+        switch self {
+        case .light: return .light
+        case .dark: return .dark
+        case .print: return .print
+        }
+    }
 }
 
 /// The options of a sheet come in groups, one `ParsableArguments` per topic, so that
@@ -21,12 +29,13 @@ enum Theme: String, ExpressibleByArgument, CaseIterable {
 /// frames), not the colours nor the output.
 enum SheetArguments {
     /// The options `render` or `layout` gives: the groups present, applied in this order
-    /// (the look sets the theme's style first, the others change parts of it).
+    /// (the look sets the theme's style first, the others change parts of it) over the
+    /// defaults, for paper (`printed`: a PDF) `SheetOptions.printed`.
     static func options(
-        input: InputArguments, layout: LayoutArguments, text: TextArguments, look: LookArguments? = nil, work: WorkArguments? = nil
+        input: InputArguments, layout: LayoutArguments, text: TextArguments, look: LookArguments? = nil, work: WorkArguments? = nil,
+        printed: Bool = false
     ) -> SheetOptions {
-        var o = SheetOptions()
-        o.style = .light
+        var o = printed ? SheetOptions.printed : SheetOptions()
         look?.apply(to: &o)
         layout.apply(to: &o)
         text.apply(to: &o)
@@ -122,13 +131,5 @@ func reportingErrors(_ body: () throws -> Void) throws {
 
 /// The flag of a `SheetOptions` property: its kebab-case (`maxAspect` -> `--max-aspect`).
 func flag(forOption property: String) -> String {
-    var flag = "--"
-    for character in property {
-        if character.isUppercase {
-            flag += "-" + character.lowercased()
-        } else {
-            flag.append(character)
-        }
-    }
-    return flag
+    LengthSetting.flag(forProperty: property)
 }

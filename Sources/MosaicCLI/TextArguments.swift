@@ -13,10 +13,10 @@ struct TextArguments: ParsableArguments {
     var title: String?
     @Option(help: "A font family or file (default: DejaVu Sans).")
     var font: String?
-    @Option(parsing: .unconditional, help: "Caption font size, pixels (default: 13).")
-    var fontSize: Double?
-    @Option(parsing: .unconditional, help: "Section header size, pixels; the title is 1.5 times it (default: 22).")
-    var headerSize: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Caption font size: pixels, or for a PDF 8pt or 3mm (default: 13; PDF 8.5pt).", valueName: "length"))
+    var fontSize: LengthArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Section header size (as --font-size); the title is 1.5 times it (default: 22; PDF 11pt).", valueName: "length"))
+    var headerSize: LengthArgument?
     @Option(help: "Caption alignment (default: start).")
     var captionAlign: TextAlignment?
     @Option(help: "Text direction; rtl also places cards from the right (default: auto).")
@@ -24,8 +24,10 @@ struct TextArguments: ParsableArguments {
 
     func validate() throws {
         try SheetArguments.checkAtLeastOne([("caption-lines", captionLines)])
-        if let fontSize, !(fontSize.isFinite && fontSize > 0 && fontSize < 1000) { throw ValidationError("--font-size must be above 0 and below 1000 pixels, got \(fontSize)") }
-        if let headerSize, !(headerSize.isFinite && headerSize > 0 && headerSize < 1000) { throw ValidationError("--header-size must be above 0 and below 1000 pixels, got \(headerSize)") }
+        for case let (flag, size?) in [("--font-size", fontSize?.length), ("--header-size", headerSize?.length)] where !(size.value > 0 && size.value < 1000) {
+            let unit = size.isPhysical ? String(describing: size).filter(\.isLetter) : "pixels"
+            throw ValidationError("\(flag) must be above 0 and below 1000 \(unit), got \(size.value)")
+        }
         do {
             _ = try CaptionMode(validating: caption)
         } catch {
@@ -38,8 +40,7 @@ struct TextArguments: ParsableArguments {
         if let mode = try? CaptionMode(validating: caption) { o.caption = mode }  // validate() refused the rest
         o.captionLines = captionLines
         if let font { o.style.font = FontSource.parse(font) }
-        if let fontSize { o.style.captionSize = fontSize }
-        if let headerSize { o.style.headerSize = headerSize }
+        LengthArgument.apply([(.fontSize, fontSize), (.headerSize, headerSize)], to: &o)
         if let captionAlign { o.style.captionAlignment = captionAlign }
         if let textDirection { o.style.textDirection = textDirection }
     }

@@ -6,4 +6,9 @@ public struct PlacedGlyph: Hashable, Sendable {
     var glyph: UInt32
     var x: Int32
     var y: Int32
+    /// Where the glyph's cluster starts in its line's `text`, in Unicode scalars (what the
+    /// glyph reads as, for a PDF's ToUnicode map and search).
+    var cluster: Int32
+    /// The glyph belongs to a right-to-left run (an odd bidi level).
+    var isRightToLeft: Bool
 }

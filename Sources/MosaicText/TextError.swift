@@ -21,6 +21,9 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidFontSize(Double)
     /// FreeType itself failed to start.
     case freetype(code: Int32)
+    /// The font at `path` could not be cut to the glyphs a PDF uses (HarfBuzz's subsetter's
+    /// `message`).
+    case subset(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -32,6 +35,7 @@ public enum TextError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no installed font for the family \"\(family)\"\(instead); name an installed family or a font file"
         case .invalidFontSize(let size): return "font size \(size) must be a number above 0"
         case .freetype(let code): return "FreeType could not start (error \(code))"
+        case .subset(let path, let message): return "\(path): cannot embed the font's glyphs in the PDF: \(message)"
         }
     }
 }

@@ -79,12 +79,14 @@ extension Typesetter {
 
     /// Draws `layout` into `mask` with its top-left corner at (x, y) (pixels; what falls
     /// outside the mask is clipped). Coverage adds up, saturating at 255; colour glyphs go
-    /// into the mask's colour layer.
-    public func draw(_ layout: TextLayout, into mask: inout CoverageMask, x: Int, y: Int) {
+    /// into the mask's colour layer. With `outlines` false, only the glyphs a vector output
+    /// cannot draw as text (colour glyphs, bitmap faces) are drawn: the others are
+    /// `outlines(_:)`'s.
+    public func draw(_ layout: TextLayout, into mask: inout CoverageMask, x: Int, y: Int, outlines: Bool = true) {
         lock.withLock { _ in
             for (n, line) in layout.lines.enumerated() {
                 let baseline = y + n * layout.lineHeight + layout.baseline
-                for glyph in line.glyphs {
+                for glyph in line.glyphs where outlines || !drawsAsOutline(glyph.face) {
                     let image = bitmap(face: glyph.face, glyph: glyph.glyph, size26: Int32(layout.size26))
                     let left = x + line.offset + (Int(glyph.x) + 32) >> 6 + image.left
                     let top = baseline + (Int(glyph.y) + 32) >> 6 - image.top

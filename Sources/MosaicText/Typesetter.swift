@@ -243,24 +243,29 @@ public final class Typesetter: @unchecked Sendable {
             range = p.trimmed(range.lowerBound..<end)
             mark = shaped
         }
-        var pieces: [(level: UInt8, glyphs: ArraySlice<ShapedGlyph>)] = []
+        // Each piece's glyphs, and what turns their clusters into indices of the line's text.
+        var pieces: [(level: UInt8, glyphs: (ArraySlice<ShapedGlyph>, shift: Int32))] = []
+        let shift = Int32(clamping: -range.lowerBound)
         for run in p.runs where run.start < range.upperBound && run.end > range.lowerBound {
             if run.start >= range.lowerBound && run.end <= range.upperBound {
-                pieces.append((run.level, run.glyphs[...]))
+                pieces.append((run.level, (run.glyphs[...], shift)))
             } else {
                 let kept = run.glyphs.filter { range.contains(Int($0.cluster)) }
-                if !kept.isEmpty { pieces.append((run.level, kept[...])) }
+                if !kept.isEmpty { pieces.append((run.level, (kept[...], shift))) }
             }
         }
         // The ellipsis stands at the paragraph's level at the logical end.
-        if let mark { pieces.append((p.baseLevel, mark.glyphs[...])) }
+        if let mark { pieces.append((p.baseLevel, (mark.glyphs[...], Int32(clamping: range.count)))) }
         Self.reorder(&pieces)
         var pen: Int32 = 0
         var placed: [PlacedGlyph] = []
-        placed.reserveCapacity(pieces.reduce(0) { $0 + $1.glyphs.count })
+        placed.reserveCapacity(pieces.reduce(0) { $0 + $1.glyphs.0.count })
         for piece in pieces {
-            for g in piece.glyphs {
-                placed.append(PlacedGlyph(face: g.face, glyph: g.glyph, x: pen + g.xOffset, y: -g.yOffset))
+            for g in piece.glyphs.0 {
+                placed.append(
+                    PlacedGlyph(
+                        face: g.face, glyph: g.glyph, x: pen + g.xOffset, y: -g.yOffset, cluster: g.cluster + piece.glyphs.shift,
+                        isRightToLeft: piece.level & 1 == 1))
                 pen += g.advance
             }
         }

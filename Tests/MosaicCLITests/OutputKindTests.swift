@@ -157,7 +157,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try Bitmap(width: 1280, height: 12000, fill: .black).writePNG(to: dir + "/in/tall.png")
         let result = try CLI.run(
-            ["render", dir + "/in", "-o", dir + "/s.pdf", "--columns", "1", "--caption", "none", "--dpi", "100", "--lossless"] + OutputKindTests.font)
+            ["render", dir + "/in", "-o", dir + "/s.pdf", "--columns", "1", "--caption", "none", "--dpi", "100", "--lossless", "--inset", "32", "--padding", "8"]
+                + OutputKindTests.font)
         #expect(result.status == 0, "\(result.stderr)")
         // A4 at 100 dpi is 827x1169 px: the 1280x12000 image in a 747 px column (inset 32,
         // padding 8) is a card 7019 px long, a page of 7083.

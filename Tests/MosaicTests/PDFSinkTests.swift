@@ -23,7 +23,8 @@ import Testing
 
     static func render(to path: String, encoding: PDFSink.ImageEncoding = .jpeg(quality: 90)) throws -> ContactSheet {
         let sheet = try sheet()
-        let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, encoding: encoding)
+        // Captions as pixels: the page's image is then the sheet, pixel for pixel.
+        let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, encoding: encoding, text: false)
         _ = try SheetRenderer(sheet: sheet).render(into: sink)
         return sheet
     }
@@ -113,6 +114,47 @@ import Testing
         }
     }
 
+    /// With text (the default): every page's captions are PDF text in its deflated content
+    /// stream, set in Type 0 fonts of Identity-H codes whose five objects follow the last
+    /// page's, each with an embedded TrueType subset and a ToUnicode map; the image
+    /// holds no outline glyph, so the page's image differs from the pixel sheet only where
+    /// text is.
+    @Test func captionsAreTextInEmbeddedFonts() throws {
+        let path = PageSinkTests.folder() + "/text.pdf"
+        let sheet = try Self.sheet()
+        _ = try SheetRenderer(sheet: sheet).render(into: PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4))
+        let pdf = try Self.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+        let pages = sheet.layout.pageCount
+        let fonts = pdf.objects.values.filter { $0.contains("/Subtype /Type0") }.count
+        #expect(fonts >= 1)
+        #expect(pdf.objects.count == 3 + 4 * pages + 5 * fonts)
+        for font in 0..<fonts {
+            let first = PDFSink.firstObject(ofFont: font, pages: pages)
+            let type0 = try #require(pdf.objects[first])
+            #expect(type0.contains("/Encoding /Identity-H") && type0.contains("/ToUnicode \(first + 4) 0 R"))
+            #expect(pdf.objects[first + 1]?.contains("/CIDFontType2 /CIDToGIDMap /Identity") == true)
+            #expect(pdf.objects[first + 2]?.contains("/FontFile2 \(first + 3) 0 R") == true)
+            let programStream = try #require(pdf.streams[first + 3]), cmapStream = try #require(pdf.streams[first + 4])
+            let program = try #require(Self.inflate(programStream, limit: 8 << 20))
+            #expect(program.starts(with: [0, 1, 0, 0]))
+            let cmap = String(decoding: try #require(Self.inflate(cmapStream)), as: UTF8.self)
+            #expect(cmap.contains("beginbfchar") && cmap.contains("endcmap"))
+        }
+        var shown = ""
+        for page in 0..<pages {
+            let first = PDFSink.firstObject(ofPage: page)
+            #expect(pdf.objects[first]?.contains("/Font << /F") == true)
+            let stream = try #require(pdf.streams[first + 3])
+            let contents = String(decoding: try #require(Self.inflate(stream)), as: UTF8.self)
+            #expect(contents.hasPrefix("q\n") && contents.contains("BT\n") && contents.contains("] TJ\n"))
+            shown += contents
+        }
+        // Cards' titles are marked with their text (left-to-right captions).
+        for title in ["Astronaut", "Rocket", "Coffee"] {
+            #expect(shown.contains("/ActualText <FEFF" + title.utf16.map { String(format: "%04X", $0) }.joined() + ">"), "\(title)")
+        }
+    }
+
     /// A last page shorter than the paper: the paper below it takes the sheet's background
     /// (from a hair under the image to the foot), not white; full pages paint nothing.
     @Test func theShortLastPageKeepsTheBackgroundToTheFoot() throws {
@@ -120,7 +162,7 @@ import Testing
         let sheet = try Self.sheet()
         let background = sheet.options.style.background
         #expect(background.alpha == 255)
-        let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, pageColor: background)
+        let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, pageColor: background, text: false)
         _ = try SheetRenderer(sheet: sheet).render(into: sink)
         let pdf = try Self.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
         let pages = sheet.layout.pageCount
@@ -149,7 +191,7 @@ import Testing
         for (alpha, expected) in [(UInt8(128), "0.5610 0.6240 0.6870 rg\n"), (0, nil)] {
             let path = dir + "/a\(alpha).pdf"
             let colour = Color(red: 32, green: 64, blue: 96, alpha: alpha)
-            let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, pageColor: colour)
+            let sink = PDFSink(destination: path, pagePixels: PDFPageSize.a4.pixels(dpi: 100), pageSize: .a4, pageColor: colour, text: false)
             _ = try SheetRenderer(sheet: sheet).render(into: sink)
             let pdf = try Self.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
             let last = PDFSink.firstObject(ofPage: sheet.layout.pageCount - 1) + 3
@@ -181,9 +223,9 @@ import Testing
         #expect(inflated[17..<48].allSatisfy { $0 == 0 || $0 == 4 })
     }
 
-    /// zlib's inflate of `data` (at most 1 MiB), or nil when it is not a zlib stream.
-    static func inflate(_ data: [UInt8]) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: 1 << 20)
+    /// zlib's inflate of `data` (at most `limit` bytes, 1 MiB), or nil when it is not a zlib stream.
+    static func inflate(_ data: [UInt8], limit: Int = 1 << 20) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: limit)
         var size = uLongf(out.count)
         let status = out.withUnsafeMutableBufferPointer { o in data.withUnsafeBufferPointer { uncompress(o.baseAddress, &size, $0.baseAddress, uLong($0.count)) } }
         return status == Z_OK ? Array(out[0..<Int(size)]) : nil

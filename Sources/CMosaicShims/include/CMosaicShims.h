@@ -30,6 +30,7 @@
 #include "mosaic_memory.h"
 #include "mosaic_resample.h"
 #include "mosaic_text_breaks.h"
+#include "mosaic_font_subset.h"
 #include "mosaic_ssim.h"
 #include "mosaic_hash.h"
 #include "mosaic_versions.h"

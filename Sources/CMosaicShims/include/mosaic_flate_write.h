@@ -3,6 +3,7 @@
 #ifndef MOSAIC_FLATE_WRITE_H
 #define MOSAIC_FLATE_WRITE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mosaic_types.h"
@@ -28,6 +29,11 @@ mosaic_result mosaic_flate_writer_finish(mosaic_flate_writer *writer);
 
 /// Frees a writer that will not be finished.
 void mosaic_flate_writer_free(mosaic_flate_writer *writer);
+
+/// Deflates `size` bytes at once into a zlib stream (a PDF's FlateDecode font programs and
+/// content streams) at `level`: MOSAIC_OK with `*out` (malloc'd, the caller frees it) of
+/// `*out_size` bytes, or MOSAIC_OUT_OF_MEMORY / MOSAIC_ERROR with zlib's message.
+mosaic_result mosaic_flate_compress(const uint8_t *bytes, size_t size, int level, uint8_t **out, size_t *out_size);
 
 #ifdef __cplusplus
 }

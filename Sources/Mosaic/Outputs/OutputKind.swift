@@ -26,6 +26,10 @@ public protocol OutputKind: Sendable {
     /// Whether a page longer than the maximum (an element longer than a page, never cut)
     /// is scaled down to fit its paper (PDF) rather than written longer (the default).
     static var scalesLongPages: Bool { get }
+    /// Whether its pages have a physical size (PDF's paper): then lengths in points and
+    /// millimetres are taken (`SheetOptions.lengths`, resolved by `sheetOptions(_:)`) and the
+    /// print look is the default (`SheetOptions.printed`); other kinds refuse such lengths.
+    static var printsOnPaper: Bool { get }
     /// The files the destination itself names, checked against the inputs before any work
     /// (none for a folder).
     static func namedFiles(_ request: OutputRequest) -> [String]
@@ -60,6 +64,7 @@ extension OutputKind {
     public static var settings: [OutputSetting] { [] }
     public static var summary: String { hint }
     public static var scalesLongPages: Bool { false }
+    public static var printsOnPaper: Bool { false }
     public func sheetOptions(_ options: SheetOptions) -> SheetOptions { options }
     public func notes(_ sheet: ContactSheet) -> [String] { [] }
 }

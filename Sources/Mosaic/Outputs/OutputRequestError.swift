@@ -15,6 +15,9 @@ public enum OutputRequestError: Error, Equatable, Sendable, CustomStringConverti
     case settingOutOfRange(name: String, value: Int, range: ClosedRange<Int>)
     /// A value that is not of its setting's kind (`expected`: "a whole number", "one of png, jpeg").
     case settingValue(name: String, value: String, expected: String)
+    /// A length in points or millimetres (`flag`, as given) for a kind whose pages have no
+    /// physical size (`OutputKind.printsOnPaper` false).
+    case lengthWithoutPaper(flag: String, length: Length, kind: String)
 
     public var description: String { message(flag: OutputSetting.flag(for:)) }
 
@@ -32,6 +35,8 @@ public enum OutputRequestError: Error, Equatable, Sendable, CustomStringConverti
             return "\(flag(name)) must be \(range.lowerBound) to \(range.upperBound), got \(value)"
         case .settingValue(let name, let value, let expected):
             return "\(flag(name)): \"\(value)\" is not \(expected)"
+        case .lengthWithoutPaper(let flag, let length, let kind):
+            return "\(flag) \(length): \(kind) output has no physical size; give \(flag) in pixels, or write a PDF (-o NAME.pdf)"
         }
     }
 }

@@ -22,6 +22,8 @@ public struct PDFOutput: OutputKind {
     /// A page longer than the paper (a card taller than a page) is scaled down to fit it
     /// (`PDFSink`), never clipped.
     public static let scalesLongPages = true
+    /// Its pages are paper: lengths in points and millimetres are taken, at `--dpi`.
+    public static let printsOnPaper = true
 
     /// The resolutions a page may be printed at.
     public static let dpiRange = 36...1200
@@ -105,10 +107,11 @@ public struct PDFOutput: OutputKind {
         (pageSize, dpi) = try Self.make(request)
     }
 
-    /// The sheet as wide as the paper and paginated to its height, in pixels at the DPI.
+    /// The sheet as wide as the paper and paginated to its height, in pixels at the DPI, its
+    /// lengths in points and millimetres made pixels at the DPI.
     public func sheetOptions(_ options: SheetOptions) -> SheetOptions {
         let pixels = pageSize.pixels(dpi: dpi)
-        var paper = options
+        var paper = options.resolvingLengths(dpi: dpi)
         paper.width = pixels.width
         paper.maxHeight = pixels.height
         return paper

@@ -39,6 +39,9 @@ public struct RenderJob: Sendable {
         self.inputs = inputs
         let kind = try OutputKinds.kind(for: request, in: kinds)
         try OutputKinds.checkSettings(request.settings, of: kind, in: kinds)
+        if !kind.printsOnPaper, let (setting, length) = options.firstPhysicalLength {
+            throw .lengthWithoutPaper(flag: setting.flag, length: length, kind: kind.name)
+        }
         try kind.validate(request, options: options)
         output = try kind.init(request, options: options)
     }

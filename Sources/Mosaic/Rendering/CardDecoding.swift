@@ -41,6 +41,8 @@ struct CardDecoding: Sendable {
     let budget: DecodeBudget
     /// Cards kept between runs, when one is used.
     let cache: CardCache?
+    /// The sink draws captions as text (a PDF): the masks hold only their colour glyphs.
+    var textAsVectors = false
 
     /// How much larger than its drawn size an image is decoded, at least (when the file is).
     static let filterHeadroom = 2
@@ -64,8 +66,8 @@ struct CardDecoding: Sendable {
         if let caption = card.caption, let captionFrame = attributes.captionFrame {
             let painter = CardPainter(sheet: sheet)
             let set = sheet.captions.layout(caption, width: captionFrame.width)
-            result.title = set.title.map { painter.mask($0, width: captionFrame.width) }
-            result.description = set.description.map { painter.mask($0, width: captionFrame.width) }
+            result.title = set.title.map { painter.mask($0, width: captionFrame.width, outlines: !textAsVectors) }
+            result.description = set.description.map { painter.mask($0, width: captionFrame.width, outlines: !textAsVectors) }
             result.descriptionTop = set.descriptionTop
         }
         if let problem = card.entry.problem {

@@ -2,7 +2,15 @@
 /// cards (shadow, background, image or placeholder, border, caption).
 struct CardPainter {
     let sheet: ContactSheet
+    /// The sink draws captions, headers and footers as text (a PDF): the raster draws only
+    /// their colour glyphs.
+    var textAsVectors = false
     var style: SheetStyle { sheet.options.style }
+
+    init(sheet: ContactSheet, textAsVectors: Bool = false) {
+        self.sheet = sheet
+        self.textAsVectors = textAsVectors
+    }
 
     func drawDecoration(_ element: LayoutAttributes, on canvas: inout Canvas) {
         guard let color = style.sectionBackground else { return }
@@ -15,8 +23,15 @@ struct CardPainter {
     ///
     /// - Throws: `RenderError.text` (the styles were checked when the sheet was laid out).
     func drawText(_ element: LayoutAttributes, on canvas: inout Canvas) throws(RenderError) {
+        guard let (layout, origin, color) = try text(element) else { return }
+        canvas.draw(mask(layout, width: element.frame.width, outlines: !textAsVectors), at: origin, color: color.premultiplied)
+    }
+
+    /// A header's or footer's text set across its frame, where it is drawn and its colour;
+    /// nil when it has none.
+    func text(_ element: LayoutAttributes) throws(RenderError) -> (TextLayout, Point, Color)? {
         let isHeader = element.kind == .header
-        guard let text = isHeader ? sheet.headers[element.section] : sheet.footers[element.section], !text.isEmpty else { return }
+        guard let text = isHeader ? sheet.headers[element.section] : sheet.footers[element.section], !text.isEmpty else { return nil }
         var layout: TextLayout
         do {
             let style = sheet.textStyle(element.kind, section: element.section)
@@ -36,7 +51,35 @@ struct CardPainter {
         if !isHeader, sheet.options.direction == .horizontal {
             origin.y = max(element.frame.minY, element.frame.maxY - layout.height)
         }
-        canvas.draw(mask(layout, width: element.frame.width), at: origin, color: color.premultiplied)
+        return (layout, origin, color)
+    }
+
+    /// Every caption, header and footer of `page` as text placed on the page (for a sink
+    /// that draws text: `PageSink.drawsText`), in z then document order. A placeholder's
+    /// message and a badge stay pixels.
+    func texts(onPage page: Int) throws(RenderError) -> [PageText] {
+        let size = sheet.layout.pageSize(page)
+        var texts: [PageText] = []
+        for element in sheet.layout.elements(in: Rect(x: 0, y: 0, width: size.width, height: size.height), page: page) {
+            switch element.kind {
+            case .decoration: continue
+            case .header, .footer:
+                if let (layout, origin, color) = try text(element) {
+                    texts.append(PageText(layout: layout, origin: origin, color: color, typesetter: sheet.typesetter))
+                }
+            case .card:
+                guard let path = element.itemPath, let caption = sheet.card(path).caption, let frame = element.captionFrame else { continue }
+                let set = sheet.captions.layout(caption, width: frame.width)
+                if let title = set.title {
+                    texts.append(PageText(layout: title, origin: frame.origin, color: style.titleColor, typesetter: sheet.typesetter))
+                }
+                if let description = set.description {
+                    let origin = Point(x: frame.minX, y: frame.minY + set.descriptionTop)
+                    texts.append(PageText(layout: description, origin: origin, color: style.captionColor, typesetter: sheet.typesetter))
+                }
+            }
+        }
+        return texts
     }
 
     /// What a repeated header adds to its title.
@@ -92,10 +135,11 @@ struct CardPainter {
         canvas.draw(badge, at: Point(x: pill.minX + padX, y: pill.minY + padY), color: .white)
     }
 
-    /// `layout` drawn into a coverage mask `width` pixels wide and as tall as the text.
-    func mask(_ layout: TextLayout, width: Int) -> CoverageMask {
+    /// `layout` drawn into a coverage mask `width` pixels wide and as tall as the text;
+    /// with `outlines` false, only its colour glyphs (a sink draws the rest as text).
+    func mask(_ layout: TextLayout, width: Int, outlines: Bool = true) -> CoverageMask {
         var mask = CoverageMask(width: width, height: max(1, layout.height))
-        sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0)
+        sheet.typesetter.draw(layout, into: &mask, x: 0, y: 0, outlines: outlines)
         return mask
     }
 

@@ -17,7 +17,9 @@ struct PageBands {
     /// Cards drawn at least once (counted in the tally), by job.
     var drawn: [Bool]
 
-    init(sheet: ContactSheet, page: Int, lookahead: Int, rows: Range<Int>, cache: CardCache? = nil) {
+    /// - Parameter textAsVectors: the sink draws captions, headers and footers as text (a
+    ///   PDF): the bands carry only their colour glyphs.
+    init(sheet: ContactSheet, page: Int, lookahead: Int, rows: Range<Int>, cache: CardCache? = nil, textAsVectors: Bool = false) {
         self.sheet = sheet
         self.page = page
         self.lookahead = lookahead
@@ -58,9 +60,10 @@ struct PageBands {
         sectionStart = starts
         jobIndex = index
         drawn = [Bool](repeating: false, count: cards.count)
-        let decoding = CardDecoding(sheet: sheet, cache: cache)
-        pipeline = DecodePipeline(jobs: jobs, top: { layout.element(at: $0.path)?.frame.minY ?? 0 }, workers: sheet.options.jobs) { decoding.decode($0) }
-        painter = CardPainter(sheet: sheet)
+        var decoding = CardDecoding(sheet: sheet, cache: cache)
+        decoding.textAsVectors = textAsVectors
+        pipeline = DecodePipeline(jobs: jobs, top: { layout.element(at: $0.path)?.frame.minY ?? 0 }, workers: sheet.options.jobs) { [decoding] in decoding.decode($0) }
+        painter = CardPainter(sheet: sheet, textAsVectors: textAsVectors)
     }
 
     func start() {

@@ -79,8 +79,14 @@ public struct SheetRenderer: Sendable {
         try Self.output { () throws(ImageEncodingError) in
             try sink.beginPage(page, of: sheet.layout.pageCount, size: size, hasAlpha: hasAlpha)
         }
+        // A sink that draws text (a PDF) gets the page's captions, headers and footers as text;
+        // the bands then carry only the glyphs it cannot draw so (colour emoji).
+        if sink.drawsText {
+            let texts = try CardPainter(sheet: sheet).texts(onPage: page)
+            try Self.output { () throws(ImageEncodingError) in try sink.place(texts) }
+        }
         let window = rows.map { max(0, $0.lowerBound)..<min(size.height, $0.upperBound) } ?? 0..<size.height
-        var bands = PageBands(sheet: sheet, page: page, lookahead: lookahead, rows: window, cache: cache)
+        var bands = PageBands(sheet: sheet, page: page, lookahead: lookahead, rows: window, cache: cache, textAsVectors: sink.drawsText)
         bands.start()
         defer { bands.finish() }
         var top = window.lowerBound

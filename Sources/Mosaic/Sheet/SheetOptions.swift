@@ -69,6 +69,11 @@ public struct SheetOptions: Hashable, Sendable {
     public var video = VideoDecoding()
     /// A play mark and the duration in the corner of a video's poster card (default on).
     public var videoBadge = true
+    /// The lengths given in points or millimetres (`--font-size 8pt`, `--inset 10mm`), by
+    /// option, until an output of a physical size (a PDF at its DPI) makes them pixels
+    /// (`resolvingLengths(dpi:)`); a sheet laid out with any left refuses it, naming the
+    /// option. Set them with `set(_:_:)`.
+    public var lengths: [LengthSetting: Length] = [:]
     /// Input and output pixel limits, checked from headers before decoding.
     public var limits = ImageLimits()
     /// The codecs the renderer decodes with: the same registry the catalog probed with
@@ -80,8 +85,26 @@ public struct SheetOptions: Hashable, Sendable {
 }
 
 extension SheetOptions {
+    /// The defaults for paper (a PDF's, `OutputKind.printsOnPaper`): the `.print` style,
+    /// 8.5 pt captions (titles 1 px larger, descriptions 1 px smaller), 11 pt headers,
+    /// 10 mm margins, 4 mm between cards, no padding; made pixels by the PDF's `--dpi`.
+    public static var printed: SheetOptions {
+        var options = SheetOptions()
+        options.style = .print
+        options.set(.fontSize, .points(8.5))
+        options.set(.headerSize, .points(11))
+        options.set(.inset, .millimetres(10))
+        options.set(.spacing, .millimetres(4))
+        options.set(.padding, .pixels(0))
+        options.set(.sectionPadding, .millimetres(2))
+        return options
+    }
+
     /// Throws `SheetError.option` naming the first property out of range.
     func validate() throws(SheetError) {
+        if let (setting, length) = firstPhysicalLength {
+            throw .option(name: setting.rawValue, message: Self.physicalLengthMessage(length))
+        }
         guard (1...100_000).contains(width) else { throw .option(name: "width", message: "\(width) is not between 1 and 100000") }
         if let columns, columns < 1 { throw .option(name: "columns", message: "\(columns) must be at least 1") }
         if !(video.clipTimeout.isFinite && video.clipTimeout > 0) {
@@ -90,5 +113,10 @@ extension SheetOptions {
         if let maxAspect, !(maxAspect.isFinite && maxAspect >= 1) {
             throw .option(name: "maxAspect", message: "\(maxAspect) must be a number of at least 1")
         }
+    }
+
+    /// Why a length in points or millimetres cannot be used where there is no paper.
+    static func physicalLengthMessage(_ length: Length) -> String {
+        "\(length) is a length on paper: only a PDF (-o NAME.pdf, --page-size with mosaic layout) has one; give pixels here"
     }
 }

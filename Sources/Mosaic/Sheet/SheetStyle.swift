@@ -67,6 +67,19 @@ public struct SheetStyle: Hashable, Sendable {
         footerColor: Color(red: 0x9C, green: 0xA3, blue: 0xAF),
         sectionBackground: nil, sectionRadius: 14, sectionPadding: 12)
 
+    /// For paper (a PDF's default): white paper and cards, no shadow, no border, square
+    /// corners, near-black text, no section background unless one is asked for. Its sizes
+    /// in points and millimetres are `SheetOptions.printed`'s.
+    public static let print = SheetStyle(
+        background: Color(red: 255, green: 255, blue: 255), cardBackground: Color(red: 255, green: 255, blue: 255),
+        cornerRadius: 0, borderWidth: 0, borderColor: Color(red: 0xD1, green: 0xD5, blue: 0xDB),
+        shadowOffsetX: 0, shadowOffsetY: 0, shadowBlur: 0, shadowColor: .transparent,
+        font: .family(FontSource.defaultFamily), captionSize: 13,
+        titleColor: Color(red: 0x11, green: 0x11, blue: 0x11), captionColor: Color(red: 0x44, green: 0x44, blue: 0x44),
+        captionAlignment: .start, headerSize: 22, headerColor: Color(red: 0x11, green: 0x11, blue: 0x11),
+        footerColor: Color(red: 0x55, green: 0x55, blue: 0x55),
+        sectionBackground: nil, sectionRadius: 0, sectionPadding: 12)
+
     /// How far a card's shadow reaches beyond its frame, pixels.
     var shadowReach: Int {
         shadowColor.alpha == 0 ? 0 : shadowBlur + max(abs(shadowOffsetX), abs(shadowOffsetY)) + 1

@@ -3,8 +3,9 @@ import Foundation
 /// One PDF 1.4 file, one PDF page per sheet page: every page is `pageSize` (the MediaBox,
 /// in points) and shows its sheet page as one image, `pagePixels.width` pixels across the
 /// page's width, top-aligned (the last page may be shorter than the others: the paper
-/// below it takes `pageColor`, the sheet's background). Captions
-/// are pixels of that image, not text. The image is embedded as a baseline JPEG
+/// below it takes `pageColor`, the sheet's background). Captions, headers and footers
+/// are PDF text over it (`PDFFont`: embedded subsets, searchable), colour emoji pixels
+/// of the image. The image is embedded as a baseline JPEG
 /// (`/DCTDecode`, by default at quality 90) or losslessly (`/FlateDecode` with PNG's Paeth
 /// predictor), compressed band by band straight into the file: memory does not grow with
 /// the page. The file is written beside its destination and renamed into place by
@@ -52,6 +53,16 @@ public final class PDFSink: PageSink {
     var pageObject = 0
     /// The current page's content stream: the image scaled to its place, top-aligned.
     var placement = ""
+    /// The current page's image on the paper: points per pixel, and where its top-left
+    /// corner is (points, PDF's y up).
+    var pageScale = 1.0
+    var pageLeft = 0.0
+    /// The current page's text (`place(_:)`), drawn over its image, and the fonts it uses.
+    var pageText = ""
+    var pageFonts: Set<Int> = []
+    /// The fonts the document's text uses, in order of first use (font k is `/Fk`).
+    var fonts: [PDFFont] = []
+    var fontIndex: [PDFFont.Key: Int] = [:]
 
     /// - Parameters:
     ///   - destination: the PDF to write.
@@ -59,10 +70,13 @@ public final class PDFSink: PageSink {
     ///   - pageSize: the MediaBox of every page, in points.
     ///   - encoding: JPEG at a quality (default 90) or Flate.
     ///   - limits: `maximumOutputPixels` is checked for every page before it is written.
+    ///   - pageColor: the paper below a page shorter than the paper.
+    ///   - text: captions, headers and footers as PDF text (the default), or as pixels.
     public init(
         destination: String, pagePixels: Size, pageSize: PDFPageSize, encoding: ImageEncoding = .jpeg(quality: JPEGStream.defaultQuality),
-        limits: ImageLimits = ImageLimits(), pageColor: Color? = nil
+        limits: ImageLimits = ImageLimits(), pageColor: Color? = nil, text: Bool = true
     ) {
+        self.drawsText = text
         self.pageColor = pageColor
         self.destination = destination
         self.pagePixels = pagePixels
@@ -86,8 +100,16 @@ public final class PDFSink: PageSink {
     }
 
     /// Objects: 1 the catalog, 2 the page tree, 3 the Info; then four per page: the page,
-    /// its image, the image's length, its content stream.
+    /// its image, the image's length, its content stream; then five per font
+    /// (`PDFFont.objectCount`), after the last page's.
     static func firstObject(ofPage page: Int) -> Int { 4 + 4 * page }
+
+    /// The first object of font `index` (from 0) in a PDF of `pages` pages.
+    static func firstObject(ofFont index: Int, pages: Int) -> Int { firstObject(ofPage: pages) + PDFFont.objectCount * index }
+
+    /// Captions, headers and footers are PDF text (the shaped glyphs in embedded font
+    /// subsets, `place(_:)`), or with `text: false` pixels of the page's image.
+    public let drawsText: Bool
 
     /// Starts the file at the first page, then the page and its image.
     ///
@@ -100,7 +122,7 @@ public final class PDFSink: PageSink {
             throw .rowMismatch(path: destination, message: "page \(index + 1) of \(count) out of order")
         }
         pageObject = Self.firstObject(ofPage: index)
-        let (imageObject, lengthObject, contentsObject) = (pageObject + 1, pageObject + 2, pageObject + 3)
+        let (imageObject, lengthObject) = (pageObject + 1, pageObject + 2)
         var scale = pageSize.width / Double(max(1, pagePixels.width))
         // A page longer than the paper (a card taller than a page, never cut) is scaled down
         // to the paper's height, centred across: shown whole, never clipped.
@@ -108,11 +130,7 @@ public final class PDFSink: PageSink {
         if fitted { scale = pageSize.height / Double(max(1, size.height)) }
         let width = Double(size.width) * scale, height = Double(size.height) * scale
         let left = fitted ? (pageSize.width - width) / 2 : 0
-        try object(pageObject) { () throws(ImageEncodingError) in
-            try output.write(
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(Self.number(pageSize.width)) \(Self.number(pageSize.height))]"
-                    + " /Resources << /XObject << /Im0 \(imageObject) 0 R >> >> /Contents \(contentsObject) 0 R >>\n")
-        }
+        (pageScale, pageLeft, pageText, pageFonts) = (scale, left, "", [])
         let filter: String
         switch encoding {
         case .jpeg: filter = "/Filter /DCTDecode"
@@ -152,6 +170,8 @@ public final class PDFSink: PageSink {
         self.output = output
         pageCount = count
         pagesWritten = 0
+        fonts = []
+        fontIndex = [:]
         offsets = Array(repeating: 0, count: 3 + 4 * count)
         // A binary comment after the header, as the PDF reference advises.
         try output.write(Array("%PDF-1.4\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
@@ -190,11 +210,26 @@ public final class PDFSink: PageSink {
         let length = output.offset - imageStart
         try output.write("\nendstream\nendobj\n")
         try object(pageObject + 2) { () throws(ImageEncodingError) in try output.write("\(length)\n") }
-        let contents = Array(placement.utf8)
-        try object(pageObject + 3) { () throws(ImageEncodingError) in
-            try output.write("<< /Length \(contents.count) >>\nstream\n")
-            try output.write(contents)
-            try output.write("\nendstream\n")
+        // The page, now that its fonts are known (its image is the object after it).
+        let fontResources = pageFonts.sorted().map { "/F\($0) \(Self.firstObject(ofFont: $0, pages: pageCount)) 0 R" }.joined(separator: " ")
+        let pageObject = pageObject
+        try object(pageObject) { () throws(ImageEncodingError) in
+            try output.write(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(Self.number(pageSize.width)) \(Self.number(pageSize.height))]"
+                    + " /Resources << /XObject << /Im0 \(pageObject + 1) 0 R >>" + (fontResources.isEmpty ? "" : " /Font << \(fontResources) >>")
+                    + " >> /Contents \(pageObject + 3) 0 R >>\n")
+        }
+        // With text, the content stream is deflated (a page of captions is tens of kB of
+        // operators); the image's placement alone is a few bytes, kept plain.
+        if !pageText.isEmpty {
+            try writeStream(pageObject + 3, Array((placement + pageText).utf8))
+        } else {
+            let contents = Array(placement.utf8)
+            try object(pageObject + 3) { () throws(ImageEncodingError) in
+                try output.write("<< /Length \(contents.count) >>\nstream\n")
+                try output.write(contents)
+                try output.write("\nendstream\n")
+            }
         }
         pagesWritten += 1
     }
@@ -208,6 +243,7 @@ public final class PDFSink: PageSink {
         guard pagesWritten == pageCount, image == nil else {
             throw .rowMismatch(path: destination, message: "only \(pagesWritten) of \(pageCount) pages were written")
         }
+        try writeFonts()
         let table = output.offset
         var xref = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
         for offset in offsets {

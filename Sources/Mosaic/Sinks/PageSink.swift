@@ -17,4 +17,15 @@ public protocol PageSink: AnyObject {
     func commit() throws(ImageEncodingError)
     /// Gives up: removes whatever was written; what was there before stays.
     func abandon()
+    /// Whether the sink draws text itself (a PDF's real text): then the renderer hands it
+    /// each page's captions, headers and footers (`place(_:)`) and the bands carry only
+    /// the glyphs it cannot draw as text (colour emoji). False by default.
+    var drawsText: Bool { get }
+    /// The current page's text, once per page after `beginPage` (only when `drawsText`).
+    func place(_ texts: [PageText]) throws(ImageEncodingError)
+}
+
+extension PageSink {
+    public var drawsText: Bool { false }
+    public func place(_ texts: [PageText]) throws(ImageEncodingError) {}
 }

@@ -27,6 +27,9 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
     case rowMismatch(path: String, message: String)
     /// The image to write has more pixels than `ImageLimits.maximumOutputPixels`.
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
+    /// A PDF's text could not embed a font's glyphs (`message`: the font file and the
+    /// subsetter's reason).
+    case font(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,7 @@ public enum ImageEncodingError: Error, Equatable, Sendable, CustomStringConverti
         case .cannotRename(let path, let reason): return "\(path): cannot move the finished file into place: \(reason)"
         case .invalidParameter(let field, let value): return "\(field) \(value) is out of range"
         case .rowMismatch(let path, let message): return "\(path): \(message)"
+        case .font(let path, let message): return "\(path): cannot write the PDF's text: \(message)"
         case .tooLarge(let path, let width, let height, let limit):
             return "\(path): \(width)x\(height) is more than the limit of \(limit) pixels for an output image"
         }
