@@ -258,3 +258,35 @@ void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t firs
 #endif
     }
 }
+
+void mosaic_premultiply_rgba(uint8_t *pixels, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(128);
+    const __m128i alpha_lanes = _mm_set_epi16((short)0xFFFF, 0, 0, 0, (short)0xFFFF, 0, 0, 0);
+    for (; i + 4 <= count; i += 4) {
+        __m128i four = _mm_loadu_si128((const __m128i *)(pixels + 4 * i));
+        // All four opaque: nothing changes.
+        if ((_mm_movemask_epi8(_mm_cmpeq_epi8(four, _mm_set1_epi8((char)0xFF))) & 0x8888) == 0x8888) continue;
+        __m128i halves[2] = {_mm_unpacklo_epi8(four, zero), _mm_unpackhi_epi8(four, zero)};
+        for (int h = 0; h < 2; h++) {
+            __m128i v = halves[h];
+            __m128i alpha = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xFF), 0xFF);
+            __m128i t = _mm_add_epi16(_mm_mullo_epi16(v, alpha), half);
+            __m128i p = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
+            // Alpha's own lane keeps alpha.
+            halves[h] = _mm_or_si128(_mm_andnot_si128(alpha_lanes, p), _mm_and_si128(alpha_lanes, v));
+        }
+        _mm_storeu_si128((__m128i *)(pixels + 4 * i), _mm_packus_epi16(halves[0], halves[1]));
+    }
+#endif
+    for (; i < count; i++) {
+        uint8_t *p = pixels + 4 * i;
+        uint32_t alpha = p[3];
+        if (alpha == 255) continue;
+        for (int c = 0; c < 3; c++) {
+            uint32_t t = (uint32_t)p[c] * alpha + 128;
+            p[c] = (uint8_t)((t + (t >> 8)) >> 8);
+        }
+    }
+}
