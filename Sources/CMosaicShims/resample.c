@@ -108,7 +108,39 @@ __attribute__((target("avx2"))) static int horizontal_avx2(const uint8_t *src, s
     }
     first[width] = (ptrdiff_t)g;
     const ptrdiff_t row_pixels = (ptrdiff_t)(src_stride / 4);
-    for (int row = 0; row < rows; row++) {
+    // Two rows at a time: each step's weights and the loop's bookkeeping serve both.
+    int row = 0;
+    for (; row + 1 < rows; row += 2) {
+        const uint8_t *line = src + (size_t)row * src_stride;
+        uint8_t *out = dst + (size_t)row * (size_t)width * 4;
+        uint8_t *out_next = out + (size_t)width * 4;
+        for (int x = 0; x < width; x++) {
+            const uint8_t *p = line + starts[x] * 4, *q = p + src_stride;
+            ptrdiff_t steps = first[x + 1] - first[x];
+            if (starts[x] + steps * 4 > row_pixels) {
+                const int16_t *w = weights + (ptrdiff_t)x * weight_stride;
+                finish_taps(p, w, 0, counts[x], _mm_set1_epi32(ROUNDING), out + (size_t)x * 4);
+                finish_taps(q, w, 0, counts[x], _mm_set1_epi32(ROUNDING), out_next + (size_t)x * 4);
+                continue;
+            }
+            const __m256i *ww = laid + first[x];
+            __m256i wide = _mm256_setzero_si256(), wide_next = _mm256_setzero_si256();
+            for (ptrdiff_t k = 0; k < steps; k++) {
+                __m256i w = _mm256_load_si256(ww + k);
+                __m128i four = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + k * 16)), pairing);
+                __m128i four_next = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(q + k * 16)), pairing);
+                wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_cvtepu8_epi16(four), w));
+                wide_next = _mm256_add_epi32(wide_next, _mm256_madd_epi16(_mm256_cvtepu8_epi16(four_next), w));
+            }
+            __m128i acc = _mm_add_epi32(_mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1)),
+                                        _mm_set1_epi32(ROUNDING));
+            __m128i acc_next = _mm_add_epi32(_mm_add_epi32(_mm256_castsi256_si128(wide_next), _mm256_extracti128_si256(wide_next, 1)),
+                                             _mm_set1_epi32(ROUNDING));
+            store_premultiplied_lanes(acc, out + (size_t)x * 4);
+            store_premultiplied_lanes(acc_next, out_next + (size_t)x * 4);
+        }
+    }
+    for (; row < rows; row++) {
         const uint8_t *line = src + (size_t)row * src_stride;
         uint8_t *out = dst + (size_t)row * (size_t)width * 4;
         for (int x = 0; x < width; x++) {
