@@ -188,6 +188,35 @@ import Testing
         }
     }
 
+    /// A card from a preview reads the file's directories and the preview's bytes alone
+    /// (`RawCodec.decodeReadingParts`), and is the card the whole file gives; what that
+    /// reading cannot serve (the raw data wanted, a damaged preview) goes the whole way.
+    @Test func aPreviewCardReadsOnlyTheDirectoriesAndThePreview() throws {
+        let directory = Fixtures.directory()
+        let path = directory + "/parts.dng"
+        Self.writeDNG(path)
+        let info = try decoder.probe(path)
+        for minimum in [Size(width: 50, height: 30), Size(width: 110, height: 75)] {
+            let request = DecodeRequest(path: path, minimumSize: minimum, premultiplyAlpha: true, strict: false)
+            let parts = try #require(try RawCodec().decodeReadingParts(ofFile: path, info: info, request: request))
+            let whole = try RawCodec().decode(try decoder.fileBytes(path), info: info, request: request)
+            #expect(parts.bitmap == whole.bitmap && parts.warning == nil)
+            #expect(try decoder.decode(path, probed: info, minimumSize: minimum).bitmap == whole.bitmap)
+        }
+        // No preview covers 121 x 80: the raw data, read whole.
+        let request = DecodeRequest(path: path, minimumSize: Size(width: 121, height: 80), premultiplyAlpha: true, strict: false)
+        #expect(try RawCodec().decodeReadingParts(ofFile: path, info: info, request: request) == nil)
+        // A damaged preview: not served from the parts; the whole file's decode warns.
+        let damaged = directory + "/damaged.dng"
+        Self.writeDNG(damaged, damage: 2)
+        let damagedInfo = try decoder.probe(damaged)
+        let small = DecodeRequest(path: damaged, minimumSize: Size(width: 50, height: 30), premultiplyAlpha: true, strict: false)
+        #expect(try RawCodec().decodeReadingParts(ofFile: damaged, info: damagedInfo, request: small) == nil)
+        let decoded = try decoder.decode(damaged, probed: damagedInfo, minimumSize: Size(width: 50, height: 30))
+        #expect(decoded.bitmap.width == 240)
+        #expect(decoded.warning?.message.hasSuffix("); drawn from the raw data") == true)
+    }
+
     @Test func aDamagedPreviewGivesWayToTheRawDataWithAWarning() throws {
         let path = Fixtures.directory() + "/preview.dng"
         Self.writeDNG(path, damage: 2)

@@ -12,6 +12,24 @@ import Testing
         }
     }
 
+    /// The four-at-a-time premultiplication of a decode (`premultiplyInPlace`) is
+    /// `premultiply` on every colour and alpha pair, with alpha kept, opaque runs and a
+    /// tail shorter than four included.
+    @Test func premultiplyInPlaceEqualsTheScalarOnEveryPair() {
+        var pixels: [UInt8] = []
+        for a in 0...255 {
+            for v in 0...255 { pixels += [UInt8(v), UInt8(255 - v), UInt8(v / 2), UInt8(a)] }
+        }
+        pixels += [10, 20, 30, 255, 10, 20, 30, 128, 200, 100, 50, 7]
+        var result = pixels
+        premultiplyInPlace(&result)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let alpha = pixels[i + 3]
+            let expected = (0..<3).map { premultiply(pixels[i + $0], alpha) } + [alpha]
+            #expect(Array(result[i..<(i + 4)]) == expected)
+        }
+    }
+
     @Test func boxHalvesByAveraging() {
         var source = Bitmap(width: 4, height: 2)
         let values: [UInt8] = [0, 100, 200, 40, 10, 30, 60, 80]

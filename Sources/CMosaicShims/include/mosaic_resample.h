@@ -27,6 +27,11 @@ void mosaic_resample_vertical(const uint8_t *src, size_t src_stride, size_t firs
                               int outputs, const ptrdiff_t *starts, const ptrdiff_t *counts, const int16_t *weights,
                               ptrdiff_t weight_stride, int32_t *sums, uint8_t *dst);
 
+/// Premultiplies `count` RGBA8 pixels in place: each colour becomes round(value * alpha /
+/// 255), computed as ((t + (t >> 8)) >> 8) with t = value * alpha + 128 (exact for every
+/// pair); alpha stays. Four pixels at a time with SSE2.
+void mosaic_premultiply_rgba(uint8_t *pixels, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -157,11 +157,17 @@ struct Canvas {
                             skipTo = hidden.maxX - 1
                         }
                         let between = coverage(0, dy)
-                        for x in columns {
-                            if x >= skipFrom && x < skipTo { continue }
-                            let dx = dxs[x - first]
-                            let value = dy == 0 ? straight[x - first] : dx == 0 ? between : coverage(dx, dy)
-                            if value > 0 { Self.blend(base + (row * width + x) * 4, color, coverage: value) }
+                        // The columns left and right of the skipped span (all of them when
+                        // none is skipped): the span itself is not walked.
+                        let skipping = skipFrom < skipTo
+                        let left = columns.lowerBound..<(skipping ? min(max(skipFrom, columns.lowerBound), columns.upperBound) : columns.upperBound)
+                        let right = (skipping ? min(max(skipTo, columns.lowerBound), columns.upperBound) : columns.upperBound)..<columns.upperBound
+                        for part in 0..<2 {
+                            for x in part == 0 ? left : right {
+                                let dx = dxs[x - first]
+                                let value = dy == 0 ? straight[x - first] : dx == 0 ? between : coverage(dx, dy)
+                                if value > 0 { Self.blend(base + (row * width + x) * 4, color, coverage: value) }
+                            }
                         }
                     }
                 }
@@ -196,10 +202,9 @@ struct Canvas {
                         }
                         let alpha = source[s + 3]
                         if alpha == 255 && coverage == 255 {
-                            d[0] = source[s]
-                            d[1] = source[s + 1]
-                            d[2] = source[s + 2]
-                            d[3] = 255
+                            // An opaque pixel as it is: its four bytes at once.
+                            UnsafeMutableRawPointer(d).storeBytes(
+                                of: UnsafeRawPointer(source.baseAddress! + s).loadUnaligned(as: UInt32.self), as: UInt32.self)
                         } else {
                             Self.blend(d, RGBA(red: source[s], green: source[s + 1], blue: source[s + 2], alpha: alpha), coverage: coverage)
                         }

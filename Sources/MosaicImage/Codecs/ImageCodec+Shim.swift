@@ -47,19 +47,12 @@ extension mosaic_image_info {
     }
 }
 
-/// Premultiplies RGBA8 pixels in place.
+/// Premultiplies RGBA8 pixels in place (`premultiply` on each colour, four pixels at a
+/// time: `mosaic_premultiply_rgba`).
 func premultiplyInPlace(_ pixels: inout [UInt8]) {
     pixels.withUnsafeMutableBufferPointer { buffer in
-        var i = 0
-        while i < buffer.count {
-            let alpha = buffer[i + 3]
-            if alpha != 255 {
-                buffer[i] = premultiply(buffer[i], alpha)
-                buffer[i + 1] = premultiply(buffer[i + 1], alpha)
-                buffer[i + 2] = premultiply(buffer[i + 2], alpha)
-            }
-            i += 4
-        }
+        guard let base = buffer.baseAddress else { return }
+        mosaic_premultiply_rgba(base, buffer.count / 4)
     }
 }
 

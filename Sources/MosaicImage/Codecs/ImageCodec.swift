@@ -95,6 +95,13 @@ public protocol ImageCodec: Sendable {
     /// Decodes the file at `path` (when `readsFromPath`) as `decode` decodes bytes: as
     /// stored, covering `request.minimumSize`.
     func decode(file path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage
+
+    /// Decodes the file at `path` (probed as `info`) from the parts of it the decode needs
+    /// alone, as stored, as `decode` would; nil (the default) when this codec reads the
+    /// whole file, or when the parts do not serve (the caller then reads the whole file and
+    /// calls `decode`, which judges damage and `--strict`). A RAW's card from its preview
+    /// reads the directories and the preview's bytes, never the raw data.
+    func decodeReadingParts(ofFile path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage?
 }
 
 extension ImageCodec {
@@ -108,6 +115,7 @@ extension ImageCodec {
     public var mayCarryTrailer: Bool { false }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
     public var readsFromPath: Bool { false }
+    public func decodeReadingParts(ofFile path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage? { nil }
     public func timeline(ofFile path: String, info: ImageInfo) -> AnimationTimeline? { nil }
     public func probe(file path: String, request: DecodeRequest) throws(ImageDecodingError) -> ImageInfo {
         let (bytes, _) = try FileBytes.read(path)

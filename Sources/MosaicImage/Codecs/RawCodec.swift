@@ -168,6 +168,49 @@ public struct RawCodec: ImageCodec {
         }
     }
 
+    /// How much of a file's start is read for its directories, and then, when the preview
+    /// wanted does not start within it, how much at most before the whole file is read.
+    static let directoryPrefix = 256 << 10
+    static let largestPrefix = 4 << 20
+
+    /// A card from a preview, reading only the file's directories (a prefix, where a
+    /// camera's TIFF-based RAW keeps them) and the preview's own bytes: the raw data, most
+    /// of the file, is never read. nil when the preview cannot be found so (directories
+    /// past the prefix, a RAF or CR3, the file changed since its probe), when the preview
+    /// is damaged or gives a warning, or when the source is the raw data: the whole file
+    /// is then read and `decode` judges it, fallbacks and `--strict` included.
+    public func decodeReadingParts(ofFile path: String, info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage? {
+        guard let sizes = info.previews, case .preview(let index) = Self.source(drawing, info: info, previews: sizes, minimumSize: request.minimumSize),
+            index < sizes.count
+        else { return nil }
+        let wanted = sizes[index]
+        guard let (descriptor, size) = try? FileBytes.openRegular(path) else { return nil }
+        defer { close(descriptor) }
+        var prefixLength = min(size, Self.directoryPrefix)
+        while prefixLength > 0 {
+            guard let prefix = FileBytes.read(descriptor: descriptor, at: 0, count: prefixLength), prefix.count == prefixLength else { return nil }
+            let whole = prefixLength == size
+            guard matches(header: prefix),
+                let raw = try? Self.rawInfo(prefix, useLibRaw: false, whole: whole, path: path)
+            else { return nil }
+            if let entry = Self.previews(raw).first(where: { Int($0.width) == wanted.width && Int($0.height) == wanted.height }) {
+                let offset = Int(entry.offset), length = Int(entry.length)
+                guard offset >= 0, length > 0, offset <= size - length,
+                    let jpeg = offset + length <= prefix.count
+                        ? Array(prefix[offset..<(offset + length)]) : FileBytes.read(descriptor: descriptor, at: offset, count: length),
+                    jpeg.count == length
+                else { return nil }
+                var alone = entry
+                alone.offset = 0
+                guard let decoded = try? decodePreview(jpeg, alone, info: info, request: request), decoded.warning == nil else { return nil }
+                return decoded
+            }
+            if whole || prefixLength >= Self.largestPrefix { return nil }
+            prefixLength = min(size, Self.largestPrefix)
+        }
+        return nil
+    }
+
     /// LibRaw's thumbnail where the walk found none (CR3, ORF).
     func previewsFromLibRaw(_ bytes: [UInt8], path: String) throws(ImageDecodingError) -> ([Size], [mosaic_raw_preview]) {
         guard let raw = try? Self.rawInfo(bytes, useLibRaw: true, path: path) else { return ([], []) }

@@ -41,6 +41,28 @@ public enum FileBytes {
         return (bytes, done >= size)
     }
 
+    /// Up to `count` bytes of the open file `descriptor` from byte `offset` (fewer where
+    /// the file ends first); nil when it cannot be read.
+    public static func read(descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count > 0 else { return [] }
+        var done = 0
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while done < count {
+                let got = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    break
+                }
+                if got == 0 { break }
+                done += got
+            }
+            initialized = done
+        }
+        return failed ? nil : bytes
+    }
+
     /// Opens a regular file for reading (never a FIFO, socket, device or folder, checked
     /// as `read` does): its descriptor, which the caller closes, and its size then.
     public static func openRegular(_ path: String) throws(ImageDecodingError) -> (descriptor: Int32, size: Int) {

@@ -178,6 +178,12 @@ public struct ImageDecoder: Sendable {
         if let codec = codecs.codec(of: info.format), codec.readsFromPath {
             return try decode(file: path, info: info, codec: codec, minimumSize: minimumSize)
         }
+        // A codec that needs only parts of the file (a RAW's preview): those alone.
+        if let codec = codecs.codec(of: info.format),
+            let decoded = try codec.decodeReadingParts(ofFile: path, info: info, request: try request(info, path: path, minimumSize: minimumSize))
+        {
+            return Self.upright(decoded, info.orientation)
+        }
         return try decode(bytes: try FileBytes.read(path).bytes, path: path, probed: info, minimumSize: minimumSize)
     }
 
