@@ -837,14 +837,47 @@ static double mosaic_video_frame_score(const AVFrame *frame) {
 /// decoded, as a thumbnailer takes it: the keyframe before 10% if it lies from 5% on, else
 /// the one after it if that lies before 20%. `*found` is 1 when it is not black, blank or a
 /// fade (judged as `mosaic_video_frame_score` says); it is then converted into `out`. The
-/// decoder is left just after the frame it decoded (`*frame_time`), or sought back to the
-/// start when the seek after 10% found no keyframe.
+/// decoder is left drained (`mosaic_video_decode_keyframe`): the candidates after it seek.
+/// Decodes the keyframe the stream was just sought to, alone: its packet is sent, then the
+/// end of the stream, so that a decoder that holds frames back for B-frames (H.264, HEVC)
+/// gives it at once instead of decoding the frames after it first. The decoder is left
+/// drained (`d->draining`): a seek must follow before more frames.
+static mosaic_result mosaic_video_decode_keyframe(mosaic_video_decoder *d, double *frame_time, mosaic_video_failure *failure) {
+    for (int packets = 0; packets < 10000; packets++) {
+        int status = av.av_read_frame(d->file.format, d->packet);
+        if (status < 0) {
+            if (d->file.timed_out) {
+                *failure = MOSAIC_VIDEO_TIMED_OUT;
+                return mosaic_error("the clip's time limit passed while its frames were read");
+            }
+            break;
+        }
+        int ours = d->packet->stream_index == d->file.stream_index;
+        if (ours) {
+            d->codec->skip_frame = AVDISCARD_DEFAULT;
+            if (av.avcodec_send_packet(d->codec, d->packet) < 0) d->corrupt_packets++;
+        }
+        av.av_packet_unref(d->packet);
+        if (ours) break;
+    }
+    d->draining = 1;
+    av.avcodec_send_packet(d->codec, NULL);
+    int status = av.avcodec_receive_frame(d->codec, d->frame);
+    if (status < 0) {
+        *failure = MOSAIC_VIDEO_NO_FRAME;
+        return mosaic_error("the keyframe could not be decoded alone");
+    }
+    double t = mosaic_video_frame_time(d, d->frame);
+    *frame_time = t < 0 ? 0 : t;
+    return mosaic_ok();
+}
+
 static mosaic_result mosaic_video_keyframe_poster(mosaic_video_decoder *d, double duration, uint8_t *out, size_t stride, int width,
                                                   int height, double *frame_time, mosaic_video_failure *failure, int *found) {
     double target = 0.10 * duration, tolerance = d->frame_duration / 2;
     *found = 0;
     mosaic_video_seek(d, target);
-    mosaic_result result = mosaic_video_decode_to(d, 0, 0, frame_time, failure);
+    mosaic_result result = mosaic_video_decode_keyframe(d, frame_time, failure);
     if (result.status != MOSAIC_OK) return result;
     if (!(*frame_time >= 0.05 * duration && *frame_time <= target + tolerance)) {
         if (!mosaic_video_seek_keyframe(d, target, 0)) {
@@ -852,7 +885,7 @@ static mosaic_result mosaic_video_keyframe_poster(mosaic_video_decoder *d, doubl
             *frame_time = -1;
             return mosaic_ok();
         }
-        result = mosaic_video_decode_to(d, 0, 0, frame_time, failure);
+        result = mosaic_video_decode_keyframe(d, frame_time, failure);
         if (result.status != MOSAIC_OK) return result;
         if (!(*frame_time >= target - tolerance && *frame_time <= 0.20 * duration)) return mosaic_ok();
     }
