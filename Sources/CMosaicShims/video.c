@@ -51,6 +51,7 @@ static struct {
     void (*avcodec_free_context)(AVCodecContext **);
     void (*avcodec_flush_buffers)(AVCodecContext *);
     const char *(*avcodec_get_name)(enum AVCodecID);
+    const AVCodecDescriptor *(*avcodec_descriptor_get)(enum AVCodecID);
     AVPacket *(*av_packet_alloc)(void);
     void (*av_packet_free)(AVPacket **);
     void (*av_packet_unref)(AVPacket *);
@@ -125,6 +126,7 @@ static void mosaic_video_load_once(void) {
     MOSAIC_RESOLVE(codec, avcodec_free_context);
     MOSAIC_RESOLVE(codec, avcodec_flush_buffers);
     MOSAIC_RESOLVE(codec, avcodec_get_name);
+    MOSAIC_RESOLVE(codec, avcodec_descriptor_get);
     MOSAIC_RESOLVE(codec, av_packet_alloc);
     MOSAIC_RESOLVE(codec, av_packet_free);
     MOSAIC_RESOLVE(codec, av_packet_unref);
@@ -421,8 +423,33 @@ typedef struct {
     double frame_duration;
 } mosaic_video_decoder;
 
-static mosaic_result mosaic_video_open_decoder(const char *path, const mosaic_video_request *request, mosaic_video_decoder *d,
-                                               mosaic_video_info *info) {
+/// The largest `lowres` (0 to the decoder's `max_lowres`: the stored size halved that many
+/// times, rounded up as the decoder rounds) whose frames still cover `width` x `height`, the
+/// size asked with the display's aspect (the sample aspect ratio stretches the width). Only
+/// for codecs whose every frame is a keyframe (MJPEG): a reduced decode of predicted frames
+/// (MPEG-2, MPEG-4 part 2) drifts from the full one along the group of pictures. Never for an
+/// interlaced stream (its fields are taken apart in the conversion).
+static int mosaic_video_lowres(const AVCodec *decoder, const mosaic_video_info *info, int width, int height) {
+    const AVCodecDescriptor *descriptor = av.avcodec_descriptor_get(decoder->id);
+    if (!descriptor || !(descriptor->props & AV_CODEC_PROP_INTRA_ONLY) || info->interlaced) return 0;
+    int max_lowres = decoder->max_lowres;
+    if (width <= 0 || height <= 0 || info->coded_width <= 0 || info->coded_height <= 0 || info->display_width <= 0) return 0;
+    double stored_width = (double)width * info->coded_width / info->display_width;
+    int lowres = 0;
+    while (lowres < max_lowres && lowres < 3) {
+        int next = lowres + 1;
+        int w = (info->coded_width + (1 << next) - 1) >> next, h = (info->coded_height + (1 << next) - 1) >> next;
+        if (w < stored_width || h < height) break;
+        lowres = next;
+    }
+    return lowres;
+}
+
+/// Opens `path`'s decoder for frames converted to `width` x `height` (stored orientation,
+/// display aspect). A decoder that can decode at a half, quarter or eighth of the stored size
+/// (`lowres`, `mosaic_video_lowres`) does so when that still covers the size asked.
+static mosaic_result mosaic_video_open_decoder(const char *path, const mosaic_video_request *request, int width, int height,
+                                               mosaic_video_decoder *d, mosaic_video_info *info) {
     memset(d, 0, sizeof *d);
     mosaic_result result = mosaic_video_open(path, request->timeout, &d->file, info);
     if (result.status != MOSAIC_OK) return result;
@@ -451,6 +478,7 @@ static mosaic_result mosaic_video_open_decoder(const char *path, const mosaic_vi
     // One thread: mosaic decodes several frames and clips at once, one per core.
     d->codec->thread_count = 1;
     d->codec->pkt_timebase = stream->time_base;
+    d->codec->lowres = mosaic_video_lowres(decoder, info, width, height);
     status = av.avcodec_open2(d->codec, decoder, NULL);
     if (status < 0) {
         info->failure = MOSAIC_VIDEO_NO_DECODER;
@@ -478,18 +506,23 @@ static double mosaic_video_frame_time(const mosaic_video_decoder *d, const AVFra
     return (double)pts * d->time_base - d->start;
 }
 
-/// Seeks to the keyframe before `time` (seconds from the start) and empties the decoder.
-static void mosaic_video_seek(mosaic_video_decoder *d, double time) {
-    AVFormatContext *format = d->file.format;
+/// Seeks to the keyframe before `time` (seconds from the start; `flags` 0: the keyframe
+/// at or after it) and empties the decoder; 0 when the demuxer found none.
+static int mosaic_video_seek_keyframe(mosaic_video_decoder *d, double time, int flags) {
     if (time < 0) time = 0;
     int64_t target = (int64_t)((time + d->start) / (d->time_base > 0 ? d->time_base : 1));
-    if (av.av_seek_frame(format, d->file.stream_index, target, AVSEEK_FLAG_BACKWARD) < 0) {
-        av.av_seek_frame(format, d->file.stream_index, 0, AVSEEK_FLAG_BACKWARD);
-    }
+    int status = av.av_seek_frame(d->file.format, d->file.stream_index, target, flags);
     av.avcodec_flush_buffers(d->codec);
     d->has_last = 0;
     d->draining = 0;
     d->received = 0;
+    return status >= 0;
+}
+
+/// Seeks to the keyframe before `time` (seconds from the start), else to the start, and
+/// empties the decoder.
+static void mosaic_video_seek(mosaic_video_decoder *d, double time) {
+    if (!mosaic_video_seek_keyframe(d, time, AVSEEK_FLAG_BACKWARD)) mosaic_video_seek_keyframe(d, 0, AVSEEK_FLAG_BACKWARD);
 }
 
 /// Decodes forward from where the stream is: the frame shown at `time` (`exact`), or the
@@ -800,6 +833,77 @@ static double mosaic_video_frame_score(const AVFrame *frame) {
     return spread;
 }
 
+/// The poster's first candidate: the keyframe a seek to 10% of the clip lands on, one frame
+/// decoded, as a thumbnailer takes it: the keyframe before 10% if it lies from 5% on, else
+/// the one after it if that lies before 20%. `*found` is 1 when it is not black, blank or a
+/// fade (judged as `mosaic_video_frame_score` says); it is then converted into `out`. The
+/// decoder is left drained (`mosaic_video_decode_keyframe`): the candidates after it seek.
+/// Decodes the keyframe the stream was just sought to, alone: its packet is sent, then the
+/// end of the stream, so that a decoder that holds frames back for B-frames (H.264, HEVC)
+/// gives it at once instead of decoding the frames after it first. The decoder is left
+/// drained (`d->draining`): a seek must follow before more frames.
+static mosaic_result mosaic_video_decode_keyframe(mosaic_video_decoder *d, double *frame_time, mosaic_video_failure *failure) {
+    for (int packets = 0; packets < 10000; packets++) {
+        int status = av.av_read_frame(d->file.format, d->packet);
+        if (status < 0) {
+            if (d->file.timed_out) {
+                *failure = MOSAIC_VIDEO_TIMED_OUT;
+                return mosaic_error("the clip's time limit passed while its frames were read");
+            }
+            break;
+        }
+        int ours = d->packet->stream_index == d->file.stream_index;
+        if (ours) {
+            d->codec->skip_frame = AVDISCARD_DEFAULT;
+            if (av.avcodec_send_packet(d->codec, d->packet) < 0) d->corrupt_packets++;
+        }
+        av.av_packet_unref(d->packet);
+        if (ours) break;
+    }
+    d->draining = 1;
+    av.avcodec_send_packet(d->codec, NULL);
+    int status = av.avcodec_receive_frame(d->codec, d->frame);
+    if (status < 0) {
+        *failure = MOSAIC_VIDEO_NO_FRAME;
+        return mosaic_error("the keyframe could not be decoded alone");
+    }
+    double t = mosaic_video_frame_time(d, d->frame);
+    *frame_time = t < 0 ? 0 : t;
+    return mosaic_ok();
+}
+
+static mosaic_result mosaic_video_keyframe_poster(mosaic_video_decoder *d, double duration, uint8_t *out, size_t stride, int width,
+                                                  int height, double *frame_time, mosaic_video_failure *failure, int *found) {
+    double target = 0.10 * duration, tolerance = d->frame_duration / 2;
+    *found = 0;
+    mosaic_video_seek(d, target);
+    mosaic_result result = mosaic_video_decode_keyframe(d, frame_time, failure);
+    if (result.status != MOSAIC_OK) return result;
+    if (!(*frame_time >= 0.05 * duration && *frame_time <= target + tolerance)) {
+        if (!mosaic_video_seek_keyframe(d, target, 0)) {
+            mosaic_video_seek(d, 0);
+            *frame_time = -1;
+            return mosaic_ok();
+        }
+        result = mosaic_video_decode_keyframe(d, frame_time, failure);
+        if (result.status != MOSAIC_OK) return result;
+        if (!(*frame_time >= target - tolerance && *frame_time <= 0.20 * duration)) return mosaic_ok();
+    }
+    double score = mosaic_video_frame_score(d->frame);
+    if (score < 0) {
+        result = mosaic_video_convert(d, out, stride, width, height);
+        if (result.status != MOSAIC_OK) return result;
+        score = mosaic_video_poster_score(out, stride, width, height);
+        *found = score > 0;
+        return mosaic_ok();
+    }
+    if (score > 0) {
+        *found = 1;
+        return mosaic_video_convert(d, out, stride, width, height);
+    }
+    return mosaic_ok();
+}
+
 mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_request *request, uint8_t *out, size_t stride,
                                         int width, int height, double *frame_time, mosaic_video_failure *failure) {
     *failure = MOSAIC_VIDEO_FAILED;
@@ -808,7 +912,7 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
     mosaic_video_decoder d;
     mosaic_video_info info;
     memset(&info, 0, sizeof info);
-    mosaic_result result = mosaic_video_open_decoder(path, request, &d, &info);
+    mosaic_result result = mosaic_video_open_decoder(path, request, width, height, &d, &info);
     if (result.status != MOSAIC_OK) {
         *failure = info.failure;
         mosaic_video_close_decoder(&d);
@@ -820,16 +924,27 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
         if (result.status == MOSAIC_OK) result = mosaic_video_convert(&d, out, stride, width, height);
     } else {
         // A poster: from 10% of the clip, the first frame that is not black, blank or a
-        // fade; a few candidates (each at most 12 frames), the best one kept. A frame is
-        // judged by its luma plane where it has one (no conversion); only the frame kept
-        // is converted. A candidate a little ahead of the last frame decoded is reached by
-        // decoding on, not by a seek that would start again from the keyframe.
+        // fade. The keyframe a seek to 10% lands on first (one frame decoded); then a few
+        // candidates (each at most 12 frames), the best one kept. A frame is judged by its
+        // luma plane where it has one (no conversion); only the frame kept is converted. A
+        // candidate a little ahead of the last frame decoded is reached by decoding on, not
+        // by a seek that would start again from the keyframe.
         static const double starts[] = {0.10, 0.20, 0.30, 0.05, 0.50};
         int found = 0, has_best = 0;
         uint8_t *best = NULL;
         double best_time = 0, position = -1;
         size_t bytes = (size_t)height * stride;
-        for (size_t c = 0; c < sizeof starts / sizeof starts[0] && !found; c++) {
+        if (duration > 0) {
+            result = mosaic_video_keyframe_poster(&d, duration, out, stride, width, height, frame_time, failure, &found);
+            if (result.status == MOSAIC_OK) {
+                position = *frame_time;
+            } else if (*failure != MOSAIC_VIDEO_TIMED_OUT && result.status != MOSAIC_OUT_OF_MEMORY) {
+                // The candidates below say what is wrong with the clip, if anything is.
+                result = mosaic_ok();
+                *failure = MOSAIC_VIDEO_FAILED;
+            }
+        }
+        for (size_t c = 0; c < sizeof starts / sizeof starts[0] && !found && result.status == MOSAIC_OK; c++) {
             double t = starts[c] * duration;
             if (position >= 0 && t > position && t - position <= 2.0 && !d.draining) {
                 result = mosaic_video_decode_to(&d, t, 1, frame_time, failure);

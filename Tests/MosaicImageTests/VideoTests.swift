@@ -217,6 +217,43 @@ enum VideoFixtures {
         #expect(VideoFixtures.index(of: decoded.bitmap) >= 20)
     }
 
+    @Test func autoPosterTakesTheKeyframeBefore10PercentFrom5Percent() throws {
+        // 4 s, a keyframe every 8 frames: 10% is frame 10, the keyframe before it frame 8
+        // (0.32 s, past 5%): one frame decoded, as a thumbnailer takes it.
+        let path = try VideoFixtures.write(.init(frames: 100, gop: 8))
+        #expect(VideoFixtures.index(of: try decode(path, at: nil).bitmap) == 8)
+    }
+
+    @Test func autoPosterTakesTheKeyframeAfter10PercentBefore20Percent() throws {
+        // 4 s, a keyframe every 12 frames: the keyframe before 10% (frame 10) is the first
+        // frame, before 5%; the one after it (frame 12, 0.48 s) lies before 20%.
+        let path = try VideoFixtures.write(.init(frames: 100, gop: 12))
+        #expect(VideoFixtures.index(of: try decode(path, at: nil).bitmap) == 12)
+    }
+
+    @Test func autoPosterDecodesToTenPercentWhenNoKeyframeIsNear() throws {
+        // 4 s, one keyframe: neither candidate keyframe lies between 5% and 20%.
+        let path = try VideoFixtures.write(.init(frames: 100, gop: 200))
+        #expect(VideoFixtures.index(of: try decode(path, at: nil).bitmap) == 10)
+    }
+
+    @Test func autoPosterPassesOverABlackKeyframe() throws {
+        // Black until frame 12: the keyframe at 8 is black, the frames from 10% on are
+        // decoded on until one is not (frame 12).
+        let path = try VideoFixtures.write(.init(frames: 100, blackFrames: 12, gop: 8))
+        let decoded = try decode(path, at: nil)
+        #expect(VideoFixtures.meanLuma(decoded.bitmap) > 60)
+        #expect(VideoFixtures.index(of: decoded.bitmap) == 12)
+    }
+
+    @Test func mjpegReducedInTheDecoderStillCoveringTheMinimum() throws {
+        // Every MJPEG frame is a keyframe: decoded at an eighth of 640x384 (lowres), 80x48.
+        let path = try VideoFixtures.write(.init(container: "avi", codec: "mjpeg", width: 640, height: 384), name: "camera.avi")
+        let decoded = try decode(path, at: 1.2, minimum: Size(width: 80, height: 20))
+        #expect((decoded.bitmap.width, decoded.bitmap.height) == (80, 48))
+        #expect(VideoFixtures.index(of: decoded.bitmap) == 30)
+    }
+
     @Test func posterAtAFixedTimeOrFraction() throws {
         let path = try VideoFixtures.write(.init())
         #expect(VideoFixtures.index(of: try decode(path, at: nil, poster: .seconds(0.8)).bitmap) == 20)

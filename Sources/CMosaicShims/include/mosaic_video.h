@@ -77,7 +77,8 @@ typedef struct {
 /// What frame to decode.
 typedef struct {
     /// Seconds from the clip's start; < 0: a poster, chosen by `mosaic_video_decode_frame`
-    /// (the first frame from 10% on that is not black, blank or a fade).
+    /// (the keyframe a seek to 10% lands on, else the first frame from 10% on, that is not
+    /// black, blank or a fade).
     double time;
     /// 1: the frame shown at `time` (decoded from the keyframe before it); 0: the first frame
     /// at or after the keyframe before `time` (fast seek).
