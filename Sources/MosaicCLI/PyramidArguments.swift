@@ -130,7 +130,7 @@ struct PyramidArguments: ParsableArguments {
 /// default when the declaration does not say it).
 func outputSettingHelp(_ name: String, valueName: String? = nil) -> ArgumentHelp {
     guard let setting = OutputKinds.setting(named: name) else { return ArgumentHelp("") }
-    var help = setting.help
+    var help = OutputKinds.help(for: setting)
     switch setting.kind {
     case .choice(_, let values): help += " (values: \(values.joined(separator: ", ")))"
     case .integer(let value?, _) where !help.contains("default"): help += " (default: \(value))"

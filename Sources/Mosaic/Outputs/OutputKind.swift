@@ -128,6 +128,14 @@ public enum OutputKinds {
         return result
     }
 
+    /// The setting's line of help: a help that names no kind (lower case) after the names
+    /// of the kinds that take it ("jpeg, webp, avif, jxl, pdf: quality 1 to 100").
+    public static func help(for setting: OutputSetting, in kinds: [any OutputKind.Type] = all) -> String {
+        guard let first = setting.help.first, first.isLowercase else { return setting.help }
+        let takers = allSettings(in: kinds).first { $0.setting.name == setting.name }?.kinds ?? []
+        return takers.joined(separator: ", ") + ": " + setting.help
+    }
+
     /// The declaration of the setting called `name`, if a kind has one.
     public static func setting(named name: String, in kinds: [any OutputKind.Type] = all) -> OutputSetting? {
         for kind in kinds {

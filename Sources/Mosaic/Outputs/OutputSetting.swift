@@ -22,7 +22,9 @@ public struct OutputSetting: Sendable, Hashable {
     /// The library name (`pageSize`); its flag, where it has one, is the kebab-case
     /// (`--page-size`).
     public let name: String
-    /// One line for `--help`.
+    /// One line for `--help`. A help that names no kind starts in lower case: it is shown
+    /// after the names of the kinds that take the setting, from the registry
+    /// (`OutputKinds.help(for:)`), so a new kind that takes it is named there too.
     public let help: String
     public let kind: Kind
 
@@ -102,9 +104,9 @@ public enum OutputSettingValue: Sendable, Hashable, CustomStringConvertible {
 extension OutputSetting {
     /// Lossy sheets' quality (the kinds' default: 90).
     public static let quality = OutputSetting(
-        name: "quality", help: "JPEG, WebP, AVIF, JPEG XL and PDF sheets: quality 1 to 100 (default: 90).",
+        name: "quality", help: "quality 1 to 100 (default: 90).",
         kind: .integer(default: nil, range: 1...100))
     /// Lossless sheets, for the kinds that have a lossless mode.
     public static let lossless = OutputSetting(
-        name: "lossless", help: "WebP, AVIF, JPEG XL and PDF sheets: lossless.", kind: .flag(default: false))
+        name: "lossless", help: "lossless.", kind: .flag(default: false))
 }
