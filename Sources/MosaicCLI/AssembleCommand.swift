@@ -9,7 +9,7 @@ struct AssembleCommand: ParsableCommand {
         abstract: "Finish a tile pyramid rendered in shards (render --shard K/N).",
         discussion: "Exit status: 0 when the pyramid is in place, 1 when it is not (a shard missing or damaged, named), 64 for a usage error.")
 
-    @Argument(help: ArgumentHelp("The pyramid: NAME.dzi, or the IIIF folder.", valueName: "output"))
+    @Argument(help: ArgumentHelp(pyramidHelp(), valueName: "output"))
     var output: String
 
     @Option(parsing: .unconditional, help: "Threads encoding tiles (default: the number of cores).")
@@ -32,4 +32,12 @@ struct AssembleCommand: ParsableCommand {
             }
         }
     }
+}
+
+/// The pyramid `assemble` takes, named as `render` named it: each pyramid kind's hint, from
+/// the registry.
+func pyramidHelp() -> String {
+    var hints: [String] = []
+    for kind in OutputKinds.all where !kind.takesPages { hints.append(kind.hint) }
+    return "The pyramid, named as render named it: " + hints.joined(separator: "; ") + "."
 }
