@@ -23,12 +23,12 @@ define=""
 [ "$format" = video ] && define="-DMOSAIC_FUZZ_VIDEO"
 libs=.build/fuzz-libs
 if [ -f "$libs/lib/libjpeg.a" ]; then
-    includes="-I $libs/include"
-    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r -ljxl -ljxl_threads -lm"
+    includes="-I $libs/include $(pkg-config --cflags-only-I harfbuzz-subset | sed 's|-I/usr/include/libpng16||')"
+    link="$libs/lib/libjpeg.a $libs/lib/libpng16.a $libs/lib/libexif.a $(pkg-config --libs zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc harfbuzz-subset) -lgif -lraw_r -ljxl -ljxl_threads -lm"
     echo "fuzzing with instrumented libraries from $libs"
 else
-    includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc)
-    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc) -lgif -lraw_r -ljxl -ljxl_threads"
+    includes=$(pkg-config --cflags libpng libjpeg libexif zlib libisal libwebpdemux libheif libtiff-4 lcms2 icu-uc harfbuzz-subset)
+    link="$(pkg-config --libs libpng libjpeg libexif zlib libisal libwebpdemux libwebpmux libheif libtiff-4 lcms2 icu-uc harfbuzz-subset) -lgif -lraw_r -ljxl -ljxl_threads"
     echo "fuzzing the shim over the system libraries (run Fuzz/build-libs.sh for deeper coverage)"
 fi
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $define \
