@@ -16,9 +16,8 @@ public struct CacheUsage: Sendable, Equatable {
         // Summed folder by folder: no list of every entry is made.
         for (count, size) in Self.eachFanFolder(of: folder + "/cards", { _, descriptor, listed in
             var count = 0, size = 0
-            for entry in listed where entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) {
-                var status = stat()
-                guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            for entry in listed {
+                guard let status = Self.regularStatus(of: entry, in: descriptor) else { continue }
                 count += 1
                 size += Int(status.st_size)
             }
@@ -38,9 +37,8 @@ public struct CacheUsage: Sendable, Equatable {
         eachFanFolder(of: folder) { sub, descriptor, entries in
             var found: [(path: String, status: stat)] = []
             found.reserveCapacity(entries.count)
-            for entry in entries where entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) {
-                var status = stat()
-                guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            for entry in entries {
+                guard let status = regularStatus(of: entry, in: descriptor) else { continue }
                 found.append((sub + "/" + FileNames.string(fromBytes: entry.name.dropLast().map { UInt8(bitPattern: $0) }), status))
             }
             return found
@@ -51,17 +49,19 @@ public struct CacheUsage: Sendable, Equatable {
     /// where the file system gives them, else from each file's status.
     static func countFiles(fannedIn folder: String) -> Int {
         eachFanFolder(of: folder) { _, descriptor, entries in
-            var count = 0
-            for entry in entries {
-                if entry.type == UInt8(DT_REG) {
-                    count += 1
-                } else if entry.type == UInt8(DT_UNKNOWN) {
-                    var status = stat()
-                    if fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG { count += 1 }
-                }
-            }
+            // A listed regular file needs no status; only an untyped listing asks for one.
+            let count = entries.count { $0.type == UInt8(DT_REG) || ($0.type == UInt8(DT_UNKNOWN) && regularStatus(of: $0, in: descriptor) != nil) }
             return [count]
         }.reduce(0, +)
+    }
+
+    /// The status of a listed name that is a regular file (not followed if a link), nil
+    /// for anything else; a name the listing types as something else is not asked about.
+    static func regularStatus(of entry: ListedName, in descriptor: Int32) -> stat? {
+        guard entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) else { return nil }
+        var status = stat()
+        guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return status
     }
 
     /// A name a folder lists (NUL-ended) and its type as the listing gives it (`DT_REG`,
