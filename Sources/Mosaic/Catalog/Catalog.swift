@@ -194,16 +194,21 @@ public struct Catalog: Sendable {
         let work: @Sendable (Int) -> Void = { (i: Int) in
             var entry = files[i]
             let (path, relative) = (entry.path, entry.relativePath)
-            if let status = FileNames.status(path) {
-                entry.fileSize = Int(status.st_size)
-                entry.modified = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+            // The probe's own fstat gives the size and time; a file it could not open is
+            // looked at by path (a FIFO's or a folder's facts).
+            var status = stat()
+            let probed: Result<ImageInfo, ImageDecodingError>
+            do throws(ImageDecodingError) { probed = .success(try decoder.probe(path, fileStatus: &status)) } catch { probed = .failure(error) }
+            if let facts = status.st_ino != 0 ? status : FileNames.status(path) {
+                entry.fileSize = Int(facts.st_size)
+                entry.modified = Double(facts.st_mtim.tv_sec) + Double(facts.st_mtim.tv_nsec) / 1e9
             }
-            do throws(ImageDecodingError) {
-                var info = try decoder.probe(path)
+            switch probed {
+            case .success(var info):
                 if decoder.readsXMP { readSidecars(of: entry, into: &info) }
                 entry.info = info
                 results.set(i, .image(entry))
-            } catch {
+            case .failure(let error):
                 // Skipped wherever it was found: a FIFO, socket or device (never read).
                 if case .notAFile = error {
                     results.set(i, .skipped(relative))

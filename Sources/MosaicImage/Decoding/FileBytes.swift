@@ -15,7 +15,15 @@ public enum FileBytes {
     ///   `stat` before opening, and by `fstat` of what was opened, without blocking);
     ///   `.unreadable` when it cannot be opened or read, or is a directory.
     public static func read(_ path: String, limit: Int = Int.max) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
-        let (fd, size) = try openRegular(path)
+        var status = stat()
+        return try read(path, limit: limit, status: &status)
+    }
+
+    /// `read(_:limit:)`, also giving the `fstat` of what was read (its size and times), so
+    /// that a caller needs no second look at the path.
+    public static func read(_ path: String, limit: Int = Int.max, status: inout stat) throws(ImageDecodingError) -> (bytes: [UInt8], isWhole: Bool) {
+        let fd = try openRegular(path, status: &status)
+        let size = Int(status.st_size)
         defer { close(fd) }
         let wanted = min(size, limit)
         // An empty file: no storage to read into (an array of capacity 0 is the shared
@@ -66,6 +74,13 @@ public enum FileBytes {
     /// Opens a regular file for reading (never a FIFO, socket, device or folder, checked
     /// as `read` does): its descriptor, which the caller closes, and its size then.
     public static func openRegular(_ path: String) throws(ImageDecodingError) -> (descriptor: Int32, size: Int) {
+        var status = stat()
+        let fd = try openRegular(path, status: &status)
+        return (fd, Int(status.st_size))
+    }
+
+    /// `openRegular(_:)`, giving the `fstat` of the descriptor in `status`.
+    static func openRegular(_ path: String, status: inout stat) throws(ImageDecodingError) -> Int32 {
         if let status = FileNames.status(path), let kind = FileNames.specialKind(status.st_mode) {
             throw .notAFile(path: path, kind: kind)
         }
@@ -73,7 +88,6 @@ public enum FileBytes {
         // for a writer; fstat then refuses it. It changes nothing for a regular file.
         let fd = FileNames.withSystemPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw .unreadable(path: path, reason: systemMessage()) }
-        var status = stat()
         guard fstat(fd, &status) == 0 else {
             let reason = systemMessage()
             close(fd)
@@ -87,7 +101,7 @@ public enum FileBytes {
             close(fd)
             throw .unreadable(path: path, reason: (status.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
         }
-        return (fd, Int(status.st_size))
+        return fd
     }
 
     static func systemMessage() -> String {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CMosaicShims
 import MosaicLayout
 
@@ -47,9 +50,16 @@ public struct ImageDecoder: Sendable {
     /// orientation, alpha. Reads the first 64 KiB (more only for longer headers); never
     /// reads or decodes scan data.
     public func probe(_ path: String) throws(ImageDecodingError) -> ImageInfo {
+        var status = stat()
+        return try probe(path, fileStatus: &status)
+    }
+
+    /// `probe(_:)`, giving in `fileStatus` the `fstat` of the file it read (its size and
+    /// modification time): a catalog needs no other look at the path.
+    public func probe(_ path: String, fileStatus: inout stat) throws(ImageDecodingError) -> ImageInfo {
         var prefix = Self.probePrefix
         while true {
-            let (bytes, isWhole) = try FileBytes.read(path, limit: prefix)
+            let (bytes, isWhole) = try FileBytes.read(path, limit: prefix, status: &fileStatus)
             // A format whose library reads the file by path (a video): its own probe.
             // (The header check only when no signature matches: a transport stream's.)
             let signature = Array(bytes.prefix(CodecRegistry.signatureLength))
