@@ -230,29 +230,9 @@ mosaic_result mosaic_jpeg_decode(
     return mosaic_jpeg_decode_with_icc(data, size, scale_num, out, stride, width, height, max_scans, max_memory, raw_cmyk, NULL, NULL, NULL, NULL);
 }
 
-static mosaic_result mosaic_jpeg_decode_choosing(
-    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage, int *gave_inks,
-    int libjpeg_only);
-
 mosaic_result mosaic_jpeg_decode_with_icc(
     const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
     int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage, int *gave_inks) {
-    return mosaic_jpeg_decode_choosing(data, size, scale_num, out, stride, width, height, max_scans, max_memory, raw_cmyk, icc,
-                                       icc_size, icc_damage, gave_inks, 0);
-}
-
-mosaic_result mosaic_jpeg_decode_libjpeg(
-    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory) {
-    return mosaic_jpeg_decode_choosing(data, size, scale_num, out, stride, width, height, max_scans, max_memory, 0, NULL, NULL,
-                                       NULL, NULL, 1);
-}
-
-static mosaic_result mosaic_jpeg_decode_choosing(
-    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory, int raw_cmyk, uint8_t **icc, size_t *icc_size, mosaic_result *icc_damage, int *gave_inks,
-    int libjpeg_only) {
     if (gave_inks) *gave_inks = 0;
     if (icc) {
         *icc = NULL;
@@ -269,15 +249,9 @@ static mosaic_result mosaic_jpeg_decode_choosing(
     error.max_scans = max_scans;
     error.max_memory = max_memory;
     // At 1/8 a progressive file needs only its DC coefficients: read them alone.
-    if (!libjpeg_only && scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) {
+    if (scale_num == 1 && mosaic_jpeg_decode_dc(data, size, out, stride, width, height, max_scans, &result)) {
         // No libjpeg session was opened: the profile is read on its own.
         if (icc && result.status == MOSAIC_OK) *icc = mosaic_jpeg_icc_profile(data, size, icc_size, icc_damage);
-        return result;
-    }
-    // A clean sequential file at 1/8 or 1/4: the faster reader of the same bytes.
-    int has_icc = 0;
-    if (!libjpeg_only && mosaic_jpeg_decode_fast(data, size, scale_num, out, stride, width, height, &has_icc)) {
-        if (icc && has_icc) *icc = mosaic_jpeg_icc_profile(data, size, icc_size, icc_damage);
         return result;
     }
     if (setjmp(error.jump)) {

@@ -51,20 +51,6 @@ void mosaic_jpeg_inks_to_rgba(uint8_t *pixels, size_t stride, int width, int hei
 int mosaic_jpeg_decode_dc(const uint8_t *data, size_t size, uint8_t *out, size_t stride, int width, int height,
                           int max_scans, mosaic_result *result);
 
-/// A sequential JPEG at 1/8 or 1/4 scale (`scale_num` 1 or 2), into `out` with the bytes
-/// mosaic_jpeg_decode writes, without libjpeg: 8-bit Huffman, one scan of every component,
-/// greyscale or YCbCr 4:4:4 or 4:2:0. Returns 0, having maybe written part of `out`, when
-/// the file is not one it reads exactly or holds anything libjpeg would warn about: then
-/// decode with libjpeg. `has_icc` says whether an ICC profile marker was seen.
-int mosaic_jpeg_decode_fast(const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-                            int *has_icc);
-
-/// mosaic_jpeg_decode_with_icc through libjpeg alone: no reader of its own (for tests
-/// that hold those readers to libjpeg).
-mosaic_result mosaic_jpeg_decode_libjpeg(
-    const uint8_t *data, size_t size, int scale_num, uint8_t *out, size_t stride, int width, int height,
-    int max_scans, size_t max_memory);
-
 typedef struct {
     int quality;
     int progressive;
