@@ -139,7 +139,7 @@ struct ProbeCommand: ParsableCommand {
             if !json, let video = info.video {
                 try Terminal.print(Self.videoLine(path, info, video))
             } else if !json {
-                var line = "\(FileNames.display(path)): \(info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
+                var line = "\(FileNames.display(path)): \(decoder.codecs.codec(of: info.format)?.name ?? info.format.rawValue.uppercased()) \(info.width)x\(info.height), \(info.colorModel)"
                 if info.bitDepth != 8 { line += " \(info.bitDepth)-bit" }
                 if info.hasAlpha { line += ", alpha" }
                 if let interlacing = info.interlacing { line += ", \(interlacing.rawValue)" }

@@ -13,6 +13,21 @@ import Testing
             """)
     }
 
+    /// The format is named as its codec names it ("WebP", "JPEG XL"), not by its
+    /// identifier uppercased ("WEBP", "JXL").
+    @Test func theFormatIsNamedAsItsCodecNamesIt() throws {
+        let dir = CLI.temporaryDirectory()
+        for name in ["s.webp", "s.jxl"] {
+            let render = try CLI.run(["render", CLI.sampleImages + "/horse.png", "-o", dir + "/" + name, "--width", "200", "--columns", "1"])
+            #expect(render.status == 0, "\(render.stderr)")
+        }
+        let result = try CLI.run(["probe", dir + "/s.webp", dir + "/s.jxl"])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("\(dir)/s.webp: WebP 200x") == true)
+        #expect(lines.last?.hasPrefix("\(dir)/s.jxl: JPEG XL 200x") == true)
+    }
+
     @Test func json() throws {
         let result = try CLI.run(["probe", "--json", CLI.sampleImages + "/hubble-deep-field.jpg"])
         #expect(result.status == 0)
