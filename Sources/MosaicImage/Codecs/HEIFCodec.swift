@@ -42,7 +42,10 @@ public struct HEIFCodec: ImageCodec {
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_heif_probe) else { return nil }
         let thumbnails = Int(raw.color_space)
-        return raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? .ycbcrWithThumbnails(thumbnails) : .ycbcr)
+        var info = raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? .ycbcrWithThumbnails(thumbnails) : .ycbcr)
+        // The primary image is the standard one: the map is named, never drawn.
+        info.gainMap = raw.gain_map == 2 ? .iso21496 : raw.gain_map == 1 ? .apple : nil
+        return info
     }
 
     /// The primary image's `colr` boxes: its ICC profile when it has one, else its nclx
