@@ -29,6 +29,10 @@ public struct ImageDecoder: Sendable {
     /// the bytes read anyway, and for a format that may carry a trailer and whose EXIF
     /// names Samsung, from the file's last 4 KiB.
     public var findsMotionPhotos = false
+    /// Probes also read Apple's content identifier (`ImageInfo.contentIdentifier`) from the
+    /// EXIF block's maker note, likewise: what pairs a Live Photo's still with a clip of
+    /// another name.
+    public var readsContentIdentifier = false
     /// How videos' frames are chosen and decoded (poster time, exact frames, time limit).
     public var video = VideoDecoding()
 
@@ -76,7 +80,10 @@ public struct ImageDecoder: Sendable {
     public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let (probed, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
         var info = probed
-        if readsExif, let block = codec.exifBlock(bytes) { readExif(block, into: &info) }
+        if readsExif || readsContentIdentifier, let block = codec.exifBlock(bytes) {
+            if readsExif { readExif(block, into: &info) }
+            if readsContentIdentifier { info.contentIdentifier = Self.appleContentIdentifier(block) }
+        }
         if readsXMP, let packet = codec.xmpPacket(bytes) {
             let fields = XMPPacket.fields(packet)
             if !fields.isEmpty { info.shooting = (info.shooting ?? ShootingData()).overridden(by: fields) }
@@ -139,6 +146,15 @@ public struct ImageDecoder: Sendable {
         let (bytes, _) = try FileBytes.read(path)
         guard let (_, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else { return nil }
         return codec.colorProfile(bytes)
+    }
+
+    /// Apple's content identifier in the maker note of `block`; nil when there is none.
+    static func appleContentIdentifier(_ block: ArraySlice<UInt8>) -> String? {
+        var text = [CChar](repeating: 0, count: 64)
+        let found = block.withUnsafeBufferPointer { exif in
+            text.withUnsafeMutableBufferPointer { mosaic_exif_apple_content_identifier(exif.baseAddress, exif.count, $0.baseAddress, $0.count) }
+        }
+        return found != 0 ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// The date, offset, make and model the shim read.

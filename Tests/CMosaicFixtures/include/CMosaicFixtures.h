@@ -187,6 +187,8 @@ typedef struct {
     int interlaced;
     /// B-frames between reference frames (MPEG-4 part 2; 0: none).
     int b_frames;
+    /// QuickTime's com.apple.quicktime.content.identifier (a Live Photo's clip), or NULL.
+    const char *content_identifier;
 } mosaic_video_fixture;
 
 /// Writes the clip `f` describes; 0, or -1 with `message` saying why.
