@@ -385,31 +385,60 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
     return result;
 }
 
-int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size) {
-    *exif = NULL;
-    *exif_size = 0;
+/// The first metadata item of the primary image of `item_type` (and, when not NULL,
+/// `content_type`), a malloc'd copy of at most 64 MiB into `*out`; 0 when there is none or
+/// the file does not open.
+static int mosaic_heif_metadata(const uint8_t *data, size_t size, const char *item_type, const char *content_type, uint8_t **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
     struct heif_context *context;
     struct heif_image_handle *primary;
     if (mosaic_heif_open(data, size, 1, &context, &primary).status != MOSAIC_OK) return 0;
-    heif_item_id id;
-    int found = 0;
-    if (heif_image_handle_get_list_of_metadata_block_IDs(primary, "Exif", &id, 1) == 1) {
-        size_t length = heif_image_handle_get_metadata_size(primary, id);
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_metadata_block_IDs(primary, item_type, ids, 16);
+    for (int i = 0; i < count && !*out; i++) {
+        if (content_type) {
+            const char *type = heif_image_handle_get_metadata_content_type(primary, ids[i]);
+            if (!type || strcmp(type, content_type) != 0) continue;
+        }
+        size_t length = heif_image_handle_get_metadata_size(primary, ids[i]);
         uint8_t *block = length >= 4 && length < (64u << 20) ? malloc(length) : NULL;
-        if (block && heif_image_handle_get_metadata(primary, id, block).code == heif_error_Ok) {
-            // The block starts with the offset (big-endian) from its fifth byte to the
-            // TIFF header: what is after it is the EXIF data.
-            size_t skip = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
-            if (skip < length) {
-                memmove(block, block + skip, length - skip);
-                *exif = block;
-                *exif_size = length - skip;
-                block = NULL;
-                found = 1;
-            }
+        if (block && heif_image_handle_get_metadata(primary, ids[i], block).code == heif_error_Ok) {
+            *out = block;
+            *out_size = length;
+            block = NULL;
         }
         free(block);
     }
     mosaic_heif_close(context, primary);
-    return found;
+    return *out != NULL;
+}
+
+int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size) {
+    uint8_t *block;
+    size_t length;
+    *exif = NULL;
+    *exif_size = 0;
+    if (!mosaic_heif_metadata(data, size, "Exif", NULL, &block, &length)) return 0;
+    // The block starts with the offset (big-endian) from its fifth byte to the TIFF header:
+    // what is after it is the EXIF data.
+    size_t skip = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
+    if (skip >= length) {
+        free(block);
+        return 0;
+    }
+    memmove(block, block + skip, length - skip);
+    *exif = block;
+    *exif_size = length - skip;
+    return 1;
+}
+
+int mosaic_heif_xmp_packet(const uint8_t *data, size_t size, uint8_t **xmp, size_t *xmp_size) {
+    // Most files hold no mime item: the boxes say so before libheif reads them.
+    if (!mosaic_heif_lists_item_type(data, size, "mime")) {
+        *xmp = NULL;
+        *xmp_size = 0;
+        return 0;
+    }
+    return mosaic_heif_metadata(data, size, "mime", "application/rdf+xml", xmp, xmp_size);
 }

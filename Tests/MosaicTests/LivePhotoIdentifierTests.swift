@@ -125,3 +125,34 @@ import Testing
         #expect(catalog.sections.flatMap(\.entries).first?.info?.contentIdentifier == Self.first)
     }
 }
+
+/// A sidecar's XMP wins over the XMP a HEIF holds (as Lightroom reads them): its rating and
+/// title, the embedded description where the sidecar has none.
+@Suite struct EmbeddedXMPSidecarTests {
+    @Test func aSidecarWinsOverAHEIFsOwnXMP() throws {
+        let dir = LivePhotoIdentifierTests.folder()
+        let embedded = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="4">\
+            <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Embedded</rdf:li></rdf:Alt></dc:title>\
+            <dc:description><rdf:Alt><rdf:li xml:lang="x-default">From the phone</rdf:li></rdf:Alt></dc:description>\
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let rgba = [UInt8]((0..<(32 * 32)).flatMap { _ in [200, 90, 40, 255] as [UInt8] })
+        for name in ["IMG_1.HEIC", "IMG_2.HEIC"] {
+            let result = rgba.withUnsafeBufferPointer { pixels in
+                embedded.withCString { mosaic_heif_encode_gain_map_file(dir + "/" + name, pixels.baseAddress, 32, 32, nil, 0, nil, 0, $0, strlen($0)) }
+            }
+            try #require(result.status == MOSAIC_OK)
+        }
+        let sidecar = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmp:Rating="2"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Edited</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>"#
+        try Data(sidecar.utf8).write(to: URL(fileURLWithPath: dir + "/IMG_1.xmp"))
+        var decoder = ImageDecoder()
+        decoder.readsXMP = true
+        let entries = try Catalog.folder(dir, decoder: decoder, jobs: 1).sections.flatMap(\.entries)
+        #expect(entries.map(\.relativePath) == ["IMG_1.HEIC", "IMG_2.HEIC"])
+        #expect(entries.map { $0.info?.shooting?.rating } == [2, 4])
+        #expect(entries.map { $0.info?.shooting?.title } == ["Edited", "Embedded"])
+        #expect(entries.map { $0.info?.shooting?.description } == ["From the phone", "From the phone"])
+    }
+}

@@ -72,6 +72,17 @@ public struct HEIFCodec: ImageCodec {
         return Array(UnsafeBufferPointer(start: exif, count: size))[...]
     }
 
+    /// The primary image's XMP item (`mime`, application/rdf+xml): where a phone keeps a
+    /// rating, a title and a Motion Photo's mark.
+    public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        var xmp: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        let found = bytes.withUnsafeBufferPointer { mosaic_heif_xmp_packet($0.baseAddress, $0.count, &xmp, &size) }
+        defer { free(xmp) }
+        guard found != 0, let xmp, size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: xmp, count: size))[...]
+    }
+
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {
         // The picture is upright already (orientation 1): the minimum needs no turning.
         let minimum = request.minimumSize ?? Size(width: 0, height: 0)

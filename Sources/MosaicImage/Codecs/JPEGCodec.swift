@@ -83,12 +83,24 @@ public struct JPEGCodec: ImageCodec {
         return Self.app1(bytes, starting: signature).map { $0.dropFirst(signature.count) }
     }
 
+    /// The IPTC-IIM records of Photoshop's resource 0x0404 in the APP13 segment
+    /// ("Photoshop 3.0\0"), before the first scan.
+    public func iptcBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        let signature = IPTCRecords.photoshopSignature
+        return Self.segment(bytes, marker: 0xED, starting: signature).flatMap { IPTCRecords.iimBlock(inResources: $0.dropFirst(signature.count)) }
+    }
+
     /// Samsung's motion photos append their clip after the image's end.
     public var mayCarryTrailer: Bool { true }
 
-    /// The first APP1 segment (its data, after the length) that starts with `signature`,
-    /// before the first scan; nil when none does or the markers end first.
+    /// The first APP1 segment (its data, after the length) that starts with `signature`.
     static func app1(_ bytes: [UInt8], starting signature: [UInt8]) -> ArraySlice<UInt8>? {
+        segment(bytes, marker: 0xE1, starting: signature)
+    }
+
+    /// The first segment of `marker` (its data, after the length) that starts with
+    /// `signature`, before the first scan; nil when none does or the markers end first.
+    static func segment(_ bytes: [UInt8], marker wanted: UInt8, starting signature: [UInt8]) -> ArraySlice<UInt8>? {
         var i = 2
         while i + 4 <= bytes.count, bytes[i] == 0xFF {
             let marker = bytes[i + 1]
@@ -97,7 +109,7 @@ public struct JPEGCodec: ImageCodec {
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length >= 2, i + 2 + length <= bytes.count else { return nil }
             let segment = bytes[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE1, segment.starts(with: signature) { return segment }
+            if marker == wanted, segment.starts(with: signature) { return segment }
             i += 2 + length
         }
         return nil

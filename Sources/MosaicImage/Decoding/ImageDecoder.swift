@@ -23,7 +23,8 @@ public struct ImageDecoder: Sendable {
     /// Probes also read the exposure (`ShootingData`'s lens, ISO, aperture, exposure time
     /// and focal length) from the EXIF block, likewise.
     public var readsExposure = false
-    /// Probes also read the rating, title and description from the embedded XMP packet.
+    /// Probes also read the rating, title and description from the embedded XMP packet (and
+    /// the title and description from IPTC-IIM records, where XMP has none).
     public var readsXMP = false
     /// Probes also tell a Motion Photo (`ImageInfo.motionPhoto`): from the XMP packet of
     /// the bytes read anyway, and for a format that may carry a trailer and whose EXIF
@@ -84,12 +85,16 @@ public struct ImageDecoder: Sendable {
             if readsExif { readExif(block, into: &info) }
             if readsContentIdentifier { info.contentIdentifier = Self.appleContentIdentifier(block) }
         }
-        if readsXMP, let packet = codec.xmpPacket(bytes) {
-            let fields = XMPPacket.fields(packet)
+        // Read once for both (a HEIF's packet is an item libheif reads).
+        let xmp = readsXMP || findsMotionPhotos ? codec.xmpPacket(bytes) : nil
+        if readsXMP {
+            // IPTC's title and caption, then XMP's over them (a sidecar's over both, later).
+            var fields = codec.iptcBlock(bytes).map(IPTCRecords.fields) ?? ShootingData()
+            if let xmp { fields = fields.overridden(by: XMPPacket.fields(xmp)) }
             if !fields.isEmpty { info.shooting = (info.shooting ?? ShootingData()).overridden(by: fields) }
         }
         if findsMotionPhotos {
-            if let xmp = codec.xmpPacket(bytes), let kind = MotionPhoto(xmp: xmp) {
+            if let xmp, let kind = MotionPhoto(xmp: xmp) {
                 info.motionPhoto = kind
             } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.namesSamsung(exif),
                 MotionPhoto.samsungTrailer(bytes.suffix(MotionPhoto.trailerLength))
