@@ -144,10 +144,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(out);
     }
 #elif defined(MOSAIC_FUZZ_TIFF)
+    // A TIFF structure is what an EXIF block is: Apple's maker note walk on it.
+    char identifier[64];
+    (void)mosaic_exif_apple_content_identifier(data, size, identifier, sizeof identifier);
     (void)mosaic_tiff_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_tiff_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) decode_at(data, size, &info, 8);
 #elif defined(MOSAIC_FUZZ_HEIF)
+    // The box walk that finds a gain map's tmap item, on its own (the probe runs it only
+    // on files libheif opens).
+    (void)mosaic_heif_lists_item_type(data, size, "tmap");
+    (void)mosaic_heif_lists_item_type(data, prefix, "tmap");
     (void)mosaic_heif_probe(data, prefix, 0, &info);
     mosaic_result r = mosaic_heif_probe(data, size, 1, &info);
     if (r.status == MOSAIC_OK) {

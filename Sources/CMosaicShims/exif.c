@@ -93,3 +93,38 @@ void mosaic_exif_fields(const uint8_t *data, size_t size, mosaic_exif_text *out,
     if (exposure) mosaic_exif_exposure_of(exif, exposure);
     exif_data_unref(exif);
 }
+
+int mosaic_exif_apple_content_identifier(const uint8_t *data, size_t size, char *out, size_t capacity) {
+    if (!out || capacity < 2) return 0;
+    out[0] = 0;
+    ExifData *exif = mosaic_exif_load(data, size);
+    if (!exif) return 0;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_MAKER_NOTE);
+    // Apple's maker note: "Apple iOS\0", a version (2 bytes), "MM", then a big-endian IFD
+    // whose offsets count from the note's first byte.
+    const uint8_t *note = entry ? entry->data : NULL;
+    size_t length = entry && entry->data ? entry->size : 0;
+    int found = 0;
+    if (length >= 16 && memcmp(note, "Apple iOS\0", 10) == 0 && note[12] == 'M' && note[13] == 'M') {
+        size_t count = ((size_t)note[14] << 8) | note[15];
+        for (size_t i = 0; i < count && 16 + 12 * (i + 1) <= length && !found; i++) {
+            const uint8_t *field = note + 16 + 12 * i;
+            unsigned tag = ((unsigned)field[0] << 8) | field[1], type = ((unsigned)field[2] << 8) | field[3];
+            size_t n = ((size_t)field[4] << 24) | ((size_t)field[5] << 16) | ((size_t)field[6] << 8) | field[7];
+            if (tag != 0x0011 || type != 2 || n < 2 || n > 256) continue;
+            const uint8_t *value = field + 8;
+            if (n > 4) {
+                size_t offset = ((size_t)field[8] << 24) | ((size_t)field[9] << 16) | ((size_t)field[10] << 8) | field[11];
+                if (offset > length || n > length - offset) break;
+                value = note + offset;
+            }
+            size_t copy = 0;
+            while (copy < n && copy < capacity - 1 && value[copy] >= 0x20 && value[copy] < 0x7F) copy++;
+            memcpy(out, value, copy);
+            out[copy] = 0;
+            found = copy > 0;
+        }
+    }
+    exif_data_unref(exif);
+    return found;
+}

@@ -38,6 +38,74 @@ static void mosaic_heif_close(struct heif_context *context, struct heif_image_ha
     if (context) heif_context_free(context);
 }
 
+static uint32_t mosaic_heif_be32(const uint8_t *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
+
+/// The first box of `type` among the boxes in [`start`, `end`) of `data`: its body in
+/// [`*body`, `*body_end`); 0 when there is none or a box's length runs past `end`.
+static int mosaic_heif_box(const uint8_t *data, size_t start, size_t end, const char *type, size_t *body, size_t *body_end) {
+    size_t at = start;
+    while (at <= end && end - at >= 8) {
+        uint64_t length = mosaic_heif_be32(data + at);
+        size_t header = 8;
+        if (length == 1) {
+            if (end - at < 16) return 0;
+            length = ((uint64_t)mosaic_heif_be32(data + at + 8) << 32) | mosaic_heif_be32(data + at + 12);
+            header = 16;
+        } else if (length == 0) {
+            length = end - at;
+        }
+        if (length < header || length > end - at) return 0;
+        if (memcmp(data + at + 4, type, 4) == 0) {
+            *body = at + header;
+            *body_end = at + (size_t)length;
+            return 1;
+        }
+        at += (size_t)length;
+    }
+    return 0;
+}
+
+int mosaic_heif_lists_item_type(const uint8_t *data, size_t size, const char *item_type) {
+    size_t meta, meta_end, iinf, iinf_end;
+    if (!data || !mosaic_heif_box(data, 0, size, "meta", &meta, &meta_end) || meta_end - meta < 4) return 0;
+    // meta and iinf are full boxes (a version and flags first); iinf's count is 16 bits in
+    // version 0, else 32.
+    if (!mosaic_heif_box(data, meta + 4, meta_end, "iinf", &iinf, &iinf_end) || iinf_end - iinf < 8) return 0;
+    size_t at = iinf + 4 + (data[iinf] == 0 ? 2 : 4);
+    while (at <= iinf_end && iinf_end - at >= 8) {
+        size_t length = mosaic_heif_be32(data + at);
+        if (length < 8 || length > iinf_end - at) return 0;
+        // infe version 2 and 3: item_ID (16 or 32 bits), protection index (16), item_type.
+        if (memcmp(data + at + 4, "infe", 4) == 0 && length >= 12 && data[at + 8] >= 2 && data[at + 8] <= 3) {
+            size_t type_at = at + 12 + (data[at + 8] == 2 ? 2 : 4) + 2;
+            if (type_at + 4 <= at + length && memcmp(data + type_at, item_type, 4) == 0) return 1;
+        }
+        at += length;
+    }
+    return 0;
+}
+
+/// 1 when `primary` has an auxiliary image of Apple's gain map type.
+static int mosaic_heif_has_apple_gain_map(const struct heif_image_handle *primary) {
+    int filter = LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH;
+    int count = heif_image_handle_get_number_of_auxiliary_images(primary, filter);
+    if (count < 1 || count > 16) return 0;
+    heif_item_id ids[16];
+    count = heif_image_handle_get_list_of_auxiliary_image_IDs(primary, filter, ids, count);
+    int found = 0;
+    for (int i = 0; i < count && !found; i++) {
+        struct heif_image_handle *aux = NULL;
+        if (heif_image_handle_get_auxiliary_image_handle(primary, ids[i], &aux).code != heif_error_Ok || !aux) continue;
+        const char *type = NULL;
+        if (heif_image_handle_get_auxiliary_type(aux, &type).code == heif_error_Ok && type) {
+            found = strcmp(type, "urn:com:apple:photo:2020:aux:hdrgainmap") == 0;
+        }
+        if (type) heif_image_handle_free_auxiliary_types(aux, &type);
+        heif_image_handle_release(aux);
+    }
+    return found;
+}
+
 mosaic_result mosaic_heif_probe(const uint8_t *data, size_t size, int is_whole_file, mosaic_image_info *info) {
     memset(info, 0, sizeof *info);
     struct heif_context *context;
@@ -53,6 +121,9 @@ mosaic_result mosaic_heif_probe(const uint8_t *data, size_t size, int is_whole_f
     info->frames = 1;
     // The number of thumbnails the file stores.
     info->color_space = heif_image_handle_get_number_of_thumbnails(primary);
+    // A gain map: ISO 21496-1's tmap item (libheif 1.15 does not know it: the boxes say),
+    // else Apple's auxiliary image. The primary image stays what is drawn.
+    info->gain_map = mosaic_heif_lists_item_type(data, size, "tmap") ? 2 : mosaic_heif_has_apple_gain_map(primary) ? 1 : 0;
     mosaic_heif_close(context, primary);
     if (info->width < 1 || info->height < 1) return mosaic_error("the image has no size");
     return result;
@@ -314,31 +385,60 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
     return result;
 }
 
-int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size) {
-    *exif = NULL;
-    *exif_size = 0;
+/// The first metadata item of the primary image of `item_type` (and, when not NULL,
+/// `content_type`), a malloc'd copy of at most 64 MiB into `*out`; 0 when there is none or
+/// the file does not open.
+static int mosaic_heif_metadata(const uint8_t *data, size_t size, const char *item_type, const char *content_type, uint8_t **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
     struct heif_context *context;
     struct heif_image_handle *primary;
     if (mosaic_heif_open(data, size, 1, &context, &primary).status != MOSAIC_OK) return 0;
-    heif_item_id id;
-    int found = 0;
-    if (heif_image_handle_get_list_of_metadata_block_IDs(primary, "Exif", &id, 1) == 1) {
-        size_t length = heif_image_handle_get_metadata_size(primary, id);
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_metadata_block_IDs(primary, item_type, ids, 16);
+    for (int i = 0; i < count && !*out; i++) {
+        if (content_type) {
+            const char *type = heif_image_handle_get_metadata_content_type(primary, ids[i]);
+            if (!type || strcmp(type, content_type) != 0) continue;
+        }
+        size_t length = heif_image_handle_get_metadata_size(primary, ids[i]);
         uint8_t *block = length >= 4 && length < (64u << 20) ? malloc(length) : NULL;
-        if (block && heif_image_handle_get_metadata(primary, id, block).code == heif_error_Ok) {
-            // The block starts with the offset (big-endian) from its fifth byte to the
-            // TIFF header: what is after it is the EXIF data.
-            size_t skip = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
-            if (skip < length) {
-                memmove(block, block + skip, length - skip);
-                *exif = block;
-                *exif_size = length - skip;
-                block = NULL;
-                found = 1;
-            }
+        if (block && heif_image_handle_get_metadata(primary, ids[i], block).code == heif_error_Ok) {
+            *out = block;
+            *out_size = length;
+            block = NULL;
         }
         free(block);
     }
     mosaic_heif_close(context, primary);
-    return found;
+    return *out != NULL;
+}
+
+int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size) {
+    uint8_t *block;
+    size_t length;
+    *exif = NULL;
+    *exif_size = 0;
+    if (!mosaic_heif_metadata(data, size, "Exif", NULL, &block, &length)) return 0;
+    // The block starts with the offset (big-endian) from its fifth byte to the TIFF header:
+    // what is after it is the EXIF data.
+    size_t skip = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
+    if (skip >= length) {
+        free(block);
+        return 0;
+    }
+    memmove(block, block + skip, length - skip);
+    *exif = block;
+    *exif_size = length - skip;
+    return 1;
+}
+
+int mosaic_heif_xmp_packet(const uint8_t *data, size_t size, uint8_t **xmp, size_t *xmp_size) {
+    // Most files hold no mime item: the boxes say so before libheif reads them.
+    if (!mosaic_heif_lists_item_type(data, size, "mime")) {
+        *xmp = NULL;
+        *xmp_size = 0;
+        return 0;
+    }
+    return mosaic_heif_metadata(data, size, "mime", "application/rdf+xml", xmp, xmp_size);
 }

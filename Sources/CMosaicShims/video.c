@@ -379,6 +379,7 @@ static void mosaic_video_describe(mosaic_video_file *file, mosaic_video_info *in
     mosaic_video_copy_tag(format->metadata, "com.apple.quicktime.model", info->model, sizeof info->model);
     mosaic_video_copy_tag(format->metadata, "com.android.model", info->model, sizeof info->model);
     mosaic_video_copy_tag(format->metadata, "model", info->model, sizeof info->model);
+    mosaic_video_copy_tag(format->metadata, "com.apple.quicktime.content.identifier", info->content_identifier, sizeof info->content_identifier);
 }
 
 mosaic_result mosaic_video_probe(const char *path, double timeout, mosaic_video_info *info) {

@@ -42,6 +42,11 @@ struct ProbeCommand: ParsableCommand {
         var shooting: ShootingData?
         /// "google" or "samsung" for a Motion Photo (a clip inside the still).
         var motionPhoto: String?
+        /// The gain map the photo carries beside its standard image: "ultrahdr", "iso21496"
+        /// or "apple" (the card draws the standard image).
+        var gainMap: String?
+        /// Apple's content identifier (a Live Photo's still and clip share it).
+        var contentIdentifier: String?
         /// A video's facts: seconds, frames a second, codec, container, stored frame size,
         /// pixel format, bits a second.
         var duration: Double?
@@ -87,6 +92,7 @@ struct ProbeCommand: ParsableCommand {
         line += ", in \(video.container)"
         if let captured = info.captured { line += ", taken \(captured)" }
         if let camera = info.camera { line += ", \(camera)" }
+        if let identifier = info.contentIdentifier { line += ", content identifier \(identifier)" }
         return line
     }
 
@@ -110,6 +116,7 @@ struct ProbeCommand: ParsableCommand {
         decoder.readsExposure = true
         decoder.readsXMP = true
         decoder.findsMotionPhotos = true
+        decoder.readsContentIdentifier = true
         var entries: [Entry] = []
         var failed = 0
         for path in files {
@@ -129,7 +136,8 @@ struct ProbeCommand: ParsableCommand {
                 orientedHeight: info.orientedHeight, hasAlpha: info.hasAlpha, progressive: info.isProgressive,
                 bitDepth: info.bitDepth, colorModel: info.colorModel.name, colorProfile: profile?.description, decodeMemory: info.decodeMemory)
             (entry.captured, entry.camera) = (info.captured?.description, info.camera)
-            (entry.shooting, entry.motionPhoto) = (info.shooting, info.motionPhoto?.rawValue)
+            (entry.shooting, entry.motionPhoto, entry.gainMap) = (info.shooting, info.motionPhoto?.rawValue, info.gainMap?.rawValue)
+            entry.contentIdentifier = info.contentIdentifier
             if let video = info.video {
                 (entry.duration, entry.frameRate, entry.codec, entry.container) = (video.duration, video.frameRate, video.codec, video.container)
                 (entry.codedWidth, entry.codedHeight, entry.pixelFormat, entry.bitRate) = (video.codedWidth, video.codedHeight, video.pixelFormat, video.bitRate)
@@ -150,6 +158,8 @@ struct ProbeCommand: ParsableCommand {
                 if let camera = info.camera { line += ", \(camera)" }
                 if let shooting = info.shooting { line += Self.shootingText(shooting) }
                 if let motion = info.motionPhoto { line += ", a \(motion) Motion Photo" }
+                if let gainMap = info.gainMap { line += ", gain map (\(gainMap.name); the standard image is drawn)" }
+                if let identifier = info.contentIdentifier { line += ", content identifier \(identifier)" }
                 try Terminal.print(line)
             }
         }

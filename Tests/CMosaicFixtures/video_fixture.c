@@ -139,6 +139,7 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
     if (f->apple_creation) av_dict_set(&format->metadata, "com.apple.quicktime.creationdate", f->apple_creation, 0);
     if (f->make) av_dict_set(&format->metadata, "com.apple.quicktime.make", f->make, 0);
     if (f->model) av_dict_set(&format->metadata, "com.apple.quicktime.model", f->model, 0);
+    if (f->content_identifier) av_dict_set(&format->metadata, "com.apple.quicktime.content.identifier", f->content_identifier, 0);
     status = avio_open(&format->pb, f->path, AVIO_FLAG_WRITE);
     if (status < 0) return fixture_fail(message, size, "open the file", status);
     int result = 0;
@@ -187,7 +188,7 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
             if (matrix) av_display_rotation_set(matrix, (double)f->rotation);
         }
         AVDictionary *options = NULL;
-        if (f->apple_creation || f->make) av_dict_set(&options, "movflags", "use_metadata_tags", 0);
+        if (f->apple_creation || f->make || f->content_identifier) av_dict_set(&options, "movflags", "use_metadata_tags", 0);
         status = avformat_write_header(format, &options);
         av_dict_free(&options);
         if (status < 0) return fixture_fail(message, size, "write the header", status);

@@ -20,7 +20,7 @@ import Testing
     /// The cards of a `mosaic layout` map: name, companions' names, marks, title.
     static func cards(_ json: String) throws -> [(name: String, companions: [String], marks: [String], title: String?)] {
         let map = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(map["schemaVersion"] as? Int == 3)
+        #expect(map["schemaVersion"] as? Int == 4)
         #expect(map["skipped"] == nil, "the MOV of a Live Photo is not skipped")
         return ((map["elements"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "card" }.map { card in
             (

@@ -141,7 +141,7 @@ import Testing
         let result = try CLI.run(["render", CLI.sampleImages, "-o", dir + "/sheet.png", "--width", "800", "--columns", "3", "--json", "-", "--no-progress", "--background", "#ff00ff", "--shadow", "none"] + Self.fixed)
         #expect(result.status == 0)
         let map = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
-        #expect(map["schemaVersion"] as? Int == 3)
+        #expect(map["schemaVersion"] as? Int == 4)
         let pages = map["pages"] as! [[String: Any]]
         #expect(pages.count == 1 && pages[0]["width"] as? Int == 800)
         let sheet = try Self.decode(dir + "/sheet.png")

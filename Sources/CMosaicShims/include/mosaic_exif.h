@@ -43,6 +43,12 @@ typedef struct {
 /// The text fields and, when `exposure` is not NULL, the exposure, from one parse.
 void mosaic_exif_fields(const uint8_t *data, size_t size, mosaic_exif_text *text, mosaic_exif_exposure *exposure);
 
+/// Apple's content identifier (maker note tag 0x0011, a UUID string that a Live Photo's
+/// still and its clip share) of an EXIF block (as for mosaic_exif_orientation), into `out`
+/// (printable ASCII, NUL-terminated); 1 when found, else 0 and "". Every offset of the
+/// note is checked against the note.
+int mosaic_exif_apple_content_identifier(const uint8_t *data, size_t size, char *out, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

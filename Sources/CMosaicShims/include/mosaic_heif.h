@@ -43,6 +43,18 @@ mosaic_result mosaic_heif_color_profile(const uint8_t *data, size_t size, uint8_
 /// open (a prefix that lacks the block's bytes).
 int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size);
 
+/// 1 when the `meta` box of `data` (a HEIF file, or its first bytes) lists an item of
+/// `item_type` (four characters: "tmap" for an ISO 21496-1 gain map, "mime" for XMP) in its
+/// `iinf` box; 0 when not, or when the boxes run past `size`. Every length is checked
+/// against the data; libheif is not called.
+int mosaic_heif_lists_item_type(const uint8_t *data, size_t size, const char *item_type);
+
+/// The primary image's XMP packet (its `mime` item of content type application/rdf+xml,
+/// read through libheif's metadata API), a malloc'd copy the caller frees; 0 (and NULL)
+/// when there is none (the boxes list no mime item: libheif is not asked) or the file does
+/// not open.
+int mosaic_heif_xmp_packet(const uint8_t *data, size_t size, uint8_t **xmp, size_t *xmp_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -73,6 +73,9 @@ typedef struct {
     size_t coefficient_bytes;
     /// Frames of an animation (WebP); 0 or 1 for a still image.
     int frames;
+    /// HEIF: the gain map the file carries: 0 none, 1 Apple's (an auxiliary image of type
+    /// urn:com:apple:photo:2020:aux:hdrgainmap), 2 ISO 21496-1's (a `tmap` item).
+    int gain_map;
 } mosaic_image_info;
 
 #ifdef __cplusplus

@@ -72,6 +72,9 @@ typedef struct {
     char model[64];
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2").
     char container[48];
+    /// QuickTime's com.apple.quicktime.content.identifier (a Live Photo's clip: the UUID its
+    /// still's maker note holds), else "".
+    char content_identifier[64];
 } mosaic_video_info;
 
 /// What frame to decode.

@@ -116,7 +116,13 @@ public struct Catalog: Sendable {
         for folder in folders {
             var files = CatalogEntries()
             files.reserveCapacity(folder.files.count)
-            for card in FilePairs.group(folder.files, merge: pairs == .merge) {
+            let cards = FilePairs.group(folder.files, merge: pairs == .merge)
+            // A still and a clip of other names may be a Live Photo: their content
+            // identifiers are read (the stills' maker notes; a clip's probe reads its own).
+            let byContent = pairs == .merge && FilePairs.mayPairByContent(cards)
+            var folderDecoder = decoder
+            if byContent { folderDecoder.readsContentIdentifier = true }
+            for card in cards {
                 guard !card.companions.isEmpty else {
                     files.append(path: path + "/" + card.file, relativePath: card.file)
                     continue
@@ -125,7 +131,8 @@ public struct Catalog: Sendable {
                 entry.companions = card.companions.map { Companion(role: $0.role, path: path + "/" + $0.file, relativePath: $0.file) }
                 files.append(entry)
             }
-            var entries = probe(files, decoder: decoder, jobs: jobs, catalog: &catalog)
+            var entries = probe(files, decoder: folderDecoder, jobs: jobs, catalog: &catalog)
+            if byContent { entries = FilePairs.pairByContentIdentifier(entries) }
             sortEntries(&entries, by: sort, reverse: reverse)
             if entries.isEmpty { continue }
             catalog.sections.append(CatalogSection(header: folder.relative.isEmpty ? nil : folder.relative, entries: entries))

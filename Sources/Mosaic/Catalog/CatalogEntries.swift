@@ -52,7 +52,7 @@ public struct CatalogEntries: Sendable {
         /// The header facts packed into `self`; false (and nothing changed) when one of
         /// them has no code or does not fit.
         mutating func pack(_ info: ImageInfo) -> Bool {
-            guard info.software == nil, info.camera == nil, info.previews == nil, info.video == nil, info.motionPhoto == nil, info.shooting == nil, let format = Words.code(info.format.rawValue), let colorModel = Words.code(info.colorModel.name),
+            guard info.software == nil, info.camera == nil, info.previews == nil, info.video == nil, info.motionPhoto == nil, info.gainMap == nil, info.contentIdentifier == nil, info.shooting == nil, let format = Words.code(info.format.rawValue), let colorModel = Words.code(info.colorModel.name),
                 let width = UInt32(exactly: info.width), let height = UInt32(exactly: info.height),
                 let decodeMemory = UInt32(exactly: info.decodeMemory), let bitDepth = UInt8(exactly: info.bitDepth),
                 let orientation = UInt8(exactly: info.orientation.rawValue)

@@ -181,4 +181,55 @@ enum FilePairs {
         }
         return cards
     }
+
+    /// True when a folder's cards (`group`'s) hold a still without a clip (a JPEG or HEIC)
+    /// and a clip (a MOV) that is a card of its own: only then may a Live Photo of two
+    /// names be in it, and content identifiers are read (`pairByContentIdentifier`).
+    static func mayPairByContent(_ cards: [(file: String, companions: [(role: Companion.Role, file: String)])]) -> Bool {
+        var still = false, clip = false
+        for card in cards {
+            let ext = fileExtension(card.file)
+            if liveExtensions.contains(ext) {
+                clip = true
+            } else if stillExtensions.contains(ext), !card.companions.contains(where: { $0.role == .live }) {
+                still = true
+            }
+            if still && clip { return true }
+        }
+        return false
+    }
+
+    /// A folder's probed cards with each MOV clip whose Apple content identifier a still
+    /// without a clip shares made that still's Live Photo companion (`IMG_0001.HEIC` and
+    /// `IMG_0001 (1).MOV`, renamed exports): the clip's card is gone, the still is marked
+    /// LIVE. The first still of an identifier takes the first clip of it; others stay.
+    static func pairByContentIdentifier(_ entries: CatalogEntries) -> CatalogEntries {
+        var stills: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard let info = entry.info, info.video == nil, let identifier = info.contentIdentifier,
+                stillExtensions.contains(fileExtension(entry.relativePath)), !entry.companions.contains(where: { $0.role == .live })
+            else { continue }
+            if stills[identifier] == nil { stills[identifier] = index }
+        }
+        guard !stills.isEmpty else { return entries }
+        var clips: [Int: Int] = [:]  // still index -> clip index
+        for (index, entry) in entries.enumerated() {
+            guard let info = entry.info, info.video != nil, entry.problem == nil, let identifier = info.contentIdentifier,
+                liveExtensions.contains(fileExtension(entry.relativePath)), let still = stills[identifier], clips[still] == nil
+            else { continue }
+            clips[still] = index
+        }
+        guard !clips.isEmpty else { return entries }
+        let taken = Set(clips.values)
+        var paired = CatalogEntries()
+        paired.reserveCapacity(entries.count - taken.count)
+        for (index, var entry) in entries.enumerated() where !taken.contains(index) {
+            if let clip = clips[index] {
+                let movie = entries[clip]
+                entry.companions += [Companion(role: .live, path: movie.path, relativePath: movie.relativePath)] + movie.companions
+            }
+            paired.append(entry)
+        }
+        return paired
+    }
 }

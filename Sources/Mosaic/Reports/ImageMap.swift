@@ -46,6 +46,9 @@ extension ContactSheet {
         public var companions: [String]?
         /// Cards with a mark in their corner: "RAW", "LIVE", "MOTION" (`PairMark`).
         public var marks: [String]?
+        /// Cards of a photo that carries a gain map beside its standard image (the one
+        /// drawn): "ultrahdr", "iso21496" or "apple" (`GainMap`).
+        public var gainMap: String?
     }
 
     /// An input that could not be read and has no card of its own (see `MapElement.unplaced`).
@@ -90,12 +93,13 @@ extension ContactSheet {
     }
 
     /// The image map's schema version: 2 since cards of video frames carry their `time`,
-    /// 3 since a card of a pair lists its `companions` and `marks`.
-    public static let imageMapSchemaVersion = 3
+    /// 3 since a card of a pair lists its `companions` and `marks`, 4 since a card names its
+    /// photo's `gainMap`.
+    public static let imageMapSchemaVersion = 4
 
     /// The layout as written by `--json` and `mosaic layout`.
     public struct ImageMap: Codable, Sendable {
-        /// 3 (2: a video frame's `time`; 3: a pair's `companions` and `marks`).
+        /// 4 (2: a video frame's `time`; 3: a pair's `companions` and `marks`; 4: `gainMap`).
         public var schemaVersion: Int
         /// "mosaic".
         public var generator: String
@@ -159,6 +163,7 @@ extension ContactSheet {
             if !companions.isEmpty { mapped.companions = companions.map { ReportedName($0.path).display } }
             let marks = card.entry.marks
             if !marks.isEmpty { mapped.marks = marks.map(\.rawValue) }
+            mapped.gainMap = card.entry.info?.gainMap?.rawValue
         case .header:
             mapped.text = headers[element.section]
             mapped.continued = element.continued
@@ -252,6 +257,10 @@ extension ContactSheet {
         }
         try stream.write("\"frame\":")
         try stream.write(rect: e.frame)
+        if let gainMap = e.gainMap {
+            try stream.write(",\"gainMap\":")
+            try stream.write(string: gainMap)
+        }
         if let frame = e.imageFrame {
             try stream.write(",\"imageFrame\":")
             try stream.write(rect: frame)

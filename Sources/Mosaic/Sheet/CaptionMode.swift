@@ -7,7 +7,7 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     case name
     /// The file name without its extension.
     case stem
-    /// The manifest's title and description, else the photo's own (XMP); the file's stem
+    /// The manifest's title and description, else the photo's own (XMP, else IPTC); the file's stem
     /// when there is no title.
     case title
     /// A template with {name} {stem} {ext} {width} {height} {index} {section} {title} (the
@@ -179,10 +179,10 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The manifest's title, else the photo's own (XMP), else the file's stem.
+    /// The manifest's title, else the photo's own (XMP, else IPTC), else the file's stem.
     static func title(of entry: CatalogEntry) -> String { entry.title ?? entry.info?.shooting?.title ?? entry.stem }
 
-    /// The manifest's description, else the photo's own (XMP), else nothing.
+    /// The manifest's description, else the photo's own (XMP, else IPTC), else nothing.
     static func description(of entry: CatalogEntry) -> String { entry.description ?? entry.info?.shooting?.description ?? "" }
 
     /// "f/2.8", "f/8": one decimal at most.

@@ -42,7 +42,10 @@ public struct HEIFCodec: ImageCodec {
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_heif_probe) else { return nil }
         let thumbnails = Int(raw.color_space)
-        return raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? .ycbcrWithThumbnails(thumbnails) : .ycbcr)
+        var info = raw.imageInfo(format, interlacing: nil, colorModel: thumbnails > 0 ? .ycbcrWithThumbnails(thumbnails) : .ycbcr)
+        // The primary image is the standard one: the map is named, never drawn.
+        info.gainMap = raw.gain_map == 2 ? .iso21496 : raw.gain_map == 1 ? .apple : nil
+        return info
     }
 
     /// The primary image's `colr` boxes: its ICC profile when it has one, else its nclx
@@ -60,13 +63,23 @@ public struct HEIFCodec: ImageCodec {
     }
 
     /// The primary image's Exif metadata item (libheif reads the boxes): its TIFF data.
-    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        var exif: UnsafeMutablePointer<UInt8>? = nil
+    public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { Self.metadata(bytes, mosaic_heif_exif) }
+
+    /// The primary image's XMP item (`mime`, application/rdf+xml): where a phone keeps a
+    /// rating, a title and a Motion Photo's mark.
+    public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { Self.metadata(bytes, mosaic_heif_xmp_packet) }
+
+    /// What one of the shim's metadata readers copies out of `bytes` (a malloc'd block,
+    /// freed here); nil when it finds none.
+    static func metadata(
+        _ bytes: [UInt8], _ read: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int>?) -> Int32
+    ) -> ArraySlice<UInt8>? {
+        var block: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
-        let found = bytes.withUnsafeBufferPointer { mosaic_heif_exif($0.baseAddress, $0.count, &exif, &size) }
-        defer { free(exif) }
-        guard found != 0, let exif, size > 0 else { return nil }
-        return Array(UnsafeBufferPointer(start: exif, count: size))[...]
+        let found = bytes.withUnsafeBufferPointer { read($0.baseAddress, $0.count, &block, &size) }
+        defer { free(block) }
+        guard found != 0, let block, size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: block, count: size))[...]
     }
 
     public func decode(_ bytes: [UInt8], info: ImageInfo, request: DecodeRequest) throws(ImageDecodingError) -> DecodedImage {

@@ -63,6 +63,10 @@ public protocol ImageCodec: Sendable {
     /// Motion Photo says it holds a clip, and where ratings and titles are kept.
     func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
 
+    /// The IPTC-IIM records (`IPTCRecords`) in the first bytes of a file, or nil: older
+    /// writers' titles and captions, read after the XMP packet's.
+    func iptcBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>?
+
     /// True when a file of this format may carry a maker's trailer after its image data
     /// (Samsung's motion photos append their clip to a JPEG): only then is a file's end
     /// read for it.
@@ -112,6 +116,7 @@ extension ImageCodec {
     public func colorProfile(_ bytes: [UInt8]) -> ColorProfile? { nil }
     public func exifBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public func xmpPacket(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
+    public func iptcBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? { nil }
     public var mayCarryTrailer: Bool { false }
     public func decodePair(_ first: DecodeInput, _ second: DecodeInput) throws(ImageDecodingError) -> (DecodedImage, DecodedImage)? { nil }
     public var readsFromPath: Bool { false }

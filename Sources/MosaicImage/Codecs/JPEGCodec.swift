@@ -26,7 +26,35 @@ public struct JPEGCodec: ImageCodec {
 
     public func probe(_ bytes: [UInt8], isWholeFile: Bool, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let raw = try probeWithShim(bytes, isWholeFile: isWholeFile, path: path, mosaic_jpeg_probe) else { return nil }
-        return raw.imageInfo(format, interlacing: raw.progressive != 0 ? .progressive : nil, colorModel: Self.colorModel(raw.color_space))
+        var info = raw.imageInfo(format, interlacing: raw.progressive != 0 ? .progressive : nil, colorModel: Self.colorModel(raw.color_space))
+        info.gainMap = Self.gainMap(bytes)
+        return info
+    }
+
+    /// The gain map the first image's markers declare: Ultra HDR's (an XMP packet with
+    /// Adobe's `hdrgm:` properties, or a `GContainer` item whose semantic is "GainMap"),
+    /// else ISO 21496-1's (an APP2 segment of its URN); nil for none. libjpeg decodes the
+    /// first image alone, the standard one: the map appended after it is never drawn.
+    public static func gainMap(_ bytes: [UInt8]) -> GainMap? {
+        let iso = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
+        let xmp = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+        var i = 2, found: GainMap? = nil
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            if marker == 0xDA || marker == 0xD9 { break }
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length >= 2, i + 2 + length <= bytes.count else { break }
+            let segment = bytes[(i + 4)..<(i + 2 + length)]
+            if marker == 0xE1, segment.starts(with: xmp),
+                MotionPhoto.contains(segment, Array("hdrgm:Version".utf8)) || MotionPhoto.contains(segment, Array("Semantic=\"GainMap\"".utf8))
+            {
+                return .ultraHDR
+            }
+            if marker == 0xE2, segment.starts(with: iso) { found = .iso21496 }
+            i += 2 + length
+        }
+        return found
     }
 
     /// The ICC profile of the APP2 chunks (joined in sequence order).
@@ -55,12 +83,24 @@ public struct JPEGCodec: ImageCodec {
         return Self.app1(bytes, starting: signature).map { $0.dropFirst(signature.count) }
     }
 
+    /// The IPTC-IIM records of Photoshop's resource 0x0404 in the APP13 segment
+    /// ("Photoshop 3.0\0"), before the first scan.
+    public func iptcBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        let signature = IPTCRecords.photoshopSignature
+        return Self.segment(bytes, marker: 0xED, starting: signature).flatMap { IPTCRecords.iimBlock(inResources: $0.dropFirst(signature.count)) }
+    }
+
     /// Samsung's motion photos append their clip after the image's end.
     public var mayCarryTrailer: Bool { true }
 
-    /// The first APP1 segment (its data, after the length) that starts with `signature`,
-    /// before the first scan; nil when none does or the markers end first.
+    /// The first APP1 segment (its data, after the length) that starts with `signature`.
     static func app1(_ bytes: [UInt8], starting signature: [UInt8]) -> ArraySlice<UInt8>? {
+        segment(bytes, marker: 0xE1, starting: signature)
+    }
+
+    /// The first segment of `marker` (its data, after the length) that starts with
+    /// `signature`, before the first scan; nil when none does or the markers end first.
+    static func segment(_ bytes: [UInt8], marker wanted: UInt8, starting signature: [UInt8]) -> ArraySlice<UInt8>? {
         var i = 2
         while i + 4 <= bytes.count, bytes[i] == 0xFF {
             let marker = bytes[i + 1]
@@ -69,7 +109,7 @@ public struct JPEGCodec: ImageCodec {
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length >= 2, i + 2 + length <= bytes.count else { return nil }
             let segment = bytes[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE1, segment.starts(with: signature) { return segment }
+            if marker == wanted, segment.starts(with: signature) { return segment }
             i += 2 + length
         }
         return nil

@@ -97,6 +97,8 @@ public struct VideoCodec: ImageCodec {
             bitRate: raw.bit_rate > 0 ? Int(raw.bit_rate) : nil, pixelFormat: messageText(raw.pixel_format))
         // QuickTime's local time with its offset first, then the container's UTC time.
         info.captured = creationDate(messageText(raw.local_creation)) ?? creationDate(messageText(raw.creation_time))
+        let identifier = messageText(raw.content_identifier)
+        if !identifier.isEmpty { info.contentIdentifier = identifier }
         let camera = [messageText(raw.make), messageText(raw.model)].filter { !$0.isEmpty }
         if !camera.isEmpty {
             // The model often repeats the make ("Apple" "iPhone 12"; "Canon" "Canon EOS R6").

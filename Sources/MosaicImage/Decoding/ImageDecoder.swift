@@ -26,12 +26,17 @@ public struct ImageDecoder: Sendable {
     /// Probes also read the exposure (`ShootingData`'s lens, ISO, aperture, exposure time
     /// and focal length) from the EXIF block, likewise.
     public var readsExposure = false
-    /// Probes also read the rating, title and description from the embedded XMP packet.
+    /// Probes also read the rating, title and description from the embedded XMP packet (and
+    /// the title and description from IPTC-IIM records, where XMP has none).
     public var readsXMP = false
     /// Probes also tell a Motion Photo (`ImageInfo.motionPhoto`): from the XMP packet of
     /// the bytes read anyway, and for a format that may carry a trailer and whose EXIF
     /// names Samsung, from the file's last 4 KiB.
     public var findsMotionPhotos = false
+    /// Probes also read Apple's content identifier (`ImageInfo.contentIdentifier`) from the
+    /// EXIF block's maker note, likewise: what pairs a Live Photo's still with a clip of
+    /// another name.
+    public var readsContentIdentifier = false
     /// How videos' frames are chosen and decoded (poster time, exact frames, time limit).
     public var video = VideoDecoding()
 
@@ -86,13 +91,20 @@ public struct ImageDecoder: Sendable {
     public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let (probed, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
         var info = probed
-        if readsExif, let block = codec.exifBlock(bytes) { readExif(block, into: &info) }
-        if readsXMP, let packet = codec.xmpPacket(bytes) {
-            let fields = XMPPacket.fields(packet)
+        if readsExif || readsContentIdentifier, let block = codec.exifBlock(bytes) {
+            if readsExif { readExif(block, into: &info) }
+            if readsContentIdentifier { info.contentIdentifier = Self.appleContentIdentifier(block) }
+        }
+        // Read once for both (a HEIF's packet is an item libheif reads).
+        let xmp = readsXMP || findsMotionPhotos ? codec.xmpPacket(bytes) : nil
+        if readsXMP {
+            // IPTC's title and caption, then XMP's over them (a sidecar's over both, later).
+            var fields = codec.iptcBlock(bytes).map(IPTCRecords.fields) ?? ShootingData()
+            if let xmp { fields = fields.overridden(by: XMPPacket.fields(xmp)) }
             if !fields.isEmpty { info.shooting = (info.shooting ?? ShootingData()).overridden(by: fields) }
         }
         if findsMotionPhotos {
-            if let xmp = codec.xmpPacket(bytes), let kind = MotionPhoto(xmp: xmp) {
+            if let xmp, let kind = MotionPhoto(xmp: xmp) {
                 info.motionPhoto = kind
             } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.namesSamsung(exif),
                 MotionPhoto.samsungTrailer(bytes.suffix(MotionPhoto.trailerLength))
@@ -149,6 +161,15 @@ public struct ImageDecoder: Sendable {
         let (bytes, _) = try FileBytes.read(path)
         guard let (_, codec) = try probeWithCodec(bytes: bytes, isWholeFile: true, path: path) else { return nil }
         return codec.colorProfile(bytes)
+    }
+
+    /// Apple's content identifier in the maker note of `block`; nil when there is none.
+    static func appleContentIdentifier(_ block: ArraySlice<UInt8>) -> String? {
+        var text = [CChar](repeating: 0, count: 64)
+        let found = block.withUnsafeBufferPointer { exif in
+            text.withUnsafeMutableBufferPointer { mosaic_exif_apple_content_identifier(exif.baseAddress, exif.count, $0.baseAddress, $0.count) }
+        }
+        return found != 0 ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// The date, offset, make and model the shim read.

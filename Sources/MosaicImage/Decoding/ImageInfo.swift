@@ -43,6 +43,13 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// A Motion Photo's kind (a still that carries a clip in its own file), read only when
     /// the decoder is asked to (`ImageDecoder.findsMotionPhotos`); nil for any other image.
     public var motionPhoto: MotionPhoto? = nil
+    /// The gain map the photo carries (Ultra HDR, ISO 21496-1, Apple's), read by the codec's
+    /// probe from the headers it reads anyway; nil for none. The card draws the standard image.
+    public var gainMap: GainMap? = nil
+    /// Apple's content identifier, the UUID a Live Photo's still (its maker note) and clip
+    /// (its QuickTime metadata) share: a clip's always, a still's only when the decoder is
+    /// asked to (`ImageDecoder.readsContentIdentifier`); nil when absent or not asked.
+    public var contentIdentifier: String? = nil
 
     /// A video's facts (duration, codec, frame rate...) and the frame a card shows; nil
     /// for a still image.

@@ -100,6 +100,23 @@ mosaic_result mosaic_heif_encode_file(const char *path, const uint8_t *rgba, int
                                       int thumbnail_size, const uint8_t *icc, size_t icc_size, int primaries, int transfer, int matrix,
                                       int full_range, const uint8_t *exif, size_t exif_size);
 
+/// Writes RGBA8 pixels (opaque) as a HEIF (HEVC) as a phone does, at quality 90: an ICC
+/// profile when `icc` is not NULL, an XMP item (`mime`, application/rdf+xml) when `xmp` is
+/// not NULL, and with `gain_map` 1 Apple's gain map (the half-size image `gain_rgba` as an
+/// auxiliary image of type urn:com:apple:photo:2020:aux:hdrgainmap) or 2 an ISO 21496-1
+/// `tmap` item derived from the image (and `gain_rgba` as a second image): for fixtures.
+mosaic_result mosaic_heif_encode_gain_map_file(const char *path, const uint8_t *rgba, int width, int height, const uint8_t *gain_rgba,
+                                               int gain_map, const uint8_t *icc, size_t icc_size, const char *xmp, size_t xmp_size);
+
+// MARK: Gain maps (gain_map_fixture.c)
+
+/// Writes an Ultra HDR JPEG as Google's libultrahdr lays it out: the standard image (RGB8
+/// `rgb`, with `icc` when not NULL) with its XMP (hdrgm:Version and the GContainer
+/// directory), an ISO 21496-1 APP2 version marker when `iso_marker`, and MPF listing the
+/// gain map (greyscale `gain`) appended after it, with its own hdrgm XMP: for fixtures.
+mosaic_result mosaic_ultrahdr_encode_file(const char *path, const uint8_t *rgb, int width, int height, const uint8_t *gain, int gain_width,
+                                          int gain_height, const uint8_t *icc, size_t icc_size, int iso_marker);
+
 // MARK: JPEG XL (jxl_fixture.c)
 
 /// A JPEG XL to write, for fixtures: `channels` 8-bit samples a pixel (1 grey, 2 grey and
@@ -170,6 +187,8 @@ typedef struct {
     int interlaced;
     /// B-frames between reference frames (MPEG-4 part 2; 0: none).
     int b_frames;
+    /// QuickTime's com.apple.quicktime.content.identifier (a Live Photo's clip), or NULL.
+    const char *content_identifier;
 } mosaic_video_fixture;
 
 /// Writes the clip `f` describes; 0, or -1 with `message` saying why.

@@ -1,7 +1,8 @@
 import Foundation
 import Mosaic
 
-/// libFuzzer's entry point: the first byte picks a parser (or, 6, the crop modes), the rest
+/// libFuzzer's entry point: the first byte picks a parser (or, 6, the crop modes; 7 IPTC's
+/// Photoshop resources and records; 8 an XMP packet), the rest
 /// is its input. Every parser must return a value or a typed error; a trap, a crash or a
 /// hang is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,13 +10,19 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let input = Data(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let text = String(decoding: input, as: UTF8.self)
-    switch data[0] % 7 {
+    switch data[0] % 9 {
     case 0: _ = try? Catalog.checkManifest(input, path: "fuzz.json")
     case 1: _ = try? Catalog.checkManifest(input, path: "fuzz.csv")
     case 2: _ = Color(parsing: text)
     case 3: _ = try? CaptionMode(validating: text)
     case 4: _ = FontSource.parse(text)
     case 5: fuzzShardRecord(input)
+    case 7:
+        // A JPEG's APP13 (Photoshop's resources after the header), then its IIM records.
+        let bytes = [UInt8](input)[...]
+        _ = IPTCRecords.fields(bytes)
+        if let block = IPTCRecords.iimBlock(inResources: bytes) { _ = IPTCRecords.fields(block) }
+    case 8: _ = XMPPacket.fields([UInt8](input)[...])
     default: fuzzCrop(input)
     }
     return 0
