@@ -201,6 +201,13 @@ import Testing
         let codec = JXLCodec()
         #expect(codec.decodedBytes(info, minimumSize: Size(width: 200, height: 150)) == codec.decodedBytes(info, minimumSize: nil))
         #expect(codec.decodedBytes(info, minimumSize: nil) >= 4000 * 3000 * 4)
+        // An animation's frame at a time (`--frames`): never from the preview, and two more
+        // frames of floats for the frames it is blended onto.
+        var animation = ImageInfo(format: .jxl, width: 4000, height: 3000, orientation: .up, hasAlpha: false, bitDepth: 8, colorModel: .animation(frames: 10))
+        animation.previews = [Size(width: 400, height: 300)]
+        #expect(codec.decodedBytes(animation, minimumSize: Size(width: 200, height: 150)) == 400 * 300 * (4 + 2 * 12))
+        animation.video = VideoInfo(duration: 1, frameRate: 10, codec: "jxl", container: "jxl", codedWidth: 4000, codedHeight: 3000, frameTime: 0.5)
+        #expect(codec.decodedBytes(animation, minimumSize: Size(width: 200, height: 150)) == 4000 * 3000 * (4 + 4 * 12))
     }
 
     @Test func theContainersExifBoxIsRead() throws {
