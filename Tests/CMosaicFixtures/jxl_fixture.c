@@ -39,6 +39,7 @@ mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture 
         } else {
             JxlColorEncoding srgb;
             JxlColorEncodingSetToSRGB(&srgb, grey);
+            if (f->bt709_transfer) srgb.transfer_function = JXL_TRANSFER_FUNCTION_709;
             if (JxlEncoderSetColorEncoding(encoder, &srgb) != JXL_ENC_SUCCESS) failed = "colour encoding";
         }
     }

@@ -128,6 +128,9 @@ typedef struct {
     /// (0: 10 / 1).
     const uint32_t *durations;
     uint32_t tps_numerator, tps_denominator;
+    /// 1: the colour described as sRGB's primaries and white with BT.709's transfer (as
+    /// the conformance suite's `bike`), not sRGB (without `icc`).
+    int bt709_transfer;
 } mosaic_jxl_fixture;
 
 mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture *fixture);
