@@ -185,6 +185,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t icc_size = 0;
         if (out) (void)mosaic_jxl_decode(data, size, preview, out, (size_t)w * 4, w, h, &icc, &icc_size);
         free(icc);
+        icc = NULL;
+        // An animation's timeline, and its last frame (the frames before it skipped).
+        double starts[64], duration = 0;
+        int frames = 0;
+        if (out && !preview && jxl.frames > 1 && mosaic_jxl_timeline(data, size, starts, 64, &frames, &duration).status == MOSAIC_OK && frames > 1) {
+            (void)mosaic_jxl_decode_frame(data, size, 0, frames - 1, out, (size_t)w * 4, w, h, &icc, &icc_size);
+            free(icc);
+        }
         free(out);
     }
     char path[64];

@@ -1,5 +1,6 @@
-// JPEG XL through libjxl 0.7: the probe (headers, an animation's frame count), the decode
-// of the image, an animation's first frame or the embedded preview to RGBA8, the colour of
+// JPEG XL through libjxl 0.7: the probe (headers, an animation's frame count), an
+// animation's timeline (its frame headers' durations), the decode of the image, an
+// animation's frame or the embedded preview to RGBA8, the colour of
 // the decoded pixels, and the sheet encoder. libjxl returns status codes, never jumps, and
 // says no more than its status: the messages here name the step that failed. Orientation
 // is kept (mosaic turns the pixels, as for JPEG).
@@ -136,11 +137,63 @@ static int mosaic_jxl_data_profile(JxlDecoder *decoder, const JxlBasicInfo *basi
     return 0;
 }
 
+mosaic_result mosaic_jxl_timeline(const uint8_t *data, size_t size, double *starts, int capacity, int *count, double *duration) {
+    *count = 0;
+    *duration = 0;
+    JxlDecoder *decoder = mosaic_jxl_decoder(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME);
+    if (!decoder) return mosaic_out_of_memory("libjxl's decoder");
+    mosaic_result result = mosaic_ok();
+    // Ticks summed exactly (at most 2^32 a frame, 2^31 frames: within 64 bits), then
+    // turned into seconds at the animation header's ticks per second.
+    uint64_t ticks = 0;
+    double seconds_per_tick = 0;
+    for (;;) {
+        JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
+        if (status == JXL_DEC_BASIC_INFO) {
+            JxlBasicInfo basic;
+            if (JxlDecoderGetBasicInfo(decoder, &basic) != JXL_DEC_SUCCESS) {
+                result = mosaic_jxl_failed("the image header", JXL_DEC_ERROR);
+                break;
+            }
+            // A still image: no timeline.
+            if (!basic.have_animation) break;
+            if (basic.animation.tps_numerator == 0 || basic.animation.tps_denominator == 0) {
+                result = mosaic_error("the animation header gives no ticks per second");
+                break;
+            }
+            seconds_per_tick = (double)basic.animation.tps_denominator / (double)basic.animation.tps_numerator;
+        } else if (status == JXL_DEC_FRAME) {
+            // Each shown frame's header (libjxl skips its data, and folds frames of no
+            // duration into the next one it shows).
+            JxlFrameHeader header;
+            if (*count >= capacity || JxlDecoderGetFrameHeader(decoder, &header) != JXL_DEC_SUCCESS) break;
+            starts[(*count)++] = (double)ticks * seconds_per_tick;
+            ticks += header.duration;
+            *duration = (double)ticks * seconds_per_tick;
+        } else if (status == JXL_DEC_SUCCESS) {
+            break;
+        } else {
+            // A file cut short, or a damaged frame header, keeps the frames read whole.
+            if (*count == 0) result = mosaic_jxl_failed("a frame header", status);
+            break;
+        }
+    }
+    JxlDecoderDestroy(decoder);
+    return result;
+}
+
 mosaic_result mosaic_jxl_decode(const uint8_t *data, size_t size, int preview, uint8_t *out, size_t stride, int width, int height,
                                 uint8_t **icc, size_t *icc_size) {
+    return mosaic_jxl_decode_frame(data, size, preview, 0, out, stride, width, height, icc, icc_size);
+}
+
+mosaic_result mosaic_jxl_decode_frame(const uint8_t *data, size_t size, int preview, int frame, uint8_t *out, size_t stride, int width,
+                                      int height, uint8_t **icc, size_t *icc_size) {
     *icc = NULL;
     *icc_size = 0;
-    if (width < 1 || height < 1 || stride != (size_t)width * 4) return mosaic_error("the decode request does not fit the image");
+    if (width < 1 || height < 1 || stride != (size_t)width * 4 || frame < 0 || (preview && frame > 0)) {
+        return mosaic_error("the decode request does not fit the image");
+    }
     int pixels_event = preview ? JXL_DEC_PREVIEW_IMAGE : JXL_DEC_FULL_IMAGE;
     JxlDecoder *decoder = mosaic_jxl_decoder(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | pixels_event);
     if (!decoder) return mosaic_out_of_memory("libjxl's decoder");
@@ -162,13 +215,16 @@ mosaic_result mosaic_jxl_decode(const uint8_t *data, size_t size, int preview, u
                 result = mosaic_error("the decode request does not fit the image");
                 break;
             }
+            // The frames before the one asked for: libjxl decodes only what later frames
+            // blend onto (their reference frames), and shows none of them.
+            if (frame > 0) JxlDecoderSkipFrames(decoder, (size_t)frame);
             step = "the colour description";
         } else if (status == JXL_DEC_COLOR_ENCODING) {
             if (mosaic_jxl_data_profile(decoder, &basic, icc, icc_size) != 0) {
                 result = mosaic_error("libjxl cannot describe the colour of the decoded pixels");
                 break;
             }
-            step = preview ? "the preview" : "the first frame";
+            step = preview ? "the preview" : frame > 0 ? "the frame asked for" : "the first frame";
         } else if (status == JXL_DEC_NEED_PREVIEW_OUT_BUFFER) {
             size_t needed = 0;
             if (JxlDecoderPreviewOutBufferSize(decoder, &format, &needed) != JXL_DEC_SUCCESS || needed != bytes ||
@@ -184,7 +240,12 @@ mosaic_result mosaic_jxl_decode(const uint8_t *data, size_t size, int preview, u
                 break;
             }
         } else if (status == JXL_DEC_PREVIEW_IMAGE || status == JXL_DEC_FULL_IMAGE) {
-            // The preview, or the first frame (an animation's others are not needed).
+            // The preview, or the frame asked for (an animation's later ones are not needed).
+            break;
+        } else if (status == JXL_DEC_SUCCESS && frame > 0) {
+            // Every frame skipped: the animation ends before the one asked for.
+            result = mosaic_error("");
+            snprintf(result.message, MOSAIC_MESSAGE_SIZE, "the animation has no frame %d", frame);
             break;
         } else {
             // JXL_DEC_SUCCESS before any pixels cannot happen for a valid file; the others

@@ -65,7 +65,7 @@ struct VideoArguments: ParsableArguments {
     }
 
     /// The catalog as these options draw its videos: left out, or each a section of frames.
-    /// With --frames, an animated GIF or WebP is a section of its frames too.
+    /// With --frames, an animated GIF, WebP or JPEG XL is a section of its frames too.
     func arrange(_ catalog: Catalog, columns: Int?, decoder: ImageDecoder) -> Catalog {
         if videos == .skip { return catalog.leavingOutVideos() }
         guard let spacing else { return catalog }

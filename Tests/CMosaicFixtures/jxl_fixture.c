@@ -4,6 +4,7 @@
 #include "../../Sources/CMosaicShims/results.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <jxl/encode.h>
 
@@ -28,8 +29,8 @@ mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture 
     }
     if (f->frames > 1) {
         basic.have_animation = JXL_TRUE;
-        basic.animation.tps_numerator = 10;
-        basic.animation.tps_denominator = 1;
+        basic.animation.tps_numerator = f->tps_numerator > 0 ? f->tps_numerator : 10;
+        basic.animation.tps_denominator = f->tps_denominator > 0 ? f->tps_denominator : 1;
     }
     if (!failed && JxlEncoderSetBasicInfo(encoder, &basic) != JXL_ENC_SUCCESS) failed = "basic info";
     if (!failed) {
@@ -38,6 +39,7 @@ mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture 
         } else {
             JxlColorEncoding srgb;
             JxlColorEncodingSetToSRGB(&srgb, grey);
+            if (f->bt709_transfer) srgb.transfer_function = JXL_TRANSFER_FUNCTION_709;
             if (JxlEncoderSetColorEncoding(encoder, &srgb) != JXL_ENC_SUCCESS) failed = "colour encoding";
         }
     }
@@ -71,7 +73,7 @@ mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture 
         if (frames > 1) {
             JxlFrameHeader header;
             JxlEncoderInitFrameHeader(&header);
-            header.duration = 1;
+            header.duration = f->durations ? f->durations[k] : 1;
             if (JxlEncoderSetFrameHeader(settings, &header) != JXL_ENC_SUCCESS) failed = "frame header";
         }
         if (!failed && JxlEncoderAddImageFrame(settings, &format, f->pixels + (size_t)k * frame_bytes, frame_bytes) != JXL_ENC_SUCCESS) failed = "frame";
@@ -98,5 +100,42 @@ mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture 
     if (!failed) return mosaic_ok();
     mosaic_result result = mosaic_error("");
     snprintf(result.message, MOSAIC_MESSAGE_SIZE, "libjxl failed at %s (error %d)", failed, error);
+    return result;
+}
+
+mosaic_result mosaic_jxl_encode_indexed_animation(const char *path, int width, int height, int frames, const uint32_t *durations,
+                                                  uint32_t tps_numerator, uint32_t tps_denominator) {
+    if (width < 8 || height < 8 || frames < 1) return mosaic_error("the animation needs at least 8 x 8 pixels and a frame");
+    size_t frame_bytes = (size_t)width * (size_t)height * 3;
+    uint8_t *pixels = malloc(frame_bytes * (size_t)frames);
+    if (!pixels) return mosaic_error("memory");
+    // The pattern of video_fixture.c: grey, a white top-left mark, eight bars across the
+    // upper half's lower part, bar k white when bit k of the frame's index is set.
+    for (int k = 0; k < frames; k++) {
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                uint8_t value = 128;
+                if (y < height / 8 && x < width / 8) {
+                    value = 255;
+                } else if (y >= height / 4 && y < height / 2) {
+                    value = (k >> (x * 8 / width)) & 1 ? 255 : 0;
+                }
+                uint8_t *pixel = pixels + (size_t)k * frame_bytes + ((size_t)y * (size_t)width + (size_t)x) * 3;
+                pixel[0] = pixel[1] = pixel[2] = value;
+            }
+        }
+    }
+    mosaic_jxl_fixture fixture = {0};
+    fixture.width = width;
+    fixture.height = height;
+    fixture.channels = 3;
+    fixture.pixels = pixels;
+    fixture.frames = frames;
+    fixture.lossless = 1;
+    fixture.durations = durations;
+    fixture.tps_numerator = tps_numerator;
+    fixture.tps_denominator = tps_denominator;
+    mosaic_result result = mosaic_jxl_encode_file(path, &fixture);
+    free(pixels);
     return result;
 }

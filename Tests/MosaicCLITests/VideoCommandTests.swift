@@ -168,6 +168,30 @@ import Testing
         #expect(text.contains("\"0:00.6\"") && text.contains("\"0:01.8\""), "\(text.prefix(2000))")
     }
 
+    /// An animated JPEG XL too (its frame headers' durations at the header's ticks a second),
+    /// and one of frames of 2^32 - 1 ticks at 1/1024 tick a second (139,000 years each): a
+    /// section all the same, captioned in hours.
+    @Test func anAnimatedJPEGXLBecomesASection() throws {
+        let dir = CLI.temporaryDirectory()
+        #expect(mosaic_jxl_encode_indexed_animation(dir + "/wave.jxl", 48, 20, 10, [UInt32](repeating: 2, count: 10), 10, 1).status.rawValue == 0)
+        #expect(mosaic_jxl_encode_indexed_animation(dir + "/ages.jxl", 48, 20, 3, [.max, .max, 5], 1, 1024).status.rawValue == 0)
+        let result = try CLI.run(
+            ["render", dir + "/wave.jxl", dir + "/ages.jxl", "-o", dir + "/sheet.png", "--frames", "4", "--json", dir + "/map.json", "--no-progress",
+             "--caption", "{timestamp}"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/map.json"))) as? [String: Any])
+        let elements = try #require(map["elements"] as? [[String: Any]])
+        // wave.jxl: 2 s of ten 0.2 s frames, as wave.gif above; ages.jxl: the 4 times show
+        // its frames 0 and 1 (the last, 5 ticks long, starts after 95%).
+        let times = elements.compactMap { $0["time"] as? Double }
+        let long = Double(UInt32.max) * 1024
+        #expect(times.prefix(4).map { ($0 * 10).rounded() / 10 } == [0, 0.6, 1.2, 1.8], "\(times)")
+        #expect(Array(times.dropFirst(4)) == [0, long], "\(times)")
+        let headers = elements.filter { $0["kind"] as? String == "header" }.compactMap { $0["text"] as? String }
+        #expect(headers.contains { $0.hasPrefix("wave.jxl · 0:02 · ") && $0.hasSuffix(" · 48x20 · jxl · 5 fps") }, "\(headers)")
+        #expect(headers.contains { $0.hasPrefix("ages.jxl · 2443359173:") }, "\(headers)")
+    }
+
     /// The card cache tells an animation's frames apart: a second run, served from the
     /// cache, draws the same sheet (not frame 0 four times).
     @Test func theCardCacheKeepsEachFrame() throws {

@@ -114,6 +114,23 @@ import Testing
         #expect(cards.map { Self.index(page, in: try! #require($0.imageFrame)) } == [2, 17, 32, 47])
     }
 
+    /// An animated JPEG XL is a clip too: each frame drawn as shown at its time (its index
+    /// bars), the map giving each frame's start.
+    @Test func anAnimatedJPEGXLsFramesAreDrawnAtTheirTimes() throws {
+        let folder = Self.folder()
+        // Ten frames of 0.2 s: the times 0.1, 0.7, 1.3 and 1.9 s show frames 0, 3, 6 and 9.
+        let durations = [UInt32](repeating: 2, count: 10)
+        #expect(mosaic_jxl_encode_indexed_animation(folder + "/anim.jxl", 160, 96, 10, durations, 10, 1).status.rawValue == 0)
+        let decoder = ImageDecoder()
+        let catalog = try Catalog.folder(folder).expandingVideoFrames(.count(4), columns: 2) { entry in
+            entry.info.flatMap { decoder.timeline(entry.path, info: $0) }
+        }
+        let (sheet, page) = try Self.render(catalog, Self.options)
+        let cards = sheet.imageMap(output: nil).elements.filter { $0.kind == "card" }
+        #expect(zip(cards.map { $0.time ?? -1 }, [0, 0.6, 1.2, 1.8]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(cards.map(\.time))")
+        #expect(cards.map { Self.index(page, in: try! #require($0.imageFrame)) } == [0, 3, 6, 9])
+    }
+
     @Test func aPosterHasItsBadgeUnlessAskedNot() throws {
         let folder = Self.folder()
         try Self.clip(folder + "/clip.mp4")

@@ -50,6 +50,20 @@ mosaic_result mosaic_jxl_probe(const uint8_t *data, size_t size, int is_whole_fi
 mosaic_result mosaic_jxl_decode(const uint8_t *data, size_t size, int preview, uint8_t *out, size_t stride, int width, int height,
                                 uint8_t **icc, size_t *icc_size);
 
+/// `mosaic_jxl_decode` of frame `frame` (0 the first) of an animation, as shown (blended
+/// onto the frames before it): libjxl skips the frames before it, decoding only those it
+/// blends onto. `preview` must be 0 when `frame` is not. An error ("the animation has no
+/// frame N") when the file has fewer frames.
+mosaic_result mosaic_jxl_decode_frame(const uint8_t *data, size_t size, int preview, int frame, uint8_t *out, size_t stride, int width,
+                                      int height, uint8_t **icc, size_t *icc_size);
+
+/// The timeline of a JPEG XL animation, from its frame headers alone (no pixels decoded):
+/// each shown frame's start in seconds (at most `capacity`, in `starts`), their count
+/// and the seconds they play (the sum of their durations, in the animation header's ticks
+/// per second). A count of 0 for a still image; a file cut short, or a damaged frame
+/// header, keeps the frames before it.
+mosaic_result mosaic_jxl_timeline(const uint8_t *data, size_t size, double *starts, int capacity, int *count, double *duration);
+
 /// The colour profile of the pixels `mosaic_jxl_decode` gives, from the headers alone, or
 /// NULL when they are sRGB; free() it.
 uint8_t *mosaic_jxl_icc_profile(const uint8_t *data, size_t size, size_t *icc_size);

@@ -43,7 +43,7 @@ extension Catalog {
     /// ("1:02:03"). A clip whose duration is unknown stays a poster card. `columns` sets
     /// the frames' sections' columns (nil: the sheet's).
     ///
-    /// An animation (an animated GIF or WebP: `timelines` gives its frames, the decoder's
+    /// An animation (an animated GIF, WebP or JPEG XL: `timelines` gives its frames, the decoder's
     /// `ImageDecoder.timeline`) is a clip too: each time is the frame shown then, captioned
     /// with that frame's start; a frame is shown once (an animation of fewer frames than
     /// asked shows each).

@@ -10,16 +10,18 @@ import Darwin
 
 /// JPEG XL through libjxl 0.7 (`jxl.c`): a bare codestream or the container, lossy (XYB,
 /// asked of libjxl in sRGB) or lossless (in its own colour space, converted from its
-/// profile), grey, alpha, an animation's first frame; the orientation kept as stored, for
-/// mosaic to turn as it turns a JPEG's. Shrink-on-load: the embedded preview frame when
-/// the encoder wrote one that covers the size asked for and has the image's aspect; else
-/// the whole image (libjxl 0.7 decodes a progressive file into a full-size buffer too),
-/// so the decode budget counts the full size.
+/// profile), grey, alpha, an animation's first frame (with `--frames`, the frame shown at
+/// the card's `frameTime`, its timeline read from the frame headers' durations); the
+/// orientation kept as stored, for mosaic to turn as it turns a JPEG's. Shrink-on-load: the
+/// embedded preview frame when the encoder wrote one that covers the size asked for and has
+/// the image's aspect (never for an animation's frame); else the whole image (libjxl 0.7
+/// decodes a progressive file into a full-size buffer too), so the decode budget counts
+/// the full size.
 public struct JXLCodec: ImageCodec {
     public static let format = ImageFormat(rawValue: "jxl")
     public var format: ImageFormat { Self.format }
     public var name: String { "JPEG XL" }
-    public var cacheVersion: String? { "jxl 1; " + DecoderLibraries.versions }
+    public var cacheVersion: String? { "jxl 2; " + DecoderLibraries.versions }
     public var fileExtensions: [String] { ["jxl"] }
 
     /// A bare codestream's first bytes.
@@ -95,6 +97,7 @@ public struct JXLCodec: ImageCodec {
         // An animation's frames are composited on a canvas besides the frame: a few bytes can
         // declare a large one (a still image's size is checked against the input limit).
         if info.colorModel.isAnimation { try checkDecodeMemory(info, request: request) }
+        let frame = Self.frameTime(info).map { time in Self.timeline(bytes)?.frame(at: time) ?? 0 } ?? 0
         let preview = Self.preview(info, minimumSize: request.minimumSize)
         let size = preview ?? info.size
         var icc: UnsafeMutablePointer<UInt8>? = nil
@@ -103,9 +106,9 @@ public struct JXLCodec: ImageCodec {
         var storage = try shimOutput(width: size.width, height: size.height, info: info, request: request)
         let result = bytes.withUnsafeBufferPointer { input in
             storage.withUnsafeMutableBufferPointer { output in
-                mosaic_jxl_decode(
-                    input.baseAddress, input.count, preview == nil ? 0 : 1, output.baseAddress, size.width * 4, Int32(size.width),
-                    Int32(size.height), &icc, &iccSize)
+                mosaic_jxl_decode_frame(
+                    input.baseAddress, input.count, preview == nil ? 0 : 1, Int32(clamping: frame), output.baseAddress, size.width * 4,
+                    Int32(size.width), Int32(size.height), &icc, &iccSize)
             }
         }
         let profile: ColorProfile? = if let icc, iccSize > 0 { .icc(Array(UnsafeBufferPointer(start: icc, count: iccSize))) } else { nil }
@@ -115,10 +118,26 @@ public struct JXLCodec: ImageCodec {
         return DecodedImage(bitmap: decoded.bitmap, info: info, warning: decoded.warning)
     }
 
+    /// The frames of an animation, from its frame headers (no pixels decoded); nil for a
+    /// still image.
+    public func timeline(ofFile path: String, info: ImageInfo) -> AnimationTimeline? {
+        guard info.colorModel.isAnimation, let bytes = try? FileBytes.read(path).bytes else { return nil }
+        return Self.timeline(bytes)
+    }
+
+    static func timeline(_ bytes: [UInt8]) -> AnimationTimeline? {
+        AnimationTimeline.read(bytes) { mosaic_jxl_timeline($0, $1, $2, $3, $4, $5).status == MOSAIC_OK }
+    }
+
+    /// The time of the animation's frame a card shows (`--frames`), or nil: the first.
+    static func frameTime(_ info: ImageInfo) -> Double? {
+        info.colorModel.isAnimation ? info.video?.frameTime : nil
+    }
+
     /// The embedded preview's size when it covers `minimumSize` (upright pixels, turned
     /// here to the stored axes) and has the image's aspect within 1%; nil: the image.
     static func preview(_ info: ImageInfo, minimumSize: Size?) -> Size? {
-        guard let minimumSize, let preview = info.previews?.first, info.width > 0, info.height > 0 else { return nil }
+        guard let minimumSize, frameTime(info) == nil, let preview = info.previews?.first, info.width > 0, info.height > 0 else { return nil }
         let wanted = info.orientation.swapsAxes ? Size(width: minimumSize.height, height: minimumSize.width) : minimumSize
         guard preview.width >= wanted.width, preview.height >= wanted.height, preview.width < info.width else { return nil }
         let aspect = Double(preview.width) / Double(preview.height), own = Double(info.width) / Double(info.height)
@@ -126,14 +145,17 @@ public struct JXLCodec: ImageCodec {
     }
 
     /// The decoded pixels and libjxl's own frame buffers (32-bit floats: 12 bytes a pixel
-    /// for colour, 4 for alpha; an animation also its composited canvas), for the image at
-    /// full size or the preview that serves.
+    /// for colour, 4 for alpha; an animation also its composited canvas, and a frame at a
+    /// time, `--frames`, two more for the frames it is blended onto), for the image at full
+    /// size or the preview that serves. (Measured: 40 bytes a pixel for the 12th frame of a
+    /// 1500 x 1500 animation `cjxl` made from an APNG, counted here as 52.)
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let size = Self.preview(info, minimumSize: minimumSize) ?? info.size
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        guard !overflow, pixels <= Int.max / 64 else { return Int.max }
+        guard !overflow, pixels <= Int.max / 128 else { return Int.max }
         let frame = pixels * (info.hasAlpha ? 16 : 12)
-        return pixels * 4 + frame * (info.colorModel.isAnimation ? 2 : 1)
+        let frames = !info.colorModel.isAnimation ? 1 : Self.frameTime(info) == nil ? 2 : 4
+        return pixels * 4 + frame * frames
     }
 }
 

@@ -1,4 +1,4 @@
-/// An animation's frames (an animated GIF or WebP): when each starts and how long the
+/// An animation's frames (an animated GIF, WebP or JPEG XL): when each starts and how long the
 /// whole plays, read without decoding a frame (`ImageCodec.timeline(_:info:)`).
 public struct AnimationTimeline: Sendable, Hashable {
     /// Each frame's start, in seconds from the first (0, ascending).

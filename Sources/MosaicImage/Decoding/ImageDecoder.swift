@@ -320,7 +320,7 @@ public struct ImageDecoder: Sendable {
 
     /// The bytes of pixel memory decoding `info` for `minimumSize` will hold (for a decode
     /// budget); 0 for a format no codec reads.
-    /// The frames of the animation at `path` (an animated GIF or WebP, probed as `info`);
+    /// The frames of the animation at `path` (an animated GIF, WebP or JPEG XL, probed as `info`);
     /// nil for a still image or a format without animations (whose file is not read).
     public func timeline(_ path: String, info: ImageInfo) -> AnimationTimeline? {
         codecs.codec(of: info.format)?.timeline(ofFile: path, info: info)

@@ -120,8 +120,8 @@ mosaic_result mosaic_ultrahdr_encode_file(const char *path, const uint8_t *rgb, 
 // MARK: JPEG XL (jxl_fixture.c)
 
 /// A JPEG XL to write, for fixtures: `channels` 8-bit samples a pixel (1 grey, 2 grey and
-/// alpha, 3 RGB, 4 RGBA), `frames` pictures one after another (more than 1: an animation
-/// of 0.1 s frames).
+/// alpha, 3 RGB, 4 RGBA), `frames` pictures one after another (more than 1: an animation,
+/// of 0.1 s frames unless `durations` and `ticks_per_second` say otherwise).
 typedef struct {
     int width, height, channels;
     const uint8_t *pixels;
@@ -140,9 +140,24 @@ typedef struct {
     /// A TIFF structure for an Exif box (in the container), or NULL.
     const uint8_t *exif;
     size_t exif_size;
+    /// An animation's frame durations in ticks, one a frame (NULL: 1 each; a frame of 0
+    /// ticks is blended into the next one shown), and its ticks per second as a fraction
+    /// (0: 10 / 1).
+    const uint32_t *durations;
+    uint32_t tps_numerator, tps_denominator;
+    /// 1: the colour described as sRGB's primaries and white with BT.709's transfer (as
+    /// the conformance suite's `bike`), not sRGB (without `icc`).
+    int bt709_transfer;
 } mosaic_jxl_fixture;
 
 mosaic_result mosaic_jxl_encode_file(const char *path, const mosaic_jxl_fixture *fixture);
+
+/// A lossless grey animation of `frames` frames, each showing its index as the video
+/// fixtures do (eight bars, bar k white when bit k is set, in rows height/4 to height/2; a
+/// white top-left mark), each `durations[k]` ticks long (NULL: 1) at `tps_numerator` /
+/// `tps_denominator` ticks a second (0: 10 / 1).
+mosaic_result mosaic_jxl_encode_indexed_animation(const char *path, int width, int height, int frames, const uint32_t *durations,
+                                                  uint32_t tps_numerator, uint32_t tps_denominator);
 
 // MARK: Colour (color_fixture.c)
 
