@@ -12,6 +12,9 @@ struct BaselineTree {
     /// cleanup).
     let root: Int32
     let path: String
+    /// The folders files were staged in, held open: a staged file is found again in its
+    /// folder wherever that went (moved, or swapped for a link) while the approval ran.
+    let held = HeldFolders()
 
     /// The path of the folder `components` below the root.
     func folderPath(_ components: [String]) -> String {
@@ -171,7 +174,7 @@ struct BaselineTree {
         guard let (fd, made) = try open(folder, make: true, for: destination) else {
             throw .cannotWrite(path: destination, reason: "its folder could not be made")
         }
-        defer { close(fd) }
+        defer { if !held.keep(fd, for: folder) { close(fd) } }
         var temporary = "", registered = ""
         do throws(ApprovalError) {
             var mode: mode_t = 0o644
@@ -238,6 +241,10 @@ struct BaselineTree {
             throw .cannotWrite(path: staged.destination, reason: "its folder is gone")
         }
         defer { close(fd) }
+        // The folder the file was staged in, not another moved to its name.
+        guard held.isSame(fd, as: staged.folder) else {
+            throw .cannotWrite(path: staged.destination, reason: "its folder was replaced while the approval ran")
+        }
         let renamed = FileNames.withSystemPath(staged.temporary) { from in FileNames.withSystemPath(staged.name) { renameat(fd, from, fd, $0) } }
         guard renamed == 0 else {
             let reason = String(cString: strerror(errno))
@@ -252,13 +259,43 @@ struct BaselineTree {
     /// empty, deepest first).
     func discard(_ staged: [Staged]) {
         for file in staged {
-            if let (fd, _) = try? open(file.folder, make: false, for: file.destination) {
+            if let fd = held.descriptor(file.folder) {
+                _ = FileNames.withSystemPath(file.temporary) { unlinkat(fd, $0, 0) }
+            } else if let (fd, _) = try? open(file.folder, make: false, for: file.destination) {
                 _ = FileNames.withSystemPath(file.temporary) { unlinkat(fd, $0, 0) }
                 close(fd)
             }
             TemporaryFiles.unregister(file.registered)
         }
         undo(staged.flatMap(\.made).sorted { $0.count < $1.count })
+    }
+}
+
+/// Folders held open by their components below the baseline (at most `limit`: a tree of
+/// more folders has the others found again by their path), closed when the approval ends.
+final class HeldFolders {
+    private var folders: [[String]: Int32] = [:]
+    let limit = 256
+
+    deinit { for fd in folders.values { close(fd) } }
+
+    /// Keeps `fd`, the folder `components`, when none is held for it and there is room:
+    /// true when it is kept (the caller no longer closes it).
+    func keep(_ fd: Int32, for components: [String]) -> Bool {
+        guard folders[components] == nil, folders.count < limit else { return false }
+        folders[components] = fd
+        return true
+    }
+
+    /// The folder held for `components`, if one is.
+    func descriptor(_ components: [String]) -> Int32? { folders[components] }
+
+    /// True when `fd` is the folder held for `components` (same device and inode), or
+    /// none is held.
+    func isSame(_ fd: Int32, as components: [String]) -> Bool {
+        guard let kept = folders[components] else { return true }
+        var a = stat(), b = stat()
+        return fstat(fd, &a) == 0 && fstat(kept, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Mosaic
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -143,4 +144,49 @@ extension ApprovalAllOrNothingTests {
         #expect(done.isEmpty)
         #expect(Self.files(baseline) == before)
     }
+}
+
+extension ApprovalAllOrNothingTests {
+    /// Found by the hostile pass (`Fuzz/hostile-approval.py`): a baseline folder swapped for
+    /// a link to a folder outside once files were staged in it. The approval refused the
+    /// link (nothing written outside), but its staged files were left behind in the real
+    /// folder, which it then looked for by its path. The folders staged in are held open
+    /// now, and their files removed wherever the folder went.
+    @Test func aFolderSwappedForALinkAfterStagingKeepsNoTemporaryFile() throws {
+        let dir = CLI.temporaryDirectory()
+        let (baseline, current) = (dir + "/baseline", dir + "/current")
+        for i in 0..<300 {
+            try ApprovalTrustTests.copy("text-changed-a.png", to: baseline + "/f\(i % 3)/p\(i).png")
+            try ApprovalTrustTests.copy("text-changed-b.png", to: current + "/f\(i % 3)/p\(i).png")
+        }
+        try ApprovalTrustTests.copy("noise-a.png", to: dir + "/outside/p0.png")
+        let (_, approval) = try ApprovalTrustTests.plan(baseline, current)
+        let before = Self.files(baseline), outside = Self.files(dir + "/outside")
+        // Once a file is staged in f0, f0 goes aside and a link to the folder outside
+        // takes its name.
+        let (folder, aside) = (baseline + "/f0", dir + "/f0-aside")
+        let swapped = SwapFlag()
+        let watcher = Thread {
+            for _ in 0..<200_000 {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                if names.contains(where: { $0.hasSuffix(".tmp") }) {
+                    if rename(folder, aside) == 0, symlink(dir + "/outside", folder) == 0 { swapped.done.store(true, ordering: .sequentiallyConsistent) }
+                    return
+                }
+            }
+        }
+        watcher.start()
+        #expect(throws: ApprovalError.self) { try approval.apply() }
+        while watcher.isExecuting { usleep(1000) }
+        let didSwap = swapped.done.load(ordering: .sequentiallyConsistent)
+        try #require(didSwap, "the approval staged every file before the folder could be swapped")
+        #expect(unlink(folder) == 0 && rename(aside, folder) == 0)
+        #expect(Self.files(baseline) == before, "\(Self.files(baseline).keys.filter { $0.hasSuffix(".tmp") }.prefix(3))")
+        #expect(Self.files(dir + "/outside") == outside)
+    }
+}
+
+/// Set by the thread that swapped the folder.
+final class SwapFlag: Sendable {
+    let done = Atomic<Bool>(false)
 }
