@@ -2,11 +2,14 @@
 // system can (a reflink: ioctl FICLONE on btrfs, XFS, bcachefs), else copies them without
 // a trip through user space (copy_file_range), else by read and write. A copy is a new
 // file either way, never a hard link: a tool that rewrites the report's files cannot
-// change a baseline through it.
+// change a baseline through it. And whether an approval may change a folder's entries
+// (mosaic_check_replaceable), asked before it changes any.
 #define _GNU_SOURCE
 #include "CMosaicShims.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <linux/fs.h>
@@ -51,4 +54,21 @@ int mosaic_copy_file(int source, int destination, int64_t size) {
         }
     }
     return way;
+}
+
+int mosaic_check_replaceable(int folder, const char *name) {
+    if (name == NULL && faccessat(folder, ".", W_OK | X_OK, AT_EACCESS) != 0) return errno;
+#if defined(__linux__) && defined(STATX_ATTR_IMMUTABLE) && defined(STATX_ATTR_APPEND)
+    const uint64_t fixed = STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND;
+    struct statx dir, entry;
+    if (statx(folder, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MODE | STATX_UID, &dir) != 0) return errno;
+    if (name == NULL) return (dir.stx_attributes_mask & dir.stx_attributes & fixed) ? EPERM : 0;
+    if (statx(folder, name, AT_SYMLINK_NOFOLLOW, STATX_MODE | STATX_UID, &entry) != 0) return errno == ENOENT ? 0 : errno;
+    if (entry.stx_attributes_mask & entry.stx_attributes & fixed) return EPERM;
+    uid_t user = geteuid();
+    if ((dir.stx_mode & S_ISVTX) && user != 0 && user != entry.stx_uid && user != dir.stx_uid) return EPERM;
+#else
+    (void)name;
+#endif
+    return 0;
 }

@@ -27,8 +27,17 @@ public enum ApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A pair to approve whose current image's bytes the comparison did not keep (a result
     /// made by hand, or read back from a report): nothing is written.
     case notCompared(name: String)
-    /// A system call failed; the file named is as it was before.
+    /// A system call failed before the approval changed anything: every baseline is as it
+    /// was (the files staged for it removed).
     case cannotWrite(path: String, reason: String)
+    /// A folder or file the approval must change cannot be changed (`blocker`: a read-only
+    /// mount, a folder or file made immutable or append-only; `reason`, the system's
+    /// message): found before anything was changed, every baseline as it was.
+    case cannotChange(path: String, blocker: String, reason: String)
+    /// A rename or deletion failed after every file was staged and checked (the file
+    /// system changed under the approval): `done` of `total` baselines are new or deleted,
+    /// the others as they were, no temporary file left.
+    case partlyApplied(path: String, reason: String, done: Int, total: Int)
 
     /// True for the errors of what was asked (exit 64), found before anything is written.
     public var isUsage: Bool {
@@ -49,9 +58,14 @@ public enum ApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .throughLink(let path, let link): return "\(show(path)): \(show(link)) is a symbolic link; approving never writes through one"
         case .inTheWay(let path, let kind): return "\(show(path)): \(kind) stands where the baseline goes; not replaced"
         case .changedSinceCompared(let path, let source):
-            return "\(show(path)): not approved: \(show(source)) changed since it was compared (compare again, then approve)"
+            return "\(show(path)): not approved: \(show(source)) changed since it was compared (compare again, then approve); no baseline was changed"
         case .notCompared(let name): return "\(show(name)): its current image was not read by this comparison; not approved"
-        case .cannotWrite(let path, let reason): return "\(show(path)): cannot approve: \(reason)"
+        case .cannotWrite(let path, let reason): return "\(show(path)): cannot approve: \(reason); no baseline was changed"
+        case .cannotChange(let path, let blocker, let reason):
+            let what = blocker == path ? "it" : show(blocker)
+            return "\(show(path)): cannot approve: \(what) cannot be changed: \(reason); no baseline was changed"
+        case .partlyApplied(let path, let reason, let done, let total):
+            return "\(show(path)): cannot approve: \(reason); \(done) of \(total) baselines were changed before it, the others are as they were"
         }
     }
 }
@@ -83,7 +97,9 @@ public struct BaselineApproval: Sendable {
         public var destination: String
         /// The current image copied (nil when deleting).
         public var source: String?
-        /// What `source` held when it was compared: what is written.
+        /// What `source` held when it was compared: what is written. For a deletion, what
+        /// the baseline held when the comparison listed it (nil when it did not read it):
+        /// a baseline of other bytes is not deleted.
         public var digest: ContentDigest?
     }
 
@@ -159,7 +175,7 @@ public struct BaselineApproval: Sendable {
             }
             steps.append(Step(
                 relativePath: result.relativePath, action: action, destination: destination,
-                source: action == .deleted ? nil : result.currentPath, digest: action == .deleted ? nil : result.currentDigest))
+                source: action == .deleted ? nil : result.currentPath, digest: action == .deleted ? result.baselineDigest : result.currentDigest))
         }
         return (steps, skipped.map { (relativePath: $0.0, reason: $0.1) }, single)
     }
@@ -172,13 +188,19 @@ public struct BaselineApproval: Sendable {
         }
     }
 
-    /// Carries out the steps, calling `done` after each: the deletions first (then the
-    /// folders they left empty are removed, so that an added file may take such a folder's
-    /// name), then the replacements and creations, each in path order.
+    /// Carries out the steps, all or none as far as the file system allows: first every
+    /// deletion is checked (its folder and file changeable, the file still the one listed)
+    /// and every new baseline staged beside its destination (its current image read again
+    /// and checked against the digest compared, written, synced); a failure there removes
+    /// what was staged and leaves every baseline as it was. Then, with interrupts held
+    /// back, the staged files are renamed into place, the removed baselines deleted, the
+    /// folders that left empty removed, and last the files that take the name of such a
+    /// folder renamed. `done` is called for each step carried out, the deletions first.
     ///
-    /// - Throws: `ApprovalError.cannotWrite`, `.changedSinceCompared`, `.throughLink` or
-    ///   `.inTheWay` (the file named left as it was, the steps before it done, no temporary
-    ///   file and no folder made for it left behind).
+    /// - Throws: before anything is changed, `ApprovalError.cannotWrite` (a full disk),
+    ///   `.cannotChange` (a read-only or immutable folder or file), `.changedSinceCompared`,
+    ///   `.throughLink` or `.inTheWay`; after, `.partlyApplied` (a rename or deletion the
+    ///   checks did not foresee failed).
     public func apply(_ done: (Step) -> Void = { _ in }) throws(ApprovalError) {
         // What an approval killed before left beside the baselines (its process gone).
         TemporaryFiles.removeLeftovers(besides: leftoverSites)
@@ -187,16 +209,8 @@ public struct BaselineApproval: Sendable {
         guard root >= 0 else { throw .cannotWrite(path: steps.first?.destination ?? baseline, reason: String(cString: strerror(errno))) }
         defer { close(root) }
         let tree = BaselineTree(root: root, path: top.isEmpty ? "." : top)
-        var touched: Set<[String]> = []
-        defer { for folder in touched.sorted(by: { $0.count > $1.count }) { tree.sync(folder) } }
         let deletions = steps.filter { $0.action == .deleted }, writes = steps.filter { $0.action != .deleted }
-        for step in deletions {
-            let (folder, name) = location(of: step)
-            touched.insert(folder)
-            try tree.delete(name, in: folder, destination: step.destination)
-            done(step)
-        }
-        // Folders the deletions emptied, deepest first; not those a file is written into.
+        // Folders the deletions empty, deepest first; not those a file is written into.
         var needed: Set<[String]> = []
         for step in writes {
             let folder = location(of: step).folder
@@ -209,16 +223,78 @@ public struct BaselineApproval: Sendable {
                 emptied.insert(Array(folder.prefix(depth)))
             }
         }
-        for folder in emptied.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }) {
-            if tree.removeIfEmpty(folder) { touched.insert(Array(folder.dropLast())) }
+        // Nothing changed yet: every deletion checked, every new file staged.
+        var staged: [(step: Step, file: BaselineTree.Staged)] = []
+        do throws(ApprovalError) {
+            for step in deletions {
+                let (folder, name) = location(of: step)
+                try tree.checkDeletion(name, in: folder, destination: step.destination, digest: step.digest)
+            }
+            for step in writes {
+                guard let source = step.source, let digest = step.digest else { throw .notCompared(name: step.relativePath) }
+                let bytes = try Self.verifiedBytes(of: source, digest: digest, for: step.destination)
+                let (folder, name) = location(of: step)
+                let file = try tree.stage(bytes, as: name, in: folder, destination: step.destination, folderGoes: emptied.contains(folder + [name]))
+                staged.append((step, file))
+            }
+        } catch {
+            tree.discard(staged.map(\.file))
+            throw error
         }
-        for step in writes {
-            guard let source = step.source, let digest = step.digest else { throw .notCompared(name: step.relativePath) }
-            let bytes = try Self.verifiedBytes(of: source, digest: digest, for: step.destination)
-            let (folder, name) = location(of: step)
-            touched.insert(folder)
-            try tree.write(bytes, to: name, in: folder, destination: step.destination)
-            done(step)
+        // The commit: renames first (a new baseline in place is no loss if what follows
+        // fails), then deletions and the folders they empty, then the files that take the
+        // name of such a folder.
+        var touched: Set<[String]> = []
+        defer { for folder in touched.sorted(by: { $0.count > $1.count }) { tree.sync(folder) } }
+        var carried: Set<String> = []
+        var failure: ApprovalError?
+        TemporaryFiles.withInterruptsDeferred {
+            func rename(_ pending: ArraySlice<(step: Step, file: BaselineTree.Staged)>) -> Bool {
+                for (offset, (step, file)) in zip(pending.indices, pending) {
+                    do throws(ApprovalError) {
+                        try tree.commit(file)
+                    } catch {
+                        tree.discard(pending[(offset + 1)...].map(\.file))
+                        failure = .partlyApplied(path: step.destination, reason: Self.reason(error), done: carried.count, total: steps.count)
+                        return false
+                    }
+                    touched.insert(file.folder)
+                    carried.insert(step.destination)
+                }
+                return true
+            }
+            let first = staged.filter { !emptied.contains($0.file.folder + [$0.file.name]) }
+            let last = staged.filter { emptied.contains($0.file.folder + [$0.file.name]) }
+            guard rename(first[...]) else {
+                tree.discard(last.map(\.file))
+                return
+            }
+            for step in deletions {
+                let (folder, name) = location(of: step)
+                do throws(ApprovalError) {
+                    try tree.delete(name, in: folder, destination: step.destination)
+                } catch {
+                    tree.discard(last.map(\.file))
+                    failure = .partlyApplied(path: step.destination, reason: Self.reason(error), done: carried.count, total: steps.count)
+                    return
+                }
+                touched.insert(folder)
+                carried.insert(step.destination)
+            }
+            for folder in emptied.sorted(by: { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }) {
+                if tree.removeIfEmpty(folder) { touched.insert(Array(folder.dropLast())) }
+            }
+            _ = rename(last[...])
+        }
+        for step in deletions + writes where carried.contains(step.destination) { done(step) }
+        if let failure { throw failure }
+    }
+
+    /// The system's reason in an error met while committing.
+    static func reason(_ error: ApprovalError) -> String {
+        switch error {
+        case .cannotWrite(_, let reason), .cannotChange(_, _, let reason): return reason
+        default: return error.description
         }
     }
 

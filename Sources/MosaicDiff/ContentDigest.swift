@@ -38,6 +38,14 @@ public struct ContentDigest: Hashable, Sendable, CustomStringConvertible {
         guard fstat(fd, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         if let kind = FileNames.specialKind(status.st_mode) { throw .notAFile(path: path, kind: kind) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "it is not a regular file") }
+        return try of(descriptor: fd, path: path)
+    }
+
+    /// The digest of what is left to read of the file open at `fd` (named `path` in an
+    /// error), read in pieces of 1 MiB.
+    ///
+    /// - Throws: `ImageDecodingError.unreadable`.
+    public static func of(descriptor fd: Int32, path: String) throws(ImageDecodingError) -> ContentDigest {
         var digest = ContentDigest(byteCount: 0, crc64: 0)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {

@@ -138,7 +138,11 @@ public struct FolderComparison: Sendable {
                 pairs.append(Pair(relativePath: path, baseline: nil, current: c))
                 results.append(PairResult(relativePath: path, status: .added, baselinePath: nil, currentPath: c))
             case (_, nil):
-                results.append(PairResult(relativePath: path, status: .removed, baselinePath: b, currentPath: nil))
+                // Its digest (the bytes, not decoded): an approval deletes it only if the
+                // file is still the one listed.
+                var removed = PairResult(relativePath: path, status: .removed, baselinePath: b, currentPath: nil)
+                removed.baselineDigest = try? ContentDigest.ofFile(b)
+                results.append(removed)
             case (.other(let problem)?, _):
                 // An image on one side, an empty file, another kind of file, a FIFO or a
                 // file that cannot be read on the other: a pair that failed, never an

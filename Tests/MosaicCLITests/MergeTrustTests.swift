@@ -183,6 +183,54 @@ import Glibc
         #expect(path.status == 2 && path.stderr.contains("path.json: not a whole part of a sharded mosaic diff: \"../../secret.txt\" is not the name of a diff image"), "\(path.stderr)")
     }
 
+    /// A hand-edited part could point its diff images' folder anywhere (`../elsewhere_files`,
+    /// an absolute path, a link beside it) or its image at a hard link to another file, and
+    /// the merge copied any PNG whose digest it gave into the report. Now the images come
+    /// only from a `_files` folder inside the part's folder, reached without a link, each a
+    /// file of one link; nothing is written otherwise.
+    @Test(arguments: ["../elsewhere_files", "an absolute path", "link_files", "a hard link"])
+    func aPartTakesItsDiffImagesOnlyFromItsOwnFolder(_ edit: String) throws {
+        let f = try DiffShardTests.folders()
+        let parts = try DiffShardTests.shards(3, f, html: true)
+        let fm = FileManager.default
+        let (own, elsewhere) = (f.dir + "/parts/part-0_files", f.dir + "/elsewhere_files")
+        // Another PNG, and the digest an editor of the part would give it; beside it the
+        // part's other images, so that only the one swapped differs.
+        try Bitmap(width: 8, height: 8, fill: RGBA(red: 1, green: 2, blue: 3)).writePNG(to: f.dir + "/secret.png")
+        let digest = CRC64.hex(ContentDigest(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: f.dir + "/secret.png")))).crc64)
+        try fm.copyItem(atPath: own, toPath: elsewhere)
+        try fm.removeItem(atPath: elsewhere + "/00001.png")
+        try fm.copyItem(atPath: f.dir + "/secret.png", toPath: elsewhere + "/00001.png")
+        var folder = "part-0_files"
+        switch edit {
+        case "an absolute path": folder = elsewhere
+        case "link_files":
+            try fm.createSymbolicLink(atPath: f.dir + "/parts/link_files", withDestinationPath: elsewhere)
+            folder = "link_files"
+        case "a hard link":
+            try fm.removeItem(atPath: own + "/00001.png")
+            #expect(link(f.dir + "/secret.png", own + "/00001.png") == 0)
+        default: folder = edit
+        }
+        var text = try String(contentsOfFile: parts[0], encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"folder\" : \"part-0_files\"", with: "\"folder\" : \"\(folder)\"")
+        let entry = try NSRegularExpression(pattern: "\"digest\" : \"[0-9a-f]+\",(\\s*)\"file\" : \"00001.png\"")
+        #expect(entry.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) == 1)
+        text = entry.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"digest\" : \"\(digest)\",$1\"file\" : \"00001.png\"")
+        try text.write(toFile: parts[0], atomically: true, encoding: .utf8)
+        let run = try Self.merge(parts, dir: f.dir, extra: ["--html", f.dir + "/merged.html"])
+        #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+        let expected = switch edit {
+        case "link_files": "\(f.dir)/parts/link_files/00001.png is not the diff image its shard wrote: link_files is a symbolic link; nothing copied"
+        case "a hard link": "\(own)/00001.png is not the diff image its shard wrote: a hard link (2 names for one file); nothing copied"
+        default: "no diff images for --html: its images' folder \"\(folder)\" is not a _files folder inside the part's folder (write each shard's --json beside its --html)"
+        }
+        #expect(run.stderr == "error: \(parts[0]): \(expected)\n", "\(run.stderr)")
+        #expect(!fm.fileExists(atPath: f.dir + "/merged.html") && !fm.fileExists(atPath: f.dir + "/merged_files"))
+        // Without --html the images are not read, and the part merges.
+        #expect(try Self.merge(parts, dir: f.dir).status == 1)
+    }
+
     /// A part of 1,000 MiB (under the cap: sparse, a string or a name that never ends) was
     /// read whole, and copied, before the scan refused it (1.98 GB for a 1 GB string); under
     /// a 600 MB address space that was a crash. It is read in chunks now, and refused at the

@@ -20,6 +20,15 @@ enum {
 /// read and write. Never a hard link. Returns the MOSAIC_COPY_ way used, or -errno.
 int mosaic_copy_file(int source, int destination, int64_t size);
 
+/// Asked before an approval changes anything: with `name` NULL, whether entries of the folder
+/// open at `folder` may be made, renamed over and removed; with `name`, whether that entry
+/// may be replaced or removed. 0, or the errno that rename or unlink would give: EROFS (a
+/// read-only mount), EACCES (the folder's permission bits, for a user who is not root),
+/// EPERM (immutable or append-only, `chattr +i` / `+a`, which root too must obey; or a
+/// sticky folder's entry of another owner). An entry that is not there is 0. Linux reads
+/// the attributes with statx; elsewhere only the folder's access is checked.
+int mosaic_check_replaceable(int folder, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -113,4 +113,10 @@ struct FileIdentity: Hashable, Sendable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }
+
+    /// The identity of a file looked at (`stat`, `fstat`).
+    init(status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
 }

@@ -90,7 +90,7 @@ public struct DiffMerge: Sendable {
     let origins: [(part: Int, pair: Int)]
     /// For each result: its diff image in its shard's HTML report's folder and the CRC-64
     /// the shard recorded of it, when there is one.
-    let diffImageSources: [(file: String, digest: String?)?]
+    let diffImageSources: [DiffImageSource?]
     /// The first part without diff images (and why), when there is one.
     let diffImagesProblem: DiffMergeError?
 
@@ -121,7 +121,7 @@ public struct DiffMerge: Sendable {
         var shards: [Int: String] = [:]
         var results: [PairResult] = []
         var origins: [(part: Int, pair: Int)] = []
-        var sources: [[UInt8]: (file: String, digest: String?)] = [:]  // by the pair's name's bytes
+        var sources: [[UInt8]: DiffImageSource] = [:]  // by the pair's name's bytes
         var problem: DiffMergeError?
         let decoder = JSONDecoder()
         for path in paths {
@@ -172,7 +172,14 @@ public struct DiffMerge: Sendable {
             part.pairs = []
             if let images = record.diffImages {
                 let folder = (path as NSString).deletingLastPathComponent
-                let root = (folder.isEmpty ? "" : folder + "/") + images.folder
+                // The part's own images: a `_files` folder inside the part's folder, named
+                // by a relative path without `..` (opened without following links, `diffImage`).
+                let inside = DiffImageSource.components(of: images.folder)
+                if inside == nil, problem == nil {
+                    problem = .noDiffImages(
+                        path: path,
+                        reason: "its images' folder \"\(FileNames.display(images.folder))\" is not a _files folder inside the part's folder (write each shard's --json beside its --html)")
+                }
                 for file in images.files {
                     // A name the shard gave it (00001.png), never a path: nothing outside
                     // the images' folder is taken for one.
@@ -180,7 +187,7 @@ public struct DiffMerge: Sendable {
                         throw .damaged(path: path, reason: "\"\(file.file)\" is not the name of a diff image")
                     }
                     let name = FileNames.bytes(of: try Self.name(file.path, bytes: file.pathBytes, in: path))
-                    sources[name] = (root + "/" + file.file, file.digest)
+                    if let inside { sources[name] = DiffImageSource(partFolder: folder.isEmpty ? "." : folder, folder: inside, name: file.file, digest: file.digest) }
                 }
             } else if problem == nil {
                 problem = .noDiffImages(path: path, reason: "its shard wrote no HTML report (run every shard with --html)")
@@ -287,6 +294,8 @@ public struct DiffMerge: Sendable {
     ///   or an image that is not there.
     public func checkDiffImages() throws(DiffMergeError) {
         let results = report.comparison.results
+        // Each part's images folder, by device and inode: no two parts may share one.
+        var folders: [FileIdentity: String] = [:]
         for (index, source) in diffImageSources.enumerated() {
             guard results[index].difference.map({ !$0.isMatch }) ?? false else { continue }
             if let diffImagesProblem { throw diffImagesProblem }
@@ -294,6 +303,12 @@ public struct DiffMerge: Sendable {
             guard let source else {
                 throw .noDiffImages(path: part, reason: "no diff image listed for \(FileNames.display(results[index].relativePath))")
             }
+            let folder = try source.openFolder(part: part)
+            defer { close(folder.fd) }
+            if let other = folders[folder.identity], other != part {
+                throw .noDiffImages(path: part, reason: "its images' folder \(FileNames.display(source.folderPath)) is \(FileNames.display(other))'s too")
+            }
+            folders[folder.identity] = part
             _ = try Self.diffImage(source, part: part)
         }
     }
@@ -302,14 +317,17 @@ public struct DiffMerge: Sendable {
     /// less).
     public static let diffImageLimit = 256 << 20
 
-    /// The bytes of a shard's diff image `source`, checked: a regular file reached without
-    /// following a link at its name, at most `diffImageLimit` bytes, a PNG, with the
-    /// CRC-64 its part recorded.
+    /// The bytes of a shard's diff image `source`, checked: a regular file of one link
+    /// (`st_nlink` 1: not a hard link to a file elsewhere) in its part's own images
+    /// folder, reached from the part's folder one name at a time without following a link,
+    /// at most `diffImageLimit` bytes, a PNG, with the CRC-64 its part recorded.
     ///
     /// - Throws: `.noDiffImages` when it is not there, `.notADiffImage` otherwise.
-    static func diffImage(_ source: (file: String, digest: String?), part: String) throws(DiffMergeError) -> [UInt8] {
+    static func diffImage(_ source: DiffImageSource, part: String) throws(DiffMergeError) -> [UInt8] {
         let file = source.file
-        let fd = FileNames.withSystemPath(file) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        let folder = try source.openFolder(part: part)
+        defer { close(folder.fd) }
+        let fd = FileNames.withSystemPath(source.name) { openat(folder.fd, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             if errno == ENOENT { throw .noDiffImages(path: part, reason: "\(FileNames.display(file)) is not there") }
             throw .notADiffImage(path: part, file: file, reason: errno == ELOOP ? "a symbolic link" : String(cString: strerror(errno)))
@@ -319,6 +337,7 @@ public struct DiffMerge: Sendable {
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             throw .notADiffImage(path: part, file: file, reason: FileNames.specialKind(status.st_mode) ?? "not a regular file")
         }
+        guard status.st_nlink == 1 else { throw .notADiffImage(path: part, file: file, reason: "a hard link (\(status.st_nlink) names for one file)") }
         guard Int(status.st_size) <= diffImageLimit else { throw .notADiffImage(path: part, file: file, reason: "larger than \(diffImageLimit >> 20) MiB") }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var done = 0
@@ -816,5 +835,62 @@ public struct DiffMerge: Sendable {
             }
         }
         return out
+    }
+}
+
+/// Where a part says one of its diff images is: the file `name` of the folder `folder`
+/// (components, none `..`, `.` or empty, the last ending in `_files`) inside the part's
+/// folder `partFolder`.
+struct DiffImageSource {
+    var partFolder: String
+    var folder: [String]
+    var name: String
+    /// The CRC-64 (hex) the shard recorded.
+    var digest: String?
+
+    /// The images folder's path, for messages and for the check that the report's folder
+    /// is none of them.
+    var folderPath: String { (partFolder == "." ? "" : partFolder + "/") + folder.joined(separator: "/") }
+    /// The file's path.
+    var file: String { folderPath + "/" + name }
+
+    /// The components of a part's images folder `path`, or nil when it is no `_files`
+    /// folder inside the part's (absolute, empty, or with a `.`, `..` or empty component).
+    static func components(of path: String) -> [String]? {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return nil }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }), let last = parts.last, last.hasSuffix("_files") else { return nil }
+        return parts
+    }
+
+    /// Opens the images folder from the part's folder, one name at a time, never through
+    /// a link: its descriptor (the caller closes it) and identity.
+    ///
+    /// - Throws: `.noDiffImages` when it is missing, `.notADiffImage` for a link or a file
+    ///   on the way.
+    func openFolder(part: String) throws(DiffMergeError) -> (fd: Int32, identity: FileIdentity) {
+        var fd = FileNames.withSystemPath(partFolder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .noDiffImages(path: part, reason: "\(FileNames.display(partFolder)): \(String(cString: strerror(errno)))") }
+        for component in folder {
+            let next = FileNames.withSystemPath(component) { openat(fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            let code = errno
+            // What stands there instead of a folder (O_NOFOLLOW with O_DIRECTORY says ENOTDIR for a link).
+            var status = stat()
+            let looked = next < 0 && FileNames.withSystemPath(component) { fstatat(fd, $0, &status, AT_SYMLINK_NOFOLLOW) } == 0
+            close(fd)
+            guard next >= 0 else {
+                if code == ENOENT { throw .noDiffImages(path: part, reason: "\(FileNames.display(folderPath)) is not there") }
+                let kind = looked ? ((status.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : FileNames.specialKind(status.st_mode) ?? "not a folder") : nil
+                throw .notADiffImage(path: part, file: file, reason: kind.map { "\(FileNames.display(component)) is \($0)" } ?? String(cString: strerror(code)))
+            }
+            fd = next
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .notADiffImage(path: part, file: file, reason: reason)
+        }
+        return (fd, FileIdentity(status: status))
     }
 }
