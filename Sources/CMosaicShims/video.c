@@ -304,6 +304,53 @@ static void mosaic_video_copy_tag(AVDictionary *metadata, const char *key, char 
     if (entry && entry->value) snprintf(out, size, "%s", entry->value);
 }
 
+/// The frames a decoder of the stream may hold at once (`mosaic_video_info.decoder_frames`):
+/// the decoded picture buffer its level allows at its frame size, plus the frame being
+/// decoded. H.264: MaxDpbMbs of the level (Table A-1) over the frame's macroblocks, 16 at
+/// most; HEVC: maxDpbSize from the level's MaxLumaPs (A.4.2). The level comes from the
+/// MP4/Matroska configuration record (avcC byte 3, hvcC byte 12), which the headers hold,
+/// else from the parameters (a stream probed further). 2 for an intra-only codec (MJPEG,
+/// ProRes): the frame decoded and the one before it, which some keep to conceal damage.
+/// 0 when unknown, or when the frame is too large for the level it declares (a stream that
+/// breaks its level may hold anything up to the codec's maximum).
+static int mosaic_video_decoder_frames(const AVCodecParameters *p) {
+    const AVCodecDescriptor *descriptor = av.avcodec_descriptor_get(p->codec_id);
+    if (descriptor && (descriptor->props & AV_CODEC_PROP_INTRA_ONLY)) return 2;
+    if (p->width <= 0 || p->height <= 0) return 0;
+    if (p->codec_id == AV_CODEC_ID_H264) {
+        int level = p->extradata && p->extradata_size >= 4 && p->extradata[0] == 1 ? p->extradata[3] : p->level;
+        static const int levels[][2] = {{9, 396},     {10, 396},     {11, 900},     {12, 2376},    {13, 2376},
+                                        {20, 2376},   {21, 4752},    {22, 8100},    {30, 8100},    {31, 18000},
+                                        {32, 20480},  {40, 32768},   {41, 32768},   {42, 34816},   {50, 110400},
+                                        {51, 184320}, {52, 184320},  {60, 696320},  {61, 696320},  {62, 696320}};
+        int64_t macroblocks = (int64_t)((p->width + 15) / 16) * ((p->height + 15) / 16);
+        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+            if (levels[i][0] != level) continue;
+            int64_t frames = levels[i][1] / macroblocks;
+            if (frames < 1) return 0;
+            return (int)(frames > 16 ? 16 : frames) + 1;
+        }
+        return 0;
+    }
+    if (p->codec_id == AV_CODEC_ID_HEVC) {
+        int level = p->extradata && p->extradata_size >= 13 && p->extradata[0] == 1 ? p->extradata[12] : p->level;
+        static const int64_t levels[][2] = {{30, 36864},    {60, 122880},    {63, 245760},    {90, 552960},
+                                            {93, 983040},   {120, 2228224},  {123, 2228224},  {150, 8912896},
+                                            {153, 8912896}, {156, 8912896},  {180, 35651584}, {183, 35651584},
+                                            {186, 35651584}};
+        int64_t samples = (int64_t)p->width * p->height;
+        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+            if (levels[i][0] != level) continue;
+            int64_t most = levels[i][1];
+            if (samples > most) return 0;
+            int frames = samples <= most >> 2 ? 16 : samples <= most >> 1 ? 12 : samples <= (3 * most) >> 2 ? 8 : 6;
+            return frames + 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
 /// Fills `info` from the open file's headers.
 static void mosaic_video_describe(mosaic_video_file *file, mosaic_video_info *info) {
     AVFormatContext *format = file->format;
@@ -369,6 +416,7 @@ static void mosaic_video_describe(mosaic_video_file *file, mosaic_video_info *in
          (parameters->codec_id == AV_CODEC_ID_VP9 && parameters->profile >= FF_PROFILE_VP9_2)))
         info->bit_depth = 10;
     info->interlaced = parameters->field_order != AV_FIELD_UNKNOWN && parameters->field_order != AV_FIELD_PROGRESSIVE;
+    info->decoder_frames = mosaic_video_decoder_frames(parameters);
     info->bit_rate = format->bit_rate > 0 ? format->bit_rate : 0;
     mosaic_video_copy_tag(format->metadata, "com.apple.quicktime.creationdate", info->local_creation, sizeof info->local_creation);
     mosaic_video_copy_tag(format->metadata, "creation_time", info->creation_time, sizeof info->creation_time);

@@ -58,6 +58,10 @@ typedef struct {
     int color_transfer;
     /// The stream is interlaced (field order other than progressive).
     int interlaced;
+    /// Frames the stream's decoder may hold at once: its decoded picture buffer as the
+    /// codec's level bounds it (H.264, HEVC) and the frame being decoded; 2 for a codec whose
+    /// every frame is a keyframe; 0 when the headers do not say.
+    int decoder_frames;
     /// Streams in the file, and of them audio.
     int stream_count;
     int audio_streams;
