@@ -1,4 +1,5 @@
 import CMosaicFixtures
+import CMosaicShims
 import Foundation
 import MosaicLayout
 import Testing
@@ -250,6 +251,33 @@ enum VideoFixtures {
         let decoded = try decode(path, at: nil)
         #expect(VideoFixtures.meanLuma(decoded.bitmap) > 60)
         #expect(VideoFixtures.index(of: decoded.bitmap) == 12)
+    }
+
+    /// A poster decoded through the shim: the frame it shows and the frames the decoder gave.
+    func posterWork(_ path: String) throws -> (index: Int, frames: Int) {
+        var request = mosaic_video_request()
+        (request.time, request.exact, request.timeout) = (-1, 1, 30)
+        var pixels = [UInt8](repeating: 0, count: 160 * 96 * 4)
+        var (time, failure) = (0.0, MOSAIC_VIDEO_FAILED)
+        let result = mosaic_video_decode_frame(path, &request, &pixels, 160 * 4, 160, 96, &time, &failure)
+        #expect(result.status == MOSAIC_OK)
+        let bitmap = try #require(Bitmap(width: 160, height: 96, pixels: pixels))
+        return (VideoFixtures.index(of: bitmap), Int(request.frames_decoded))
+    }
+
+    /// A keyframe the poster turns down by its time (before 5%, or after 20%) is turned down
+    /// by its packet's time, never decoded: the keyframe after 10% is the only frame decoded
+    /// when it is taken, and the frames from the start to 10% when no keyframe is near. The
+    /// frames shown are those the autoPoster tests above pin.
+    @Test func autoPosterDecodesNoKeyframeItTurnsDown() throws {
+        let after = try VideoFixtures.write(.init(frames: 100, gop: 12), name: "after.mp4")
+        #expect(try posterWork(after) == (12, 1))
+        let none = try VideoFixtures.write(.init(frames: 100, gop: 200), name: "none.mp4")
+        #expect(try posterWork(none) == (10, 11))
+        let before = try VideoFixtures.write(.init(frames: 100, gop: 8), name: "before.mp4")
+        #expect(try posterWork(before) == (8, 1))
+        let mkv = try VideoFixtures.write(.init(container: "matroska", frames: 100, gop: 12), name: "after.mkv")
+        #expect(try posterWork(mkv) == (12, 1))
     }
 
     @Test func mjpegReducedInTheDecoderStillCoveringTheMinimum() throws {

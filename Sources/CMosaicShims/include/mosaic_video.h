@@ -91,6 +91,9 @@ typedef struct {
     double timeout;
     /// Largest stored frame size (width x height) the decoder may hold, for the budget.
     int64_t maximum_pixels;
+    /// Set by `mosaic_video_decode_frame`: the frames it received from the decoder (the work
+    /// the call did), for tests and measurements.
+    int frames_decoded;
 } mosaic_video_request;
 
 /// Loads FFmpeg's libraries (once; later calls return the first result).
@@ -103,7 +106,7 @@ mosaic_result mosaic_video_probe(const char *path, double timeout, mosaic_video_
 /// pixels of the stored frame's orientation, `stride` bytes a row), converted and scaled in
 /// one libswscale step. `*frame_time` receives the frame's time (seconds from the start),
 /// `*failure` why it failed. Corrupt packets are skipped (counted as damage warnings).
-mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_request *request, uint8_t *out, size_t stride,
+mosaic_result mosaic_video_decode_frame(const char *path, mosaic_video_request *request, uint8_t *out, size_t stride,
                                         int width, int height, double *frame_time, mosaic_video_failure *failure);
 
 #ifdef __cplusplus
