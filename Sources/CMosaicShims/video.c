@@ -304,6 +304,53 @@ static void mosaic_video_copy_tag(AVDictionary *metadata, const char *key, char 
     if (entry && entry->value) snprintf(out, size, "%s", entry->value);
 }
 
+/// The frames a decoder of the stream may hold at once (`mosaic_video_info.decoder_frames`):
+/// the decoded picture buffer its level allows at its frame size, plus the frame being
+/// decoded. H.264: MaxDpbMbs of the level (Table A-1) over the frame's macroblocks, 16 at
+/// most; HEVC: maxDpbSize from the level's MaxLumaPs (A.4.2). The level comes from the
+/// MP4/Matroska configuration record (avcC byte 3, hvcC byte 12), which the headers hold,
+/// else from the parameters (a stream probed further). 2 for an intra-only codec (MJPEG,
+/// ProRes): the frame decoded and the one before it, which some keep to conceal damage.
+/// 0 when unknown, or when the frame is too large for the level it declares (a stream that
+/// breaks its level may hold anything up to the codec's maximum).
+static int mosaic_video_decoder_frames(const AVCodecParameters *p) {
+    const AVCodecDescriptor *descriptor = av.avcodec_descriptor_get(p->codec_id);
+    if (descriptor && (descriptor->props & AV_CODEC_PROP_INTRA_ONLY)) return 2;
+    if (p->width <= 0 || p->height <= 0) return 0;
+    if (p->codec_id == AV_CODEC_ID_H264) {
+        int level = p->extradata && p->extradata_size >= 4 && p->extradata[0] == 1 ? p->extradata[3] : p->level;
+        static const int levels[][2] = {{9, 396},     {10, 396},     {11, 900},     {12, 2376},    {13, 2376},
+                                        {20, 2376},   {21, 4752},    {22, 8100},    {30, 8100},    {31, 18000},
+                                        {32, 20480},  {40, 32768},   {41, 32768},   {42, 34816},   {50, 110400},
+                                        {51, 184320}, {52, 184320},  {60, 696320},  {61, 696320},  {62, 696320}};
+        int64_t macroblocks = (int64_t)((p->width + 15) / 16) * ((p->height + 15) / 16);
+        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+            if (levels[i][0] != level) continue;
+            int64_t frames = levels[i][1] / macroblocks;
+            if (frames < 1) return 0;
+            return (int)(frames > 16 ? 16 : frames) + 1;
+        }
+        return 0;
+    }
+    if (p->codec_id == AV_CODEC_ID_HEVC) {
+        int level = p->extradata && p->extradata_size >= 13 && p->extradata[0] == 1 ? p->extradata[12] : p->level;
+        static const int64_t levels[][2] = {{30, 36864},    {60, 122880},    {63, 245760},    {90, 552960},
+                                            {93, 983040},   {120, 2228224},  {123, 2228224},  {150, 8912896},
+                                            {153, 8912896}, {156, 8912896},  {180, 35651584}, {183, 35651584},
+                                            {186, 35651584}};
+        int64_t samples = (int64_t)p->width * p->height;
+        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+            if (levels[i][0] != level) continue;
+            int64_t most = levels[i][1];
+            if (samples > most) return 0;
+            int frames = samples <= most >> 2 ? 16 : samples <= most >> 1 ? 12 : samples <= (3 * most) >> 2 ? 8 : 6;
+            return frames + 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
 /// Fills `info` from the open file's headers.
 static void mosaic_video_describe(mosaic_video_file *file, mosaic_video_info *info) {
     AVFormatContext *format = file->format;
@@ -369,6 +416,7 @@ static void mosaic_video_describe(mosaic_video_file *file, mosaic_video_info *in
          (parameters->codec_id == AV_CODEC_ID_VP9 && parameters->profile >= FF_PROFILE_VP9_2)))
         info->bit_depth = 10;
     info->interlaced = parameters->field_order != AV_FIELD_UNKNOWN && parameters->field_order != AV_FIELD_PROGRESSIVE;
+    info->decoder_frames = mosaic_video_decoder_frames(parameters);
     info->bit_rate = format->bit_rate > 0 ? format->bit_rate : 0;
     mosaic_video_copy_tag(format->metadata, "com.apple.quicktime.creationdate", info->local_creation, sizeof info->local_creation);
     mosaic_video_copy_tag(format->metadata, "creation_time", info->creation_time, sizeof info->creation_time);
@@ -419,6 +467,8 @@ typedef struct {
     double first_time;
     struct SwsContext *scaler;
     int corrupt_packets;
+    /// Frames received from the decoder (`mosaic_video_request.frames_decoded`).
+    int frames_decoded;
     double start;
     double time_base;
     double frame_duration;
@@ -591,6 +641,7 @@ static mosaic_result mosaic_video_decode_to(mosaic_video_decoder *d, double time
                 break;
             }
             double t = mosaic_video_frame_time(d, d->frame);
+            d->frames_decoded++;
             if (d->received++ == 0) d->first_time = t;
             if (!exact || t < 0 || t + tolerance >= time) {
                 *frame_time = t < 0 ? time : t;
@@ -834,16 +885,26 @@ static double mosaic_video_frame_score(const AVFrame *frame) {
     return spread;
 }
 
-/// The poster's first candidate: the keyframe a seek to 10% of the clip lands on, one frame
-/// decoded, as a thumbnailer takes it: the keyframe before 10% if it lies from 5% on, else
-/// the one after it if that lies before 20%. `*found` is 1 when it is not black, blank or a
-/// fade (judged as `mosaic_video_frame_score` says); it is then converted into `out`. The
-/// decoder is left drained (`mosaic_video_decode_keyframe`): the candidates after it seek.
+/// The time of `packet` in seconds from the stream's start (its presentation time, else its
+/// decoding time); < -1e300 when it has neither.
+static double mosaic_video_packet_time(const mosaic_video_decoder *d, const AVPacket *packet) {
+    int64_t pts = packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
+    if (pts == AV_NOPTS_VALUE) return -HUGE_VAL;
+    return (double)pts * d->time_base - d->start;
+}
+
 /// Decodes the keyframe the stream was just sought to, alone: its packet is sent, then the
 /// end of the stream, so that a decoder that holds frames back for B-frames (H.264, HEVC)
 /// gives it at once instead of decoding the frames after it first. The decoder is left
 /// drained (`d->draining`): a seek must follow before more frames.
-static mosaic_result mosaic_video_decode_keyframe(mosaic_video_decoder *d, double *frame_time, mosaic_video_failure *failure) {
+///
+/// A keyframe whose packet gives its time, and that time lies outside `earliest...latest`
+/// (seconds), is not decoded (`*decoded` is 0, `*frame_time` its packet's time): a keyframe
+/// is shown at its packet's presentation time, so the poster's candidate is turned down
+/// without the work of decoding it (a whole 1080p picture).
+static mosaic_result mosaic_video_decode_keyframe(mosaic_video_decoder *d, double earliest, double latest, double *frame_time,
+                                                  int *decoded, mosaic_video_failure *failure) {
+    *decoded = 0;
     for (int packets = 0; packets < 10000; packets++) {
         int status = av.av_read_frame(d->file.format, d->packet);
         if (status < 0) {
@@ -855,6 +916,13 @@ static mosaic_result mosaic_video_decode_keyframe(mosaic_video_decoder *d, doubl
         }
         int ours = d->packet->stream_index == d->file.stream_index;
         if (ours) {
+            double t = mosaic_video_packet_time(d, d->packet);
+            if (t > -1e300 && (d->packet->flags & AV_PKT_FLAG_KEY) && !(t >= earliest && t <= latest)) {
+                av.av_packet_unref(d->packet);
+                d->draining = 1;
+                *frame_time = t < 0 ? 0 : t;
+                return mosaic_ok();
+            }
             d->codec->skip_frame = AVDISCARD_DEFAULT;
             if (av.avcodec_send_packet(d->codec, d->packet) < 0) d->corrupt_packets++;
         }
@@ -868,17 +936,26 @@ static mosaic_result mosaic_video_decode_keyframe(mosaic_video_decoder *d, doubl
         *failure = MOSAIC_VIDEO_NO_FRAME;
         return mosaic_error("the keyframe could not be decoded alone");
     }
+    d->frames_decoded++;
+    *decoded = 1;
     double t = mosaic_video_frame_time(d, d->frame);
     *frame_time = t < 0 ? 0 : t;
     return mosaic_ok();
 }
 
+/// The poster's first candidate: the keyframe a seek to 10% of the clip lands on, one frame
+/// decoded, as a thumbnailer takes it: the keyframe before 10% if it lies from 5% on, else
+/// the one after it if that lies before 20% (a keyframe outside is turned down by its
+/// packet's time, undecoded). `*found` is 1 when it is not black, blank or a fade (judged as
+/// `mosaic_video_frame_score` says); it is then converted into `out`. The decoder is left
+/// drained: the candidates after it seek.
 static mosaic_result mosaic_video_keyframe_poster(mosaic_video_decoder *d, double duration, uint8_t *out, size_t stride, int width,
                                                   int height, double *frame_time, mosaic_video_failure *failure, int *found) {
     double target = 0.10 * duration, tolerance = d->frame_duration / 2;
     *found = 0;
+    int decoded = 0;
     mosaic_video_seek(d, target);
-    mosaic_result result = mosaic_video_decode_keyframe(d, frame_time, failure);
+    mosaic_result result = mosaic_video_decode_keyframe(d, 0.05 * duration, target + tolerance, frame_time, &decoded, failure);
     if (result.status != MOSAIC_OK) return result;
     if (!(*frame_time >= 0.05 * duration && *frame_time <= target + tolerance)) {
         if (!mosaic_video_seek_keyframe(d, target, 0)) {
@@ -886,10 +963,11 @@ static mosaic_result mosaic_video_keyframe_poster(mosaic_video_decoder *d, doubl
             *frame_time = -1;
             return mosaic_ok();
         }
-        result = mosaic_video_decode_keyframe(d, frame_time, failure);
+        result = mosaic_video_decode_keyframe(d, target - tolerance, 0.20 * duration, frame_time, &decoded, failure);
         if (result.status != MOSAIC_OK) return result;
         if (!(*frame_time >= target - tolerance && *frame_time <= 0.20 * duration)) return mosaic_ok();
     }
+    if (!decoded) return mosaic_ok();
     double score = mosaic_video_frame_score(d->frame);
     if (score < 0) {
         result = mosaic_video_convert(d, out, stride, width, height);
@@ -905,10 +983,11 @@ static mosaic_result mosaic_video_keyframe_poster(mosaic_video_decoder *d, doubl
     return mosaic_ok();
 }
 
-mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_request *request, uint8_t *out, size_t stride,
+mosaic_result mosaic_video_decode_frame(const char *path, mosaic_video_request *request, uint8_t *out, size_t stride,
                                         int width, int height, double *frame_time, mosaic_video_failure *failure) {
     *failure = MOSAIC_VIDEO_FAILED;
     *frame_time = 0;
+    request->frames_decoded = 0;
     if (width <= 0 || height <= 0) return mosaic_error("the frame size asked is empty");
     mosaic_video_decoder d;
     mosaic_video_info info;
@@ -1003,6 +1082,7 @@ mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_req
         snprintf(result.warning, MOSAIC_MESSAGE_SIZE, "%d corrupt packets were skipped", d.corrupt_packets);
         snprintf(result.damage, MOSAIC_MESSAGE_SIZE, "%d corrupt packets were skipped", d.corrupt_packets);
     }
+    request->frames_decoded = d.frames_decoded;
     mosaic_video_close_decoder(&d);
     return result;
 }

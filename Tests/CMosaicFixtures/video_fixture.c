@@ -1,5 +1,5 @@
 // Video fixtures through libavcodec's own encoders (MPEG-4 part 2, MJPEG: Debian's FFmpeg
-// has both) and libavformat's muxers, so the tests need no ffmpeg program. Each frame
+// has both; H.264 through libx264, which Debian's links) and libavformat's muxers, so the tests need no ffmpeg program. Each frame
 // carries its index as a pattern: eight bars across the top half, bar k white when bit k of
 // the index is set, black otherwise, on grey; a white square marks the top-left corner.
 #include "CMosaicFixtures.h"
@@ -147,8 +147,9 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
         result = fixture_audio(format, message, size);
     } else {
         int mjpeg = f->codec && !strcmp(f->codec, "mjpeg");
+        int h264 = f->codec && !strcmp(f->codec, "h264");
         int hdr = f->hdr_transfer != 0;
-        enum AVCodecID id = hdr ? AV_CODEC_ID_FFV1 : f->interlaced ? AV_CODEC_ID_MPEG2VIDEO : mjpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_MPEG4;
+        enum AVCodecID id = hdr ? AV_CODEC_ID_FFV1 : f->interlaced ? AV_CODEC_ID_MPEG2VIDEO : mjpeg ? AV_CODEC_ID_MJPEG : h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MPEG4;
         const AVCodec *encoder = avcodec_find_encoder(id);
         if (!encoder) return fixture_fail(message, size, "no encoder", 0);
         AVStream *stream = avformat_new_stream(format, NULL);
@@ -175,6 +176,8 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
         codec->global_quality = FF_QP2LAMBDA * 3;
         if (f->sar_num > 0 && f->sar_den > 0) codec->sample_aspect_ratio = (AVRational){f->sar_num, f->sar_den};
         if (format->oformat->flags & AVFMT_GLOBALHEADER) codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+        if (f->level > 0) codec->level = f->level;
+        if (h264) av_opt_set(codec->priv_data, "preset", "ultrafast", 0);
         status = avcodec_open2(codec, encoder, NULL);
         if (status < 0) return fixture_fail(message, size, "open the encoder", status);
         avcodec_parameters_from_context(stream->codecpar, codec);
@@ -223,4 +226,9 @@ int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, siz
     avio_closep(&format->pb);
     avformat_free_context(format);
     return result;
+}
+
+int mosaic_video_fixture_can_encode(const char *codec) {
+    enum AVCodecID id = !strcmp(codec, "h264") ? AV_CODEC_ID_H264 : !strcmp(codec, "mjpeg") ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_MPEG4;
+    return avcodec_find_encoder(id) != NULL;
 }

@@ -1,4 +1,5 @@
 import CMosaicFixtures
+import CMosaicShims
 import Foundation
 import MosaicLayout
 import Testing
@@ -27,7 +28,12 @@ enum VideoFixtures {
         /// 16 (PQ) or 18 (HLG): a 10-bit HDR clip (see `mosaic_video_fixture`).
         var hdrTransfer = 0
         var interlaced = false
+        /// H.264's level_idc (40: level 4.0); 0: the encoder's choice.
+        var level = 0
     }
+
+    /// This FFmpeg can encode `codec` for a fixture (H.264: libx264, which Debian's links).
+    static func canEncode(_ codec: String) -> Bool { mosaic_video_fixture_can_encode(codec) != 0 }
 
     /// Writes `clip` to `name` in a fresh folder; its path.
     static func write(_ clip: Clip, name: String = "clip.mp4", folder: String? = nil, function: String = #function) throws -> String {
@@ -48,6 +54,7 @@ enum VideoFixtures {
                                     (f.creation_time, f.apple_creation, f.make, f.model) = (creation, apple, make, model)
                                     f.audio_only = clip.audioOnly ? 1 : 0
                                     (f.hdr_transfer, f.interlaced) = (Int32(clip.hdrTransfer), clip.interlaced ? 1 : 0)
+                                    f.level = Int32(clip.level)
                                     return mosaic_write_video_fixture(&f, &message, message.count)
                                 }
                             }
@@ -246,6 +253,33 @@ enum VideoFixtures {
         #expect(VideoFixtures.index(of: decoded.bitmap) == 12)
     }
 
+    /// A poster decoded through the shim: the frame it shows and the frames the decoder gave.
+    func posterWork(_ path: String) throws -> (index: Int, frames: Int) {
+        var request = mosaic_video_request()
+        (request.time, request.exact, request.timeout) = (-1, 1, 30)
+        var pixels = [UInt8](repeating: 0, count: 160 * 96 * 4)
+        var (time, failure) = (0.0, MOSAIC_VIDEO_FAILED)
+        let result = mosaic_video_decode_frame(path, &request, &pixels, 160 * 4, 160, 96, &time, &failure)
+        #expect(result.status == MOSAIC_OK)
+        let bitmap = try #require(Bitmap(width: 160, height: 96, pixels: pixels))
+        return (VideoFixtures.index(of: bitmap), Int(request.frames_decoded))
+    }
+
+    /// A keyframe the poster turns down by its time (before 5%, or after 20%) is turned down
+    /// by its packet's time, never decoded: the keyframe after 10% is the only frame decoded
+    /// when it is taken, and the frames from the start to 10% when no keyframe is near. The
+    /// frames shown are those the autoPoster tests above pin.
+    @Test func autoPosterDecodesNoKeyframeItTurnsDown() throws {
+        let after = try VideoFixtures.write(.init(frames: 100, gop: 12), name: "after.mp4")
+        #expect(try posterWork(after) == (12, 1))
+        let none = try VideoFixtures.write(.init(frames: 100, gop: 200), name: "none.mp4")
+        #expect(try posterWork(none) == (10, 11))
+        let before = try VideoFixtures.write(.init(frames: 100, gop: 8), name: "before.mp4")
+        #expect(try posterWork(before) == (8, 1))
+        let mkv = try VideoFixtures.write(.init(container: "matroska", frames: 100, gop: 12), name: "after.mkv")
+        #expect(try posterWork(mkv) == (12, 1))
+    }
+
     @Test func mjpegReducedInTheDecoderStillCoveringTheMinimum() throws {
         // Every MJPEG frame is a keyframe: decoded at an eighth of 640x384 (lowres), 80x48.
         let path = try VideoFixtures.write(.init(container: "avi", codec: "mjpeg", width: 640, height: 384), name: "camera.avi")
@@ -339,6 +373,40 @@ enum VideoFixtures {
         let path = Fixtures.directory() + "/clip.mp4"
         #expect(mkfifo(path, 0o644) == 0)
         #expect(throws: ImageDecodingError.notAFile(path: path, kind: "a FIFO (named pipe)")) { try ImageDecoder().probe(path) }
+    }
+
+    /// An H.264 decoder holds the decoded picture buffer the stream's level allows, not ten
+    /// frames: at level 4.0 a 1080p frame's 8,160 macroblocks fit 4 times in 32,768, so 5
+    /// with the frame being decoded (the level read from the MP4's avcC, the headers alone).
+    /// Two such posters then decode at once within the render's 64 MiB budget; counted as
+    /// ten frames, they took one at a time.
+    @Test(.enabled(if: VideoFixtures.canEncode("h264"), "this FFmpeg has no H.264 encoder (libx264)"))
+    func h264DecodeBudgetFollowsItsLevel() throws {
+        var clip = VideoFixtures.Clip()
+        (clip.codec, clip.width, clip.height, clip.frames, clip.level) = ("h264", 1920, 1080, 2, 40)
+        let path = try VideoFixtures.write(clip)
+        let info = try ImageDecoder().probe(path)
+        #expect(info.video?.codec == "h264")
+        #expect(info.video?.decoderFrames == 5)
+        let card = Size(width: 720, height: 405)
+        let bytes = VideoCodec().decodedBytes(info, minimumSize: card)
+        #expect(bytes == 6 * 1920 * 1080 * 3 / 2 + 720 * 405 * 4)
+        #expect(2 * bytes <= 64 << 20)
+        // A level too low for the frame (1080p at level 3.0) says nothing: ten frames.
+        clip.level = 30
+        let low = try ImageDecoder().probe(try VideoFixtures.write(clip, name: "low.mp4"))
+        #expect(low.video?.decoderFrames == nil)
+        #expect(VideoCodec().decodedBytes(low, minimumSize: card) == 11 * 1920 * 1080 * 3 / 2 + 720 * 405 * 4)
+    }
+
+    /// A codec whose every frame is a keyframe (MJPEG) holds the frame it decodes and the
+    /// one before it.
+    @Test func intraOnlyDecodeBudgetCountsTwoFrames() throws {
+        var clip = VideoFixtures.Clip()
+        (clip.codec, clip.container, clip.width, clip.height, clip.frames) = ("mjpeg", "avi", 320, 240, 3)
+        let info = try ImageDecoder().probe(try VideoFixtures.write(clip, name: "clip.avi"))
+        #expect(info.video?.decoderFrames == 2)
+        #expect(VideoCodec().decodedBytes(info, minimumSize: Size(width: 320, height: 240)) == 3 * 320 * 240 * 3 / 2 + 320 * 240 * 4)
     }
 
     @Test func decodeBudgetCountsTheDecodersFrames() throws {

@@ -58,6 +58,10 @@ typedef struct {
     int color_transfer;
     /// The stream is interlaced (field order other than progressive).
     int interlaced;
+    /// Frames the stream's decoder may hold at once: its decoded picture buffer as the
+    /// codec's level bounds it (H.264, HEVC) and the frame being decoded; 2 for a codec whose
+    /// every frame is a keyframe; 0 when the headers do not say.
+    int decoder_frames;
     /// Streams in the file, and of them audio.
     int stream_count;
     int audio_streams;
@@ -90,6 +94,9 @@ typedef struct {
     double timeout;
     /// Largest stored frame size (width x height) the decoder may hold, for the budget.
     int64_t maximum_pixels;
+    /// Set by `mosaic_video_decode_frame`: the frames it received from the decoder (the work
+    /// the call did), for tests and measurements.
+    int frames_decoded;
 } mosaic_video_request;
 
 /// Loads FFmpeg's libraries (once; later calls return the first result).
@@ -102,7 +109,7 @@ mosaic_result mosaic_video_probe(const char *path, double timeout, mosaic_video_
 /// pixels of the stored frame's orientation, `stride` bytes a row), converted and scaled in
 /// one libswscale step. `*frame_time` receives the frame's time (seconds from the start),
 /// `*failure` why it failed. Corrupt packets are skipped (counted as damage warnings).
-mosaic_result mosaic_video_decode_frame(const char *path, const mosaic_video_request *request, uint8_t *out, size_t stride,
+mosaic_result mosaic_video_decode_frame(const char *path, mosaic_video_request *request, uint8_t *out, size_t stride,
                                         int width, int height, double *frame_time, mosaic_video_failure *failure);
 
 #ifdef __cplusplus

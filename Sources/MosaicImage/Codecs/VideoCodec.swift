@@ -94,7 +94,8 @@ public struct VideoCodec: ImageCodec {
         info.video = VideoInfo(
             duration: raw.duration > 0 ? raw.duration : nil, frameRate: raw.frame_rate > 0 ? raw.frame_rate : nil, codec: messageText(raw.codec),
             container: messageText(raw.container), codedWidth: Int(raw.coded_width), codedHeight: Int(raw.coded_height),
-            bitRate: raw.bit_rate > 0 ? Int(raw.bit_rate) : nil, pixelFormat: messageText(raw.pixel_format))
+            bitRate: raw.bit_rate > 0 ? Int(raw.bit_rate) : nil, pixelFormat: messageText(raw.pixel_format),
+            decoderFrames: raw.decoder_frames > 0 ? Int(raw.decoder_frames) : nil)
         // QuickTime's local time with its offset first, then the container's UTC time.
         info.captured = creationDate(messageText(raw.local_creation)) ?? creationDate(messageText(raw.creation_time))
         let identifier = messageText(raw.content_identifier)
@@ -196,17 +197,23 @@ public struct VideoCodec: ImageCodec {
         return Size(width: max(1, Int((Double(w) * scale).rounded(.up))), height: max(1, Int((Double(h) * scale).rounded(.up))))
     }
 
-    /// The decoder's own frames (the reference frames and those on their way out, about 10
-    /// at most, at the stored size and bit depth), the frame kept for a clip that ends
-    /// early, and the converted result (with, for a clip of more than 8 bits, which may be
-    /// HDR, its 16-bit R'G'B' before the tone map, at the converted size).
+    /// The decoder's own frames at the stored size and bit depth (the reference frames and
+    /// those on their way out: `VideoInfo.decoderFrames`, the decoded picture buffer the
+    /// stream's level allows, else `unknownDecoderFrames`), the frame kept for a clip that
+    /// ends early, and the converted result (with, for a clip of more than 8 bits, which may
+    /// be HDR, its 16-bit R'G'B' before the tone map, at the converted size).
     public func decodedBytes(_ info: ImageInfo, minimumSize: Size?) -> Int {
         let coded = (info.video?.codedWidth ?? info.width) * (info.video?.codedHeight ?? info.height)
         let sample = info.bitDepth > 8 ? 2 : 1
         let frame = coded * 3 / 2 * sample
         let out = Self.outputSize(info, minimumSize: minimumSize)
-        return 11 * frame + out.width * out.height * (info.bitDepth > 8 ? 10 : 4)
+        let frames = (info.video?.decoderFrames ?? Self.unknownDecoderFrames) + 1
+        return frames * frame + out.width * out.height * (info.bitDepth > 8 ? 10 : 4)
     }
+
+    /// The frames a decoder is taken to hold when the headers do not bound it: about ten
+    /// (VP9's and AV1's eight reference slots, the frame decoded, one on its way out).
+    public static let unknownDecoderFrames = 10
 
     static func error(
         _ result: mosaic_result, failure: mosaic_video_failure, audioStreams: Int, codec: String, path: String, timeout: Double

@@ -20,10 +20,15 @@ public struct VideoInfo: Sendable, Hashable, Codable {
     /// The frame this card shows, in seconds from the clip's start: a frame of a video
     /// contact sheet (`--frames`); nil for a poster, chosen when decoding.
     public var frameTime: Double?
+    /// Frames the stream's decoder may hold at once, at the stored size: the decoded
+    /// picture buffer the codec's level allows (H.264, HEVC) and the frame being decoded; 2
+    /// for a codec whose every frame is a keyframe (MJPEG, ProRes: the frame and the one
+    /// before it); nil when the headers do not say.
+    public var decoderFrames: Int?
 
     public init(
         duration: Double?, frameRate: Double?, codec: String, container: String, codedWidth: Int, codedHeight: Int, bitRate: Int? = nil,
-        pixelFormat: String = "", frameTime: Double? = nil
+        pixelFormat: String = "", frameTime: Double? = nil, decoderFrames: Int? = nil
     ) {
         self.duration = duration
         self.frameRate = frameRate
@@ -34,6 +39,7 @@ public struct VideoInfo: Sendable, Hashable, Codable {
         self.bitRate = bitRate
         self.pixelFormat = pixelFormat
         self.frameTime = frameTime
+        self.decoderFrames = decoderFrames
     }
 
     /// A position in a clip as people read it: "0:07", "1:02:03" (whole seconds, rounded

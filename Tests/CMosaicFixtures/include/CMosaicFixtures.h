@@ -173,7 +173,8 @@ typedef struct {
     const char *path;
     /// libavformat's muxer name: "mp4", "mov", "matroska", "avi".
     const char *container;
-    /// "mpeg4" (MPEG-4 part 2) or "mjpeg".
+    /// "mpeg4" (MPEG-4 part 2), "mjpeg", or "h264" (libx264 through libavcodec, where
+    /// this FFmpeg has it: Debian's does).
     const char *codec;
     int width, height;
     int frames;
@@ -204,10 +205,15 @@ typedef struct {
     int b_frames;
     /// QuickTime's com.apple.quicktime.content.identifier (a Live Photo's clip), or NULL.
     const char *content_identifier;
+    /// H.264's level_idc (40: level 4.0); 0: the encoder's choice.
+    int level;
 } mosaic_video_fixture;
 
 /// Writes the clip `f` describes; 0, or -1 with `message` saying why.
 int mosaic_write_video_fixture(const mosaic_video_fixture *f, char *message, size_t size);
+
+/// 1 when this FFmpeg can encode `codec` ("h264", "mpeg4", "mjpeg") for a fixture.
+int mosaic_video_fixture_can_encode(const char *codec);
 
 #ifdef __cplusplus
 }
