@@ -192,6 +192,18 @@ import Testing
         #expect(headers.contains { $0.hasPrefix("ages.jxl · 2443359173:") }, "\(headers)")
     }
 
+    /// An animation shorter than a second gives its length in tenths: a header said
+    /// "blink.jxl · 0:00" of eight frames playing 0.8 s.
+    @Test func aSubSecondAnimationsLengthHasTenths() throws {
+        let dir = CLI.temporaryDirectory()
+        #expect(mosaic_jxl_encode_indexed_animation(dir + "/blink.jxl", 48, 20, 8, nil, 10, 1).status.rawValue == 0)
+        let result = try CLI.run(["render", dir + "/blink.jxl", "-o", dir + "/sheet.png", "--frames", "4", "--json", dir + "/map.json", "--no-progress"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/map.json"))) as? [String: Any])
+        let headers = try #require(map["elements"] as? [[String: Any]]).filter { $0["kind"] as? String == "header" }.compactMap { $0["text"] as? String }
+        #expect(headers.contains { $0.hasPrefix("blink.jxl · 0:00.8 · ") }, "\(headers)")
+    }
+
     /// The card cache tells an animation's frames apart: a second run, served from the
     /// cache, draws the same sheet (not frame 0 four times).
     @Test func theCardCacheKeepsEachFrame() throws {

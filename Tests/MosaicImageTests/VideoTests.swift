@@ -167,6 +167,8 @@ enum VideoFixtures {
         #expect(VideoInfo.timestamp(7.9) == "0:07")
         #expect(VideoInfo.timestamp(3723) == "1:02:03")
         #expect(VideoInfo.timestamp(.nan) == "0:00")
+        // A length under a second keeps its tenths; a longer one does not.
+        #expect(VideoInfo.duration(0.82) == "0:00.8" && VideoInfo.duration(2.5) == "0:02" && VideoInfo.duration(0) == "0:00")
     }
 }
 

@@ -93,7 +93,7 @@ struct CardDecoding: Sendable {
 
     /// A poster's badge: "▶ 1:23" (the play mark alone when the duration is unknown).
     func badge(_ video: VideoInfo, imageWidth: Int) -> CoverageMask? {
-        badge("▶" + (video.duration.map { " " + VideoInfo.timestamp($0) } ?? ""), imageWidth: imageWidth)
+        badge("▶" + (video.duration.map { " " + VideoInfo.duration($0) } ?? ""), imageWidth: imageWidth)
     }
 
     /// A badge of `text` (a poster's play mark, a pair's marks), set in the caption's font,

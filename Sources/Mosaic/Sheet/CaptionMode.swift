@@ -234,7 +234,7 @@ public enum CaptionMode: Hashable, Sendable, CustomStringConvertible {
     static func videoValue(_ placeholder: Substring, _ entry: CatalogEntry) -> String {
         let video = entry.info?.video
         switch placeholder {
-        case "duration": return video?.duration.map { VideoInfo.timestamp($0) } ?? ""
+        case "duration": return video?.duration.map { VideoInfo.duration($0) } ?? ""
         case "codec": return video?.codec ?? ""
         case "fps": return video.map(\.frameRateText) ?? ""
         case "resolution": return entry.orientedSize.map { "\($0.width)x\($0.height)" } ?? ""

@@ -42,6 +42,12 @@ public struct VideoInfo: Sendable, Hashable, Codable {
         self.decoderFrames = decoderFrames
     }
 
+    /// A clip's length as people read it: as `timestamp`, with tenths under a second
+    /// ("0:00.8": a clip that plays is never "0:00").
+    public static func duration(_ seconds: Double) -> String {
+        timestamp(seconds, tenths: seconds > 0 && seconds < 1)
+    }
+
     /// A position in a clip as people read it: "0:07", "1:02:03" (whole seconds, rounded
     /// down; minutes and seconds always, hours when there are any); with `tenths` (a clip
     /// of a few seconds, whose frames would share their seconds), "0:01.4".
