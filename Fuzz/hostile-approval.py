@@ -67,6 +67,26 @@ def run(args, cwd=None, timeout=600):
     return subprocess.run([MOSAIC] + args, cwd=cwd, capture_output=True, timeout=timeout, env=dict(os.environ, MOSAIC_CACHE="off"))
 
 
+def churning(args, step):
+    """Runs mosaic with `args` while another thread calls `step()` over and over (each call
+    one attack, its OSError ignored); the result."""
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            try:
+                step()
+            except OSError:
+                pass
+    thread = threading.Thread(target=loop)
+    thread.start()
+    try:
+        return run(args)
+    finally:
+        stop.set()
+        thread.join()
+
+
 def sh(script, *args):
     return subprocess.run(["sh", "-c", script, "sh"] + list(args), capture_output=True).returncode == 0
 
@@ -193,25 +213,16 @@ def swap_folder_for_link():
     for i in range(200):
         put(os.path.join(k.dir, "outside", f"p{i * 3:05}.png"), NOISE)
     k.before()
-    stop = threading.Event()
+    f0, moved, link = os.path.join(k.b, "f0"), os.path.join(k.dir, "f0-moved"), os.path.join(k.dir, "outside")
 
-    def swapper():
-        f0, moved, link = os.path.join(k.b, "f0"), os.path.join(k.dir, "f0-moved"), os.path.join(k.dir, "outside")
-        while not stop.is_set():
-            try:
-                os.rename(f0, moved)
-                os.symlink(link, f0)
-                time.sleep(0.002)
-                os.unlink(f0)
-                os.rename(moved, f0)
-            except OSError:
-                pass
-            time.sleep(0.002)
-    thread = threading.Thread(target=swapper)
-    thread.start()
-    result = run(["diff", k.b, k.c, "--accept", "-q"])
-    stop.set()
-    thread.join()
+    def swap():
+        time.sleep(0.002)
+        os.rename(f0, moved)
+        os.symlink(link, f0)
+        time.sleep(0.002)
+        os.unlink(f0)
+        os.rename(moved, f0)
+    result = churning(["diff", k.b, k.c, "--accept", "-q"], swap)
     if os.path.islink(os.path.join(k.b, "f0")):
         os.unlink(os.path.join(k.b, "f0"))
     if os.path.isdir(os.path.join(k.dir, "f0-moved")):
@@ -228,26 +239,16 @@ def swap_current_for_link():
     k.pairs(800)
     put(os.path.join(k.dir, "secret.png"), NOISE)
     k.before()
-    stop = threading.Event()
+    names = sorted(os.listdir(k.c))
 
-    def swapper():
-        names = sorted(os.listdir(k.c))
-        while not stop.is_set():
-            name = random.choice(names)
-            path = os.path.join(k.c, name)
-            try:
-                os.rename(path, path + ".away")
-                os.symlink(os.path.join(k.dir, "secret.png"), path)
-                time.sleep(0.001)
-                os.unlink(path)
-                os.rename(path + ".away", path)
-            except OSError:
-                pass
-    thread = threading.Thread(target=swapper)
-    thread.start()
-    result = run(["diff", k.b, k.c, "--accept", "-q"])
-    stop.set()
-    thread.join()
+    def swap():
+        path = os.path.join(k.c, random.choice(names))
+        os.rename(path, path + ".away")
+        os.symlink(os.path.join(k.dir, "secret.png"), path)
+        time.sleep(0.001)
+        os.unlink(path)
+        os.rename(path + ".away", path)
+    result = churning(["diff", k.b, k.c, "--accept", "-q"], swap)
     secret = read(os.path.join(k.dir, "secret.png"))
     for rel, data in snapshot(k.b).items():
         if data == secret:
@@ -506,28 +507,18 @@ def vanishing_current():
     k = Case("vanishing current")
     k.pairs(800, added=100)
     k.before()
-    stop = threading.Event()
+    names = sorted(os.listdir(k.c))
 
     def churn():
-        names = sorted(os.listdir(k.c))
-        while not stop.is_set():
-            name = random.choice(names)
-            path = os.path.join(k.c, name)
-            if not os.path.isfile(path):
-                continue
-            try:
-                os.rename(path, path + ".away")
-                os.mkdir(path)
-                time.sleep(0.001)
-                os.rmdir(path)
-                os.rename(path + ".away", path)
-            except OSError:
-                pass
-    thread = threading.Thread(target=churn)
-    thread.start()
-    result = run(["diff", k.b, k.c, "--accept", "-q"])
-    stop.set()
-    thread.join()
+        path = os.path.join(k.c, random.choice(names))
+        if not os.path.isfile(path):
+            return
+        os.rename(path, path + ".away")
+        os.mkdir(path)
+        time.sleep(0.001)
+        os.rmdir(path)
+        os.rename(path + ".away", path)
+    result = churning(["diff", k.b, k.c, "--accept", "-q"], churn)
     k.check()
     now = snapshot(k.b)
     if result.returncode == 2 and now != k.old:
@@ -541,32 +532,23 @@ def baseline_turned_folder():
     k = Case("baseline turned folder")
     k.pairs(800, removed=50)
     k.before()
-    stop = threading.Event()
     hits = []
+    names = sorted(n for n in os.listdir(k.b) if n.endswith(".png"))
 
     def churn():
-        names = sorted(n for n in os.listdir(k.b) if n.endswith(".png"))
-        while not stop.is_set():
-            name = random.choice(names)
-            path = os.path.join(k.b, name)
-            try:
-                os.rename(path, path + ".away")
-                os.mkdir(path)
-                with open(os.path.join(path, "keep.txt"), "w") as f:
-                    f.write("keep")
-                time.sleep(0.002)
-                if not os.path.isfile(os.path.join(path, "keep.txt")):
-                    hits.append(name)
-                os.unlink(os.path.join(path, "keep.txt"))
-                os.rmdir(path)
-                os.rename(path + ".away", path)
-            except OSError:
-                pass
-    thread = threading.Thread(target=churn)
-    thread.start()
-    result = run(["diff", k.b, k.c, "--accept", "--accept-removed", "-q"])
-    stop.set()
-    thread.join()
+        name = random.choice(names)
+        path = os.path.join(k.b, name)
+        os.rename(path, path + ".away")
+        os.mkdir(path)
+        with open(os.path.join(path, "keep.txt"), "w") as f:
+            f.write("keep")
+        time.sleep(0.002)
+        if not os.path.isfile(os.path.join(path, "keep.txt")):
+            hits.append(name)
+        os.unlink(os.path.join(path, "keep.txt"))
+        os.rmdir(path)
+        os.rename(path + ".away", path)
+    result = churning(["diff", k.b, k.c, "--accept", "--accept-removed", "-q"], churn)
     for rel in list(snapshot(k.b)):
         if rel.endswith(".away"):
             os.rename(os.path.join(k.b, rel), os.path.join(k.b, rel[:-5])) if not os.path.exists(os.path.join(k.b, rel[:-5])) else None
