@@ -67,6 +67,26 @@ def run(args, cwd=None, timeout=600):
     return subprocess.run([MOSAIC] + args, cwd=cwd, capture_output=True, timeout=timeout, env=dict(os.environ, MOSAIC_CACHE="off"))
 
 
+def churning(args, step):
+    """Runs mosaic with `args` while another thread calls `step()` over and over (each call
+    one attack, its OSError ignored); the result."""
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            try:
+                step()
+            except OSError:
+                pass
+    thread = threading.Thread(target=loop)
+    thread.start()
+    try:
+        return run(args)
+    finally:
+        stop.set()
+        thread.join()
+
+
 def sh(script, *args):
     return subprocess.run(["sh", "-c", script, "sh"] + list(args), capture_output=True).returncode == 0
 
@@ -193,25 +213,16 @@ def swap_folder_for_link():
     for i in range(200):
         put(os.path.join(k.dir, "outside", f"p{i * 3:05}.png"), NOISE)
     k.before()
-    stop = threading.Event()
+    f0, moved, link = os.path.join(k.b, "f0"), os.path.join(k.dir, "f0-moved"), os.path.join(k.dir, "outside")
 
-    def swapper():
-        f0, moved, link = os.path.join(k.b, "f0"), os.path.join(k.dir, "f0-moved"), os.path.join(k.dir, "outside")
-        while not stop.is_set():
-            try:
-                os.rename(f0, moved)
-                os.symlink(link, f0)
-                time.sleep(0.002)
-                os.unlink(f0)
-                os.rename(moved, f0)
-            except OSError:
-                pass
-            time.sleep(0.002)
-    thread = threading.Thread(target=swapper)
-    thread.start()
-    result = run(["diff", k.b, k.c, "--accept", "-q"])
-    stop.set()
-    thread.join()
+    def swap():
+        time.sleep(0.002)
+        os.rename(f0, moved)
+        os.symlink(link, f0)
+        time.sleep(0.002)
+        os.unlink(f0)
+        os.rename(moved, f0)
+    result = churning(["diff", k.b, k.c, "--accept", "-q"], swap)
     if os.path.islink(os.path.join(k.b, "f0")):
         os.unlink(os.path.join(k.b, "f0"))
     if os.path.isdir(os.path.join(k.dir, "f0-moved")):
@@ -228,26 +239,16 @@ def swap_current_for_link():
     k.pairs(800)
     put(os.path.join(k.dir, "secret.png"), NOISE)
     k.before()
-    stop = threading.Event()
+    names = sorted(os.listdir(k.c))
 
-    def swapper():
-        names = sorted(os.listdir(k.c))
-        while not stop.is_set():
-            name = random.choice(names)
-            path = os.path.join(k.c, name)
-            try:
-                os.rename(path, path + ".away")
-                os.symlink(os.path.join(k.dir, "secret.png"), path)
-                time.sleep(0.001)
-                os.unlink(path)
-                os.rename(path + ".away", path)
-            except OSError:
-                pass
-    thread = threading.Thread(target=swapper)
-    thread.start()
-    result = run(["diff", k.b, k.c, "--accept", "-q"])
-    stop.set()
-    thread.join()
+    def swap():
+        path = os.path.join(k.c, random.choice(names))
+        os.rename(path, path + ".away")
+        os.symlink(os.path.join(k.dir, "secret.png"), path)
+        time.sleep(0.001)
+        os.unlink(path)
+        os.rename(path + ".away", path)
+    result = churning(["diff", k.b, k.c, "--accept", "-q"], swap)
     secret = read(os.path.join(k.dir, "secret.png"))
     for rel, data in snapshot(k.b).items():
         if data == secret:
@@ -476,6 +477,104 @@ def merges():
     return k, f"exits {outcomes}"
 
 
+def single_files():
+    """A single-file pair: the baseline a link, immutable, or the current a link to it."""
+    k = Case("single files")
+    put(os.path.join(k.b, "x.png"), A)
+    put(os.path.join(k.c, "x.png"), B)
+    put(os.path.join(k.dir, "target.png"), NOISE)
+    os.symlink(os.path.join(k.dir, "target.png"), os.path.join(k.b, "link.png"))
+    k.before()
+    outcomes = []
+    outcomes.append(run(["diff", os.path.join(k.b, "link.png"), os.path.join(k.c, "x.png"), "--accept"]).returncode)
+    immutable = sh('chattr +i "$1"', os.path.join(k.b, "x.png"))
+    if immutable:
+        result = run(["diff", os.path.join(k.b, "x.png"), os.path.join(k.c, "x.png"), "--accept"])
+        outcomes.append(result.returncode)
+        k.expect(result, 2, "Operation not permitted; no baseline was changed")
+        sh('chattr -i "$1"', os.path.join(k.b, "x.png"))
+    os.symlink(os.path.join(k.b, "x.png"), os.path.join(k.c, "same.png"))
+    outcomes.append(run(["diff", os.path.join(k.b, "x.png"), os.path.join(k.c, "same.png"), "--accept"]).returncode)
+    os.unlink(os.path.join(k.c, "same.png"))
+    k.new = snapshot(k.c)
+    k.check(removed_allowed=False)
+    return k, f"exits {outcomes}{'' if immutable else ' (no chattr)'}"
+
+
+def vanishing_current():
+    """Current images deleted and put back, or replaced by a folder, while 800 pairs are
+    approved: refused or approved, never a half."""
+    k = Case("vanishing current")
+    k.pairs(800, added=100)
+    k.before()
+    names = sorted(os.listdir(k.c))
+
+    def churn():
+        path = os.path.join(k.c, random.choice(names))
+        if not os.path.isfile(path):
+            return
+        os.rename(path, path + ".away")
+        os.mkdir(path)
+        time.sleep(0.001)
+        os.rmdir(path)
+        os.rename(path + ".away", path)
+    result = churning(["diff", k.b, k.c, "--accept", "-q"], churn)
+    k.check()
+    now = snapshot(k.b)
+    if result.returncode == 2 and now != k.old:
+        k.problems.append("a refused approval changed baselines")
+    return k, f"exit {result.returncode}: {result.stderr.decode(errors='replace').strip()[:100]}"
+
+
+def baseline_turned_folder():
+    """Baseline files replaced by folders (holding a file) while 800 pairs are approved:
+    the folder is never removed with what it holds."""
+    k = Case("baseline turned folder")
+    k.pairs(800, removed=50)
+    k.before()
+    hits = []
+    names = sorted(n for n in os.listdir(k.b) if n.endswith(".png"))
+
+    def churn():
+        name = random.choice(names)
+        path = os.path.join(k.b, name)
+        os.rename(path, path + ".away")
+        os.mkdir(path)
+        with open(os.path.join(path, "keep.txt"), "w") as f:
+            f.write("keep")
+        time.sleep(0.002)
+        if not os.path.isfile(os.path.join(path, "keep.txt")):
+            hits.append(name)
+        os.unlink(os.path.join(path, "keep.txt"))
+        os.rmdir(path)
+        os.rename(path + ".away", path)
+    result = churning(["diff", k.b, k.c, "--accept", "--accept-removed", "-q"], churn)
+    for rel in list(snapshot(k.b)):
+        if rel.endswith(".away"):
+            os.rename(os.path.join(k.b, rel), os.path.join(k.b, rel[:-5])) if not os.path.exists(os.path.join(k.b, rel[:-5])) else None
+    if hits:
+        k.problems.append(f"a folder's file was removed: {hits[:3]}")
+    k.check()
+    return k, f"exit {result.returncode}: {result.stderr.decode(errors='replace').strip()[:100]}"
+
+
+def duplicate_names_and_shards():
+    """--accept-only one name twice (and spelt two ways); a merge given one part twice."""
+    k = Case("duplicates")
+    k.pairs(6)
+    parts = os.path.join(k.dir, "parts")
+    os.makedirs(parts)
+    for s in range(2):
+        run(["diff", k.b, k.c, "--shard", f"{s}/2", "--json", f"{parts}/part-{s}.json", "-q"])
+    k.before()
+    twice = run(["diff", k.b, k.c, "--accept-only", "p00000.png", "--accept-only", "p00000.png", "--accept-only", "p00000.png/"])
+    merged = run(["diff", "--merge", f"{parts}/part-0.json", f"{parts}/part-0.json", "--json", f"{k.dir}/m.json"])
+    k.expect(merged, 2)
+    k.outside = snapshot_outside(k.dir, [k.b, k.c])
+    k.check()
+    return k, f"accept-only twice: exit {twice.returncode}; one part twice: exit {merged.returncode}"
+
+
 def main():
     global MOSAIC
     parser = argparse.ArgumentParser()
@@ -505,6 +604,10 @@ def main():
         ("names near PATH_MAX, 60 folders deep", deep_names),
         ("--accept-from escapes", accept_from_escapes),
         ("merges: other run, key twice, escape, verdict, huge", merges),
+        ("single-file pairs: a link, immutable, the same file", single_files),
+        ("current images vanishing and turned into folders", vanishing_current),
+        ("baselines turned into folders mid-run", baseline_turned_folder),
+        ("a name given twice, a part given twice", duplicate_names_and_shards),
     ]
     failed = 0
     for name, case in cases:

@@ -77,9 +77,10 @@ public enum ApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// What is written is what was compared: the current image is read again and must have
 /// the digest the comparison took of it (`PairResult.currentDigest`), and the file is
-/// written from those bytes. Every file is written beside its destination, synced and
-/// renamed over it, so an interrupted approval leaves each baseline either old or new, and
-/// a failed one leaves no temporary file. Nothing is written outside the baseline folder,
+/// written from those bytes. All or nothing as far as the file system allows: every file
+/// is staged beside its destination and synced, and every deletion checked, before the
+/// first baseline changes (`apply`), so a failed approval changes none and leaves no
+/// temporary file, and a killed one leaves each baseline either old or new. Nothing is written outside the baseline folder,
 /// nor through a link: names are checked, and each folder on the way is opened from the
 /// baseline's without following links (`O_NOFOLLOW`), so a folder swapped for a link
 /// during the approval is refused, not followed.
