@@ -48,17 +48,7 @@ public struct SheetLayout: Sendable, Hashable, CustomStringConvertible {
 
     /// Every setting of every registered layout, each once, with the layouts that read it.
     public static var allSettings: [(setting: LayoutSetting, layouts: [String])] {
-        var result: [(setting: LayoutSetting, layouts: [String])] = []
-        for layout in all {
-            for setting in layout.settings {
-                if let index = result.firstIndex(where: { $0.setting.name == setting.name }) {
-                    result[index].layouts.append(layout.name)
-                } else {
-                    result.append((setting, [layout.name]))
-                }
-            }
-        }
-        return result
+        declaredOnce(all.map { ($0.name, $0.settings) }, name: \.name).map { ($0.setting, $0.owners) }
     }
 
     /// This layout with `given` values for some of its settings.

@@ -115,17 +115,7 @@ public enum OutputKinds {
     /// Every setting the kinds declare, each once (by name), with the names of the kinds
     /// that take it, in registry order.
     public static func allSettings(in kinds: [any OutputKind.Type] = all) -> [(setting: OutputSetting, kinds: [String])] {
-        var result: [(setting: OutputSetting, kinds: [String])] = []
-        for kind in kinds {
-            for setting in kind.settings {
-                if let index = result.firstIndex(where: { $0.setting.name == setting.name }) {
-                    result[index].kinds.append(kind.name)
-                } else {
-                    result.append((setting, [kind.name]))
-                }
-            }
-        }
-        return result
+        declaredOnce(kinds.map { ($0.name, $0.settings) }, name: \.name).map { ($0.setting, $0.owners) }
     }
 
     /// The setting's line of help: a help that names no kind (lower case) after the names

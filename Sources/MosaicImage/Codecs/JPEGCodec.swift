@@ -36,25 +36,13 @@ public struct JPEGCodec: ImageCodec {
     /// else ISO 21496-1's (an APP2 segment of its URN); nil for none. libjpeg decodes the
     /// first image alone, the standard one: the map appended after it is never drawn.
     public static func gainMap(_ bytes: [UInt8]) -> GainMap? {
-        let iso = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
-        let xmp = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
-        var i = 2, found: GainMap? = nil
-        while i + 4 <= bytes.count, bytes[i] == 0xFF {
-            let marker = bytes[i + 1]
-            if marker == 0xFF { i += 1; continue }  // fill byte
-            if marker == 0xDA || marker == 0xD9 { break }
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            guard length >= 2, i + 2 + length <= bytes.count else { break }
-            let segment = bytes[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE1, segment.starts(with: xmp),
-                MotionPhoto.contains(segment, Array("hdrgm:Version".utf8)) || MotionPhoto.contains(segment, Array("Semantic=\"GainMap\"".utf8))
-            {
-                return .ultraHDR
-            }
-            if marker == 0xE2, segment.starts(with: iso) { found = .iso21496 }
-            i += 2 + length
+        if let xmp = JPEGCodec().xmpPacket(bytes),
+            MotionPhoto.contains(xmp, Array("hdrgm:Version".utf8)) || MotionPhoto.contains(xmp, Array("Semantic=\"GainMap\"".utf8))
+        {
+            return .ultraHDR
         }
-        return found
+        let iso = Array("urn:iso:std:iso:ts:21496:-1".utf8) + [0]
+        return segment(bytes, marker: 0xE2, starting: iso) != nil ? .iso21496 : nil
     }
 
     /// The ICC profile of the APP2 chunks (joined in sequence order).

@@ -91,11 +91,12 @@ public struct ImageDecoder: Sendable {
     public func probe(bytes: [UInt8], isWholeFile: Bool = true, path: String) throws(ImageDecodingError) -> ImageInfo? {
         guard let (probed, codec) = try probeWithCodec(bytes: bytes, isWholeFile: isWholeFile, path: path) else { return nil }
         var info = probed
-        if readsExif || readsContentIdentifier, let block = codec.exifBlock(bytes) {
-            if readsExif { readExif(block, into: &info) }
-            if readsContentIdentifier { info.contentIdentifier = Self.appleContentIdentifier(block) }
+        // Each block read once for all who ask (a HEIF's are items libheif reads).
+        let exif = readsExif || readsContentIdentifier ? codec.exifBlock(bytes) : nil
+        if let exif {
+            if readsExif { readExif(exif, into: &info) }
+            if readsContentIdentifier { info.contentIdentifier = Self.appleContentIdentifier(exif) }
         }
-        // Read once for both (a HEIF's packet is an item libheif reads).
         let xmp = readsXMP || findsMotionPhotos ? codec.xmpPacket(bytes) : nil
         if readsXMP {
             // IPTC's title and caption, then XMP's over them (a sidecar's over both, later).
@@ -106,7 +107,7 @@ public struct ImageDecoder: Sendable {
         if findsMotionPhotos {
             if let xmp, let kind = MotionPhoto(xmp: xmp) {
                 info.motionPhoto = kind
-            } else if isWholeFile, codec.mayCarryTrailer, let exif = codec.exifBlock(bytes), MotionPhoto.namesSamsung(exif),
+            } else if isWholeFile, codec.mayCarryTrailer, let exif = exif ?? codec.exifBlock(bytes), MotionPhoto.namesSamsung(exif),
                 MotionPhoto.samsungTrailer(bytes.suffix(MotionPhoto.trailerLength))
             {
                 info.motionPhoto = .samsung
