@@ -422,7 +422,7 @@ int mosaic_heif_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *e
     if (!mosaic_heif_metadata(data, size, "Exif", NULL, &block, &length)) return 0;
     // The block starts with the offset (big-endian) from its fifth byte to the TIFF header:
     // what is after it is the EXIF data.
-    size_t skip = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
+    size_t skip = 4 + (size_t)mosaic_heif_be32(block);
     if (skip >= length) {
         free(block);
         return 0;
